@@ -1,0 +1,101 @@
+// Device services on the CUDA runtime. All saga work runs on the legacy default
+// stream with the stream-ordered allocator, so allocations inside setup are cheap
+// and ordering is implicit.
+#include <cstdint>
+#include <limits>
+
+#include "core/cuda_check.cuh"
+#include "core/device.hpp"
+
+namespace saga::cuda_detail {
+void throw_cuda_error(cudaError_t e, const char* call, const char* file, int line) {
+  throw DeviceError(fmt::format("CUDA error {} ({}) in {} [{}:{}]", cudaGetErrorName(e),
+                                cudaGetErrorString(e), call, file, line));
+}
+}  // namespace saga::cuda_detail
+
+namespace saga::device {
+
+bool compiled() { return true; }
+
+int count() {
+  int n = 0;
+  if (cudaGetDeviceCount(&n) != cudaSuccess) {
+    cudaGetLastError();  // clear the sticky "no device" error
+    return 0;
+  }
+  return n;
+}
+
+Info info() {
+  int dev = 0;
+  SAGA_CUDA(cudaGetDevice(&dev));
+  cudaDeviceProp p{};
+  SAGA_CUDA(cudaGetDeviceProperties(&p, dev));
+  Info i;
+  i.name = p.name;
+  i.memory_bytes = p.totalGlobalMem;
+  i.multiprocessors = p.multiProcessorCount;
+  i.cc_major = p.major;
+  i.cc_minor = p.minor;
+  i.l2_bytes = static_cast<std::size_t>(p.l2CacheSize);
+  std::size_t free_b = 0, total_b = 0;
+  SAGA_CUDA(cudaMemGetInfo(&free_b, &total_b));
+  i.free_bytes = free_b;
+  SAGA_CUDA(cudaRuntimeGetVersion(&i.runtime_version));
+  SAGA_CUDA(cudaDriverGetVersion(&i.driver_version));
+  return i;
+}
+
+namespace {
+// Keep freed blocks in the pool: AMG setup allocates and frees many temporaries.
+void configure_pool_once() {
+  static bool done = false;
+  if (done) return;
+  done = true;
+  int dev = 0;
+  SAGA_CUDA(cudaGetDevice(&dev));
+  cudaMemPool_t pool;
+  SAGA_CUDA(cudaDeviceGetDefaultMemPool(&pool, dev));
+  std::uint64_t threshold = std::numeric_limits<std::uint64_t>::max();
+  SAGA_CUDA(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &threshold));
+}
+}  // namespace
+
+void* allocate(std::size_t bytes, const char* what) {
+  if (bytes == 0) return nullptr;
+  configure_pool_once();
+  void* p = nullptr;
+  cudaError_t e = cudaMallocAsync(&p, bytes, 0);
+  if (e == cudaErrorMemoryAllocation) {
+    cudaGetLastError();
+    std::size_t free_b = 0, total_b = 0;
+    cudaMemGetInfo(&free_b, &total_b);
+    throw DeviceError(fmt::format(
+        "GPU out of memory allocating {} ({:.3f} GiB requested, {:.3f} GiB free of {:.3f} GiB)", what,
+        bytes / 1073741824.0, free_b / 1073741824.0, total_b / 1073741824.0));
+  }
+  SAGA_CUDA(e);
+  return p;
+}
+
+void release(void* p) {
+  if (p) cudaFreeAsync(p, 0);  // never throws from destructors
+}
+
+void copy(void* dst, const void* src, std::size_t bytes, Copy kind) {
+  if (bytes == 0) return;
+  cudaMemcpyKind k = kind == Copy::host_to_device   ? cudaMemcpyHostToDevice
+                     : kind == Copy::device_to_host ? cudaMemcpyDeviceToHost
+                                                    : cudaMemcpyDeviceToDevice;
+  SAGA_CUDA(cudaMemcpyAsync(dst, src, bytes, k, 0));
+  if (kind == Copy::device_to_host) SAGA_CUDA(cudaStreamSynchronize(0));
+}
+
+void zero(void* p, std::size_t bytes) {
+  if (bytes) SAGA_CUDA(cudaMemsetAsync(p, 0, bytes, 0));
+}
+
+void synchronize() { SAGA_CUDA(cudaStreamSynchronize(0)); }
+
+}  // namespace saga::device

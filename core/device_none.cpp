@@ -1,0 +1,23 @@
+// Device services for a build without CUDA: nothing is present, and anything
+// that needs a GPU says so.
+#include "core/device.hpp"
+
+#include "core/error.hpp"
+
+namespace saga::device {
+namespace {
+[[noreturn]] void unavailable() {
+  throw UnavailableError("saga was built without the CUDA backend (nvcc was not found at configure time)");
+}
+}  // namespace
+
+bool compiled() { return false; }
+int count() { return 0; }
+Info info() { unavailable(); }
+void* allocate(std::size_t, const char*) { unavailable(); }
+void release(void*) {}
+void copy(void*, const void*, std::size_t, Copy) { unavailable(); }
+void zero(void*, std::size_t) { unavailable(); }
+void synchronize() {}
+
+}  // namespace saga::device

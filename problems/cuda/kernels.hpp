@@ -1,0 +1,8 @@
+#pragma once
+// CUDA backend of the problem generators.
+#include "problems/stencil.hpp"
+#include "sparse/csr.hpp"
+
+namespace saga::cuda {
+CsrMatrix poisson(Stencil s, index_t N, index_t rows);
+}

@@ -1,0 +1,64 @@
+#include "sparse/csr.hpp"
+
+#include <limits>
+
+namespace saga {
+
+CsrMatrix::CsrMatrix(index_t rows, index_t cols, Array<offset_t> row_ptr, Array<index_t> col,
+                     Array<double> val)
+    : rows_(rows), cols_(cols), row_ptr_(std::move(row_ptr)), col_(std::move(col)), val_(std::move(val)) {
+  SAGA_REQUIRE(rows >= 0 && cols >= 0, "CSR: negative shape {}x{}", rows, cols);
+  SAGA_REQUIRE(row_ptr_.size() == static_cast<std::size_t>(rows) + 1, "CSR: row_ptr has {} entries, expected {}",
+               row_ptr_.size(), static_cast<std::size_t>(rows) + 1);
+  SAGA_REQUIRE(col_.size() == val_.size(), "CSR: {} column indices but {} values", col_.size(), val_.size());
+  SAGA_REQUIRE(row_ptr_.space() == col_.space() && col_.space() == val_.space(),
+               "CSR: row_ptr, col and val must live in the same memory space");
+}
+
+CsrMatrix CsrMatrix::zeros(index_t rows, index_t cols, Space space) {
+  return CsrMatrix(rows, cols, Array<offset_t>::zeros(static_cast<std::size_t>(rows) + 1, space, "CSR row_ptr"),
+                   Array<index_t>(0, space), Array<double>(0, space));
+}
+
+CsrMatrix CsrMatrix::to(Space space) const {
+  return CsrMatrix(rows_, cols_, row_ptr_.to(space, "CSR row_ptr"), col_.to(space, "CSR col"),
+                   val_.to(space, "CSR val"));
+}
+
+void CsrMatrix::validate(const std::string& name) const {
+  const HostCsr h = to_host_csr(*this);
+  SAGA_REQUIRE(h.row_ptr.size() == static_cast<std::size_t>(h.rows) + 1, "{}: row_ptr size {} != rows+1 = {}", name,
+               h.row_ptr.size(), h.rows + 1);
+  SAGA_REQUIRE(h.row_ptr[0] == 0, "{}: row_ptr[0] = {} (must be 0)", name, h.row_ptr[0]);
+  for (index_t i = 0; i < h.rows; ++i)
+    SAGA_REQUIRE(h.row_ptr[i] <= h.row_ptr[i + 1], "{}: row_ptr decreases at row {} ({} > {})", name, i, h.row_ptr[i],
+                 h.row_ptr[i + 1]);
+  SAGA_REQUIRE(static_cast<std::size_t>(h.row_ptr[h.rows]) == h.col.size(),
+               "{}: row_ptr[rows] = {} but there are {} entries", name, h.row_ptr[h.rows], h.col.size());
+  for (index_t i = 0; i < h.rows; ++i)
+    for (offset_t k = h.row_ptr[i]; k < h.row_ptr[i + 1]; ++k) {
+      SAGA_REQUIRE(h.col[k] >= 0 && h.col[k] < h.cols, "{}: row {} has column index {} outside [0, {})", name, i,
+                   h.col[k], h.cols);
+      SAGA_REQUIRE(k == h.row_ptr[i] || h.col[k - 1] < h.col[k],
+                   "{}: row {} columns not strictly increasing ({} then {})", name, i, h.col[k - 1], h.col[k]);
+    }
+}
+
+HostCsr to_host_csr(const CsrMatrix& A) {
+  return HostCsr{A.rows(), A.cols(), A.row_ptr().to_vector(), A.col().to_vector(), A.val().to_vector()};
+}
+
+CsrMatrix from_host_csr(const HostCsr& h, Space space) {
+  return CsrMatrix(h.rows, h.cols, Array<offset_t>::from_vector(h.row_ptr, space, "CSR row_ptr"),
+                   Array<index_t>::from_vector(h.col, space, "CSR col"),
+                   Array<double>::from_vector(h.val, space, "CSR val"));
+}
+
+offset_t checked_offset(std::int64_t n, const char* what) {
+  SAGA_REQUIRE(n >= 0 && n <= std::numeric_limits<offset_t>::max(),
+               "{} has {} entries, more than the {}-bit offsets of this build allow", what, n,
+               8 * sizeof(offset_t));
+  return static_cast<offset_t>(n);
+}
+
+}  // namespace saga

@@ -1,0 +1,85 @@
+#pragma once
+// CsrMatrix: compressed sparse row matrix in host or device memory.
+// Invariants (checked by validate()): row_ptr has rows+1 monotone entries
+// starting at 0, column indices are in [0, cols) and strictly increasing within
+// each row (sorted, no duplicates).
+//
+// A matrix can carry per-matrix analyses (row bins for SpMV, SpGEMM plans, ...)
+// keyed by name. They are dropped when the matrix changes: any access through a
+// mutable_* accessor clears them, so an analysis is never used on data it was not
+// built for.
+#include <map>
+#include <memory>
+#include <string>
+#include <utility>
+
+#include "sparse/array.hpp"
+
+namespace saga {
+
+class CsrMatrix {
+ public:
+  CsrMatrix() = default;
+  CsrMatrix(index_t rows, index_t cols, Array<offset_t> row_ptr, Array<index_t> col, Array<double> val);
+  // An empty (all-zero) rows x cols matrix.
+  static CsrMatrix zeros(index_t rows, index_t cols, Space space);
+
+  CsrMatrix(CsrMatrix&&) noexcept = default;
+  CsrMatrix& operator=(CsrMatrix&&) noexcept = default;
+  CsrMatrix(const CsrMatrix&) = delete;
+  CsrMatrix& operator=(const CsrMatrix&) = delete;
+
+  index_t rows() const { return rows_; }
+  index_t cols() const { return cols_; }
+  offset_t nnz() const { return static_cast<offset_t>(col_.size()); }
+  Space space() const { return row_ptr_.space(); }
+
+  const Array<offset_t>& row_ptr() const { return row_ptr_; }
+  const Array<index_t>& col() const { return col_; }
+  const Array<double>& val() const { return val_; }
+  // Mutable access drops all cached analyses.
+  Array<offset_t>& mutable_row_ptr() { clear_analysis(); return row_ptr_; }
+  Array<index_t>& mutable_col() { clear_analysis(); return col_; }
+  Array<double>& mutable_val() { clear_analysis(); return val_; }
+
+  // Explicit transfer / deep copy.
+  CsrMatrix to(Space space) const;
+  CsrMatrix clone() const { return to(space()); }
+
+  // Throws InputError naming the first violated invariant.
+  void validate(const std::string& name = "matrix") const;
+
+  // Per-matrix analysis cache: returns the analysis `key`, building it with
+  // make(*this) on first use.
+  template <class T, class Make>
+  T& analysis(const std::string& key, Make make) const {
+    auto it = analyses_.find(key);
+    if (it == analyses_.end()) it = analyses_.emplace(key, std::make_shared<T>(make(*this))).first;
+    return *static_cast<T*>(it->second.get());
+  }
+  void clear_analysis() { analyses_.clear(); }
+  bool has_analysis(const std::string& key) const { return analyses_.count(key) != 0; }
+
+ private:
+  index_t rows_ = 0, cols_ = 0;
+  Array<offset_t> row_ptr_;
+  Array<index_t> col_;
+  Array<double> val_;
+  mutable std::map<std::string, std::shared_ptr<void>> analyses_;
+};
+
+// Host copy of a matrix as plain std::vectors, convenient for tests and I/O.
+struct HostCsr {
+  index_t rows = 0, cols = 0;
+  std::vector<offset_t> row_ptr;
+  std::vector<index_t> col;
+  std::vector<double> val;
+};
+HostCsr to_host_csr(const CsrMatrix& A);
+CsrMatrix from_host_csr(const HostCsr& h, Space space);
+
+// Converts a 64-bit count to offset_t, throwing when it does not fit (see
+// core/types.hpp for how the offset width is widened).
+offset_t checked_offset(std::int64_t n, const char* what);
+
+}  // namespace saga

@@ -1,0 +1,27 @@
+#include "sparse/cuda/cusparse_util.cuh"
+
+namespace saga::cuda {
+
+cusparseHandle_t cusparse_handle() {
+  static cusparseHandle_t h = [] {
+    cusparseHandle_t handle;
+    SAGA_CUSPARSE(cusparseCreate(&handle));
+    SAGA_CUSPARSE(cusparseSetStream(handle, 0));
+    return handle;
+  }();
+  return h;
+}
+
+CusparseCsr::CusparseCsr(const CsrMatrix& A) {
+  // cuSPARSE wants non-null pointers even for empty arrays.
+  static_assert(sizeof(offset_t) == 4 && sizeof(index_t) == 4, "update the cuSPARSE index types");
+  SAGA_CUSPARSE(cusparseCreateCsr(&d, A.rows(), A.cols(), A.nnz(), const_cast<offset_t*>(A.row_ptr().data()),
+                                  const_cast<index_t*>(A.col().data()), const_cast<double*>(A.val().data()),
+                                  CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_64F));
+}
+
+CusparseCsr::~CusparseCsr() {
+  if (d) cusparseDestroySpMat(d);
+}
+
+}  // namespace saga::cuda

@@ -1,0 +1,26 @@
+#pragma once
+// cuSPARSE handle (one per process, on the saga stream) and error checks.
+#include <cusparse.h>
+
+#include "core/cuda_check.cuh"
+#include "sparse/csr.hpp"
+
+#define SAGA_CUSPARSE(call)                                                                          \
+  do {                                                                                               \
+    cusparseStatus_t saga_st_ = (call);                                                              \
+    if (saga_st_ != CUSPARSE_STATUS_SUCCESS)                                                         \
+      throw ::saga::DeviceError(fmt::format("cuSPARSE error {} in {} [{}:{}]",                      \
+                                            cusparseGetErrorString(saga_st_), #call, __FILE__, __LINE__)); \
+  } while (0)
+
+namespace saga::cuda {
+cusparseHandle_t cusparse_handle();
+// A generic-API descriptor of a CSR matrix (non-owning); destroyed with the object.
+struct CusparseCsr {
+  cusparseSpMatDescr_t d = nullptr;
+  explicit CusparseCsr(const CsrMatrix& A);
+  ~CusparseCsr();
+  CusparseCsr(const CusparseCsr&) = delete;
+  CusparseCsr& operator=(const CusparseCsr&) = delete;
+};
+}  // namespace saga::cuda

@@ -1,0 +1,23 @@
+#pragma once
+// Small helpers for kernel launches in the sparse layer.
+#include <cstdint>
+
+#include "core/cuda_check.cuh"
+
+namespace saga::cuda {
+
+constexpr int kThreads = 256;
+
+inline unsigned grid_for(std::int64_t work, int per_block = kThreads) {
+  std::int64_t g = (work + per_block - 1) / per_block;
+  if (g < 1) g = 1;
+  return static_cast<unsigned>(g);
+}
+
+// Grid-stride loop index helpers.
+__device__ inline std::int64_t global_thread() {
+  return static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+}
+__device__ inline std::int64_t grid_stride() { return static_cast<std::int64_t>(gridDim.x) * blockDim.x; }
+
+}  // namespace saga::cuda

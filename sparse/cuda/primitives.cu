@@ -1,0 +1,97 @@
+#include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_reduce.cuh>
+#include <cub/device/device_scan.cuh>
+
+#include "core/device.hpp"
+#include "sparse/array.hpp"
+#include "sparse/cuda/launch.cuh"
+#include "sparse/cuda/primitives.hpp"
+
+namespace saga::cuda::prim {
+
+namespace {
+// CUB temporary storage, owned for the duration of one call.
+struct Temp {
+  void* p = nullptr;
+  Temp(std::size_t bytes, const char* what) : p(bytes ? device::allocate(bytes, what) : nullptr) {}
+  ~Temp() { device::release(p); }
+};
+
+template <class T>
+void scan_impl(const T* in, T* out, std::size_t n) {
+  // out[0..n) = exclusive scan; out[n] = out[n-1] + in[n-1].
+  if (n == 0) {
+    SAGA_CUDA(cudaMemsetAsync(out, 0, sizeof(T), 0));
+    return;
+  }
+  std::size_t bytes = 0;
+  SAGA_CUDA(cub::DeviceScan::InclusiveSum(nullptr, bytes, in, out + 1, static_cast<std::int64_t>(n), 0));
+  Temp t(bytes, "scan temporary storage");
+  SAGA_CUDA(cudaMemsetAsync(out, 0, sizeof(T), 0));
+  SAGA_CUDA(cub::DeviceScan::InclusiveSum(t.p, bytes, in, out + 1, static_cast<std::int64_t>(n), 0));
+}
+
+__global__ void keys_to_csr_kernel(const std::uint64_t* keys, std::int64_t n, int rows, int col_bits,
+                                   std::int32_t base, std::int32_t* row_ptr, std::int32_t* col) {
+  const std::uint64_t mask = (std::uint64_t(1) << col_bits) - 1;
+  for (std::int64_t p = global_thread(); p <= n; p += grid_stride()) {
+    const std::int64_t r = p < n ? static_cast<std::int64_t>(keys[p] >> col_bits) : rows;
+    const std::int64_t prev = p == 0 ? -1 : static_cast<std::int64_t>(keys[p - 1] >> col_bits);
+    // Every row in (prev, r] starts at p.
+    for (std::int64_t rr = prev + 1; rr <= r; ++rr) row_ptr[rr] = base + static_cast<std::int32_t>(p);
+    if (p < n) col[p] = static_cast<std::int32_t>(keys[p] & mask);
+  }
+}
+}  // namespace
+
+void exclusive_scan_total(const std::int32_t* in, std::int32_t* out, std::size_t n) { scan_impl(in, out, n); }
+void exclusive_scan_total(const std::int64_t* in, std::int64_t* out, std::size_t n) { scan_impl(in, out, n); }
+
+void sort_pairs(const std::uint64_t* keys_in, std::uint64_t* keys_out, const double* vals_in, double* vals_out,
+                std::size_t n, int end_bit) {
+  if (n == 0) return;
+  std::size_t bytes = 0;
+  SAGA_CUDA(cub::DeviceRadixSort::SortPairs(nullptr, bytes, keys_in, keys_out, vals_in, vals_out,
+                                            static_cast<std::int64_t>(n), 0, end_bit, 0));
+  Temp t(bytes, "radix sort temporary storage");
+  SAGA_CUDA(cub::DeviceRadixSort::SortPairs(t.p, bytes, keys_in, keys_out, vals_in, vals_out,
+                                            static_cast<std::int64_t>(n), 0, end_bit, 0));
+}
+
+std::size_t reduce_by_key(const std::uint64_t* keys_in, const double* vals_in, std::uint64_t* keys_out,
+                          double* vals_out, std::size_t n) {
+  if (n == 0) return 0;
+  Array<std::int64_t> count(1, Space::device, "reduce-by-key count");
+  std::size_t bytes = 0;
+  SAGA_CUDA(cub::DeviceReduce::ReduceByKey(nullptr, bytes, keys_in, keys_out, vals_in, vals_out, count.data(),
+                                           ::cuda::std::plus<double>{}, static_cast<std::int64_t>(n), 0));
+  Temp t(bytes, "reduce-by-key temporary storage");
+  SAGA_CUDA(cub::DeviceReduce::ReduceByKey(t.p, bytes, keys_in, keys_out, vals_in, vals_out, count.data(),
+                                           ::cuda::std::plus<double>{}, static_cast<std::int64_t>(n), 0));
+  return static_cast<std::size_t>(count.get(0));
+}
+
+std::int64_t sum(const std::int64_t* in, std::size_t n) {
+  if (n == 0) return 0;
+  Array<std::int64_t> out(1, Space::device, "sum result");
+  std::size_t bytes = 0;
+  SAGA_CUDA(cub::DeviceReduce::Sum(nullptr, bytes, in, out.data(), static_cast<std::int64_t>(n), 0));
+  Temp t(bytes, "sum temporary storage");
+  SAGA_CUDA(cub::DeviceReduce::Sum(t.p, bytes, in, out.data(), static_cast<std::int64_t>(n), 0));
+  return out.get(0);
+}
+
+int bits_for(std::int64_t count) {
+  int b = 1;
+  while (b < 63 && (std::int64_t(1) << b) < count) ++b;
+  return b;
+}
+
+void keys_to_csr(const std::uint64_t* keys, std::size_t n, int rows, int col_bits, std::int32_t base,
+                 std::int32_t* row_ptr, std::int32_t* col) {
+  keys_to_csr_kernel<<<grid_for(static_cast<std::int64_t>(n) + 1), kThreads>>>(
+      keys, static_cast<std::int64_t>(n), rows, col_bits, base, row_ptr, col);
+  SAGA_CUDA_LAUNCH("keys_to_csr");
+}
+
+}  // namespace saga::cuda::prim

@@ -1,0 +1,56 @@
+// cusparseSpGEMM (generic API, ALG_DEFAULT) wrapped as a saga SpGEMM algorithm,
+// for comparison. Its time includes work estimation and buffer allocation, since
+// a user of it pays them.
+#include "sparse/cuda/cusparse_util.cuh"
+#include "sparse/cuda/kernels.hpp"
+
+namespace saga::cuda {
+
+namespace {
+struct DeviceBuffer {
+  void* p = nullptr;
+  DeviceBuffer(std::size_t bytes, const char* what) : p(bytes ? device::allocate(bytes, what) : nullptr) {}
+  ~DeviceBuffer() { device::release(p); }
+};
+}  // namespace
+
+CsrMatrix spgemm_cusparse(const CsrMatrix& A, const CsrMatrix& B, const SpgemmOptions&, SpgemmStats* stats) {
+  if (A.nnz() == 0 || B.nnz() == 0) {
+    if (stats) *stats = SpgemmStats{};
+    return CsrMatrix::zeros(A.rows(), B.cols(), Space::device);
+  }
+  cusparseHandle_t h = cusparse_handle();
+  CusparseCsr a(A), b(B);
+  Array<offset_t> row_ptr(static_cast<std::size_t>(A.rows()) + 1, Space::device, "cuSPARSE SpGEMM row_ptr");
+  cusparseSpMatDescr_t c;
+  SAGA_CUSPARSE(cusparseCreateCsr(&c, A.rows(), B.cols(), 0, row_ptr.data(), nullptr, nullptr, CUSPARSE_INDEX_32I,
+                                  CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_64F));
+  cusparseSpGEMMDescr_t g;
+  SAGA_CUSPARSE(cusparseSpGEMM_createDescr(&g));
+  const double alpha = 1.0, beta = 0.0;
+  const auto op = CUSPARSE_OPERATION_NON_TRANSPOSE;
+  const auto alg = CUSPARSE_SPGEMM_DEFAULT;
+  std::size_t b1 = 0, b2 = 0;
+  SAGA_CUSPARSE(cusparseSpGEMM_workEstimation(h, op, op, &alpha, a.d, b.d, &beta, c, CUDA_R_64F, alg, g, &b1, nullptr));
+  DeviceBuffer buf1(b1, "cuSPARSE SpGEMM work-estimation buffer");
+  SAGA_CUSPARSE(cusparseSpGEMM_workEstimation(h, op, op, &alpha, a.d, b.d, &beta, c, CUDA_R_64F, alg, g, &b1, buf1.p));
+  SAGA_CUSPARSE(cusparseSpGEMM_compute(h, op, op, &alpha, a.d, b.d, &beta, c, CUDA_R_64F, alg, g, &b2, nullptr));
+  DeviceBuffer buf2(b2, "cuSPARSE SpGEMM compute buffer");
+  SAGA_CUSPARSE(cusparseSpGEMM_compute(h, op, op, &alpha, a.d, b.d, &beta, c, CUDA_R_64F, alg, g, &b2, buf2.p));
+  std::int64_t rows = 0, cols = 0, nnz = 0;
+  SAGA_CUSPARSE(cusparseSpMatGetSize(c, &rows, &cols, &nnz));
+  Array<index_t> col(checked_offset(nnz, "cuSPARSE SpGEMM result"), Space::device, "cuSPARSE SpGEMM col");
+  Array<double> val(nnz, Space::device, "cuSPARSE SpGEMM val");
+  SAGA_CUSPARSE(cusparseCsrSetPointers(c, row_ptr.data(), col.data(), val.data()));
+  SAGA_CUSPARSE(cusparseSpGEMM_copy(h, op, op, &alpha, a.d, b.d, &beta, c, CUDA_R_64F, alg, g));
+  cusparseSpGEMM_destroyDescr(g);
+  cusparseDestroySpMat(c);
+  if (stats) {
+    stats->products = cuda::spgemm_products(A, B);
+    stats->nnz_c = nnz;
+    stats->slices = 0;
+  }
+  return CsrMatrix(A.rows(), B.cols(), std::move(row_ptr), std::move(col), std::move(val));
+}
+
+}  // namespace saga::cuda

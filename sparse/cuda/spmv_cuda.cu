@@ -1,0 +1,79 @@
+// Device SpMV. csr_vector: a group of V threads per row (V from the mean row
+// length, as in CUSP), a shuffle reduction, y written once. cusparse: the
+// vendor's cusparseSpMV with its analysis kept in the matrix's analysis cache.
+#include <memory>
+
+#include "sparse/cuda/cusparse_util.cuh"
+#include "sparse/cuda/kernels.hpp"
+#include "sparse/cuda/launch.cuh"
+
+namespace saga::cuda {
+
+namespace {
+template <int V>
+__global__ void csr_vector_kernel(index_t rows, const offset_t* __restrict__ rp, const index_t* __restrict__ ci,
+                                  const double* __restrict__ v, const double* __restrict__ x, double alpha,
+                                  double beta, double* __restrict__ y) {
+  const std::int64_t row = global_thread() / V;
+  const int lane = threadIdx.x % V;
+  if (row >= rows) return;
+  double s = 0.0;
+  for (offset_t k = rp[row] + lane; k < rp[row + 1]; k += V) s += v[k] * __ldg(x + ci[k]);
+#pragma unroll
+  for (int off = V / 2; off > 0; off /= 2) s += __shfl_down_sync(0xffffffffu, s, off, V);
+  if (lane == 0) y[row] = beta == 0.0 ? alpha * s : alpha * s + beta * y[row];
+}
+
+template <int V>
+void launch_csr_vector(double alpha, const CsrMatrix& A, const Vector& x, double beta, Vector& y) {
+  csr_vector_kernel<V><<<grid_for(static_cast<std::int64_t>(A.rows()) * V), kThreads>>>(
+      A.rows(), A.row_ptr().data(), A.col().data(), A.val().data(), x.data(), alpha, beta, y.data());
+  SAGA_CUDA_LAUNCH("csr_vector_kernel");
+}
+
+// cusparseSpMV state tied to one matrix: descriptor, buffer, preprocessing.
+struct CusparseSpmvPlan {
+  std::shared_ptr<CusparseCsr> mat;
+  std::shared_ptr<void> buffer;
+};
+}  // namespace
+
+void spmv_csr_vector(double alpha, const CsrMatrix& A, const Vector& x, double beta, Vector& y) {
+  if (A.rows() == 0) return;
+  const double mean = static_cast<double>(A.nnz()) / A.rows();
+  if (mean <= 2)
+    launch_csr_vector<2>(alpha, A, x, beta, y);
+  else if (mean <= 4)
+    launch_csr_vector<4>(alpha, A, x, beta, y);
+  else if (mean <= 8)
+    launch_csr_vector<8>(alpha, A, x, beta, y);
+  else if (mean <= 16)
+    launch_csr_vector<16>(alpha, A, x, beta, y);
+  else
+    launch_csr_vector<32>(alpha, A, x, beta, y);
+}
+
+void spmv_cusparse(double alpha, const CsrMatrix& A, const Vector& x, double beta, Vector& y) {
+  if (A.rows() == 0) return;
+  cusparseHandle_t h = cusparse_handle();
+  cusparseDnVecDescr_t dx, dy;
+  SAGA_CUSPARSE(cusparseCreateDnVec(&dx, A.cols(), const_cast<double*>(x.data()), CUDA_R_64F));
+  SAGA_CUSPARSE(cusparseCreateDnVec(&dy, A.rows(), y.data(), CUDA_R_64F));
+  auto& plan = A.analysis<CusparseSpmvPlan>("cusparse_spmv", [&](const CsrMatrix& M) {
+    CusparseSpmvPlan p;
+    p.mat = std::make_shared<CusparseCsr>(M);
+    std::size_t bytes = 0;
+    SAGA_CUSPARSE(cusparseSpMV_bufferSize(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, p.mat->d, dx, &beta, dy,
+                                          CUDA_R_64F, CUSPARSE_SPMV_ALG_DEFAULT, &bytes));
+    p.buffer = std::shared_ptr<void>(device::allocate(bytes ? bytes : 1, "cuSPARSE SpMV buffer"), device::release);
+    SAGA_CUSPARSE(cusparseSpMV_preprocess(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, p.mat->d, dx, &beta, dy,
+                                          CUDA_R_64F, CUSPARSE_SPMV_ALG_DEFAULT, p.buffer.get()));
+    return p;
+  });
+  SAGA_CUSPARSE(cusparseSpMV(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, plan.mat->d, dx, &beta, dy, CUDA_R_64F,
+                             CUSPARSE_SPMV_ALG_DEFAULT, plan.buffer.get()));
+  cusparseDestroyDnVec(dx);
+  cusparseDestroyDnVec(dy);
+}
+
+}  // namespace saga::cuda

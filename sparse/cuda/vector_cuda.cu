@@ -1,0 +1,99 @@
+// Device vector operations. dot() uses a fixed grid and a fixed reduction tree,
+// so its result is the same run after run.
+#include "sparse/cuda/kernels.hpp"
+#include "sparse/cuda/launch.cuh"
+
+namespace saga::cuda {
+
+namespace {
+constexpr int kDotBlocks = 512;
+
+__global__ void fill_kernel(double* x, std::int64_t n, double v) {
+  for (std::int64_t i = global_thread(); i < n; i += grid_stride()) x[i] = v;
+}
+__global__ void axpby_kernel(double a, const double* x, double b, double* y, std::int64_t n) {
+  for (std::int64_t i = global_thread(); i < n; i += grid_stride()) y[i] = b == 0.0 ? a * x[i] : a * x[i] + b * y[i];
+}
+__global__ void scale_kernel(double a, double* x, std::int64_t n) {
+  for (std::int64_t i = global_thread(); i < n; i += grid_stride()) x[i] *= a;
+}
+__global__ void multiply_kernel(const double* x, const double* y, double* z, std::int64_t n) {
+  for (std::int64_t i = global_thread(); i < n; i += grid_stride()) z[i] = x[i] * y[i];
+}
+__global__ void add_scaled_product_kernel(double a, const double* d, const double* r, double* y, std::int64_t n) {
+  for (std::int64_t i = global_thread(); i < n; i += grid_stride()) y[i] += a * d[i] * r[i];
+}
+__device__ double block_sum(double s) {
+  __shared__ double warp_sums[kThreads / 32];
+  for (int off = 16; off > 0; off /= 2) s += __shfl_down_sync(0xffffffffu, s, off);
+  if (threadIdx.x % 32 == 0) warp_sums[threadIdx.x / 32] = s;
+  __syncthreads();
+  if (threadIdx.x < 32) {
+    s = threadIdx.x < kThreads / 32 ? warp_sums[threadIdx.x] : 0.0;
+    for (int off = 16; off > 0; off /= 2) s += __shfl_down_sync(0xffffffffu, s, off);
+  }
+  return s;  // valid in thread 0
+}
+__global__ void dot_partial(const double* x, const double* y, std::int64_t n, double* partial) {
+  double s = 0.0;
+  for (std::int64_t i = global_thread(); i < n; i += grid_stride()) s += x[i] * y[i];
+  s = block_sum(s);
+  if (threadIdx.x == 0) partial[blockIdx.x] = s;
+}
+__global__ void sum_partials(double* partial, int m) {
+  double s = 0.0;
+  for (int i = threadIdx.x; i < m; i += blockDim.x) s += partial[i];
+  s = block_sum(s);
+  if (threadIdx.x == 0) partial[0] = s;
+}
+__global__ void finite_kernel(const double* x, std::int64_t n, int* bad) {
+  for (std::int64_t i = global_thread(); i < n; i += grid_stride())
+    if (!isfinite(x[i])) *bad = 1;
+}
+
+unsigned grid_of(std::size_t n) { return std::min<unsigned>(grid_for(static_cast<std::int64_t>(n)), 4096u); }
+}  // namespace
+
+void fill(Vector& x, double v) {
+  if (x.empty()) return;
+  fill_kernel<<<grid_of(x.size()), kThreads>>>(x.data(), x.size(), v);
+  SAGA_CUDA_LAUNCH("fill");
+}
+void axpby(double a, const Vector& x, double b, Vector& y) {
+  if (x.empty()) return;
+  axpby_kernel<<<grid_of(x.size()), kThreads>>>(a, x.data(), b, y.data(), x.size());
+  SAGA_CUDA_LAUNCH("axpby");
+}
+void scale(double a, Vector& x) {
+  if (x.empty()) return;
+  scale_kernel<<<grid_of(x.size()), kThreads>>>(a, x.data(), x.size());
+  SAGA_CUDA_LAUNCH("scale");
+}
+void multiply(const Vector& x, const Vector& y, Vector& z) {
+  if (x.empty()) return;
+  multiply_kernel<<<grid_of(x.size()), kThreads>>>(x.data(), y.data(), z.data(), x.size());
+  SAGA_CUDA_LAUNCH("multiply");
+}
+void add_scaled_product(double a, const Vector& d, const Vector& r, Vector& y) {
+  if (y.empty()) return;
+  add_scaled_product_kernel<<<grid_of(y.size()), kThreads>>>(a, d.data(), r.data(), y.data(), y.size());
+  SAGA_CUDA_LAUNCH("add_scaled_product");
+}
+double dot(const Vector& x, const Vector& y) {
+  if (x.empty()) return 0.0;
+  Array<double> partial(kDotBlocks, Space::device, "dot partial sums");
+  dot_partial<<<kDotBlocks, kThreads>>>(x.data(), y.data(), x.size(), partial.data());
+  SAGA_CUDA_LAUNCH("dot_partial");
+  sum_partials<<<1, kThreads>>>(partial.data(), kDotBlocks);
+  SAGA_CUDA_LAUNCH("sum_partials");
+  return partial.get(0);
+}
+bool all_finite(const Vector& x) {
+  if (x.empty()) return true;
+  Array<int> bad = Array<int>::zeros(1, Space::device, "finite flag");
+  finite_kernel<<<grid_of(x.size()), kThreads>>>(x.data(), x.size(), bad.data());
+  SAGA_CUDA_LAUNCH("finite");
+  return bad.get(0) == 0;
+}
+
+}  // namespace saga::cuda

@@ -1,0 +1,24 @@
+#pragma once
+// Host backend of the sparse layer (OpenMP). These are the CPU fallback and the
+// oracle the CUDA kernels are tested against; keep them simple.
+#include "sparse/coo.hpp"
+#include "sparse/spgemm.hpp"
+
+namespace saga::host {
+
+CsrMatrix coo_to_csr(const CooMatrix& coo);
+CooMatrix csr_to_coo(const CsrMatrix& A);
+CsrMatrix transpose(const CsrMatrix& A);
+void spmv(double alpha, const CsrMatrix& A, const Vector& x, double beta, Vector& y);
+CsrMatrix spgemm_gustavson(const CsrMatrix& A, const CsrMatrix& B, const SpgemmOptions& opt, SpgemmStats* stats);
+std::int64_t spgemm_products(const CsrMatrix& A, const CsrMatrix& B);
+
+void fill(Vector& x, double value);
+void axpby(double a, const Vector& x, double b, Vector& y);
+void scale(double a, Vector& x);
+void multiply(const Vector& x, const Vector& y, Vector& z);
+void add_scaled_product(double a, const Vector& d, const Vector& r, Vector& y);
+double dot(const Vector& x, const Vector& y);
+bool all_finite(const Vector& x);
+
+}  // namespace saga::host

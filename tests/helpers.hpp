@@ -1,0 +1,103 @@
+#pragma once
+// Test helpers: random matrices with awkward structure, Eigen conversions,
+// comparisons.
+#include <doctest/doctest.h>
+
+#include <Eigen/Sparse>
+#include <algorithm>
+#include <cmath>
+#include <random>
+#include <set>
+
+#include "sparse/coo.hpp"
+#include "sparse/csr.hpp"
+
+namespace saga::test {
+
+using EigenCsr = Eigen::SparseMatrix<double, Eigen::RowMajor, int>;
+
+inline std::uint64_t fresh_seed() {
+  static std::random_device rd;
+  const std::uint64_t s = (static_cast<std::uint64_t>(rd()) << 32) | rd();
+  MESSAGE("random seed " << s);
+  return s;
+}
+
+struct RandomSpec {
+  index_t rows = 50, cols = 40;
+  double density = 0.1;
+  double empty_row_fraction = 0.1;   // rows with no entries
+  index_t empty_cols = 3;            // columns never used
+  index_t long_rows = 2;             // rows far longer than average (dense-ish)
+};
+
+inline HostCsr random_csr(const RandomSpec& s, std::mt19937_64& rng) {
+  std::uniform_real_distribution<double> U(-1.0, 1.0), P(0.0, 1.0);
+  std::vector<index_t> usable;
+  for (index_t j = 0; j < s.cols; ++j)
+    if (j % std::max<index_t>(1, s.cols / std::max<index_t>(1, s.empty_cols)) != 0 || s.empty_cols == 0)
+      usable.push_back(j);
+  HostCsr h{s.rows, s.cols, {0}, {}, {}};
+  for (index_t i = 0; i < s.rows; ++i) {
+    std::set<index_t> cols;
+    const bool long_row = i < s.long_rows;
+    if (!long_row && P(rng) < s.empty_row_fraction) {
+      h.row_ptr.push_back(static_cast<offset_t>(h.col.size()));
+      continue;
+    }
+    for (index_t j : usable)
+      if (P(rng) < (long_row ? 0.9 : s.density)) cols.insert(j);
+    for (index_t j : cols) {
+      h.col.push_back(j);
+      double v = U(rng);
+      if (std::abs(v) < 1e-3) v = 0.5;
+      h.val.push_back(v);
+    }
+    h.row_ptr.push_back(static_cast<offset_t>(h.col.size()));
+  }
+  return h;
+}
+
+inline EigenCsr to_eigen(const HostCsr& h) {
+  std::vector<Eigen::Triplet<double>> t;
+  for (index_t i = 0; i < h.rows; ++i)
+    for (offset_t k = h.row_ptr[i]; k < h.row_ptr[i + 1]; ++k) t.emplace_back(i, h.col[k], h.val[k]);
+  EigenCsr m(h.rows, h.cols);
+  m.setFromTriplets(t.begin(), t.end());
+  return m;
+}
+inline EigenCsr to_eigen(const CsrMatrix& A) { return to_eigen(to_host_csr(A)); }
+
+// Structure equal exactly (Eigen's product keeps numerically-zero entries too,
+// so compare the patterns after pruning neither), values to rel tolerance.
+inline void check_equal(const HostCsr& a, const HostCsr& b, double rel = 1e-12) {
+  REQUIRE(a.rows == b.rows);
+  REQUIRE(a.cols == b.cols);
+  REQUIRE(a.row_ptr == b.row_ptr);
+  REQUIRE(a.col == b.col);
+  double scale = 0.0;
+  for (double v : b.val) scale = std::max(scale, std::abs(v));
+  for (std::size_t k = 0; k < a.val.size(); ++k)
+    REQUIRE(std::abs(a.val[k] - b.val[k]) <= rel * std::max(scale, 1e-300) + 0.0);
+}
+
+inline HostCsr from_eigen(EigenCsr m) {
+  m.makeCompressed();
+  HostCsr h{static_cast<index_t>(m.rows()), static_cast<index_t>(m.cols()), {}, {}, {}};
+  h.row_ptr.assign(m.outerIndexPtr(), m.outerIndexPtr() + m.rows() + 1);
+  h.col.assign(m.innerIndexPtr(), m.innerIndexPtr() + m.nonZeros());
+  h.val.assign(m.valuePtr(), m.valuePtr() + m.nonZeros());
+  return h;
+}
+
+inline double max_rel_diff(const std::vector<double>& a, const std::vector<double>& b) {
+  REQUIRE(a.size() == b.size());
+  double scale = 0.0, diff = 0.0;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    scale = std::max(scale, std::abs(b[i]));
+    diff = std::max(diff, std::abs(a[i] - b[i]));
+  }
+  return scale > 0 ? diff / scale : diff;
+}
+
+}  // namespace saga::test
