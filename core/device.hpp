@@ -4,6 +4,7 @@
 // with CUDA and in device_none.cpp otherwise (where every call that needs a GPU
 // throws UnavailableError).
 #include <cstddef>
+#include <functional>
 #include <string>
 
 namespace saga::device {
@@ -34,5 +35,9 @@ void copy(void* dst, const void* src, std::size_t bytes, Copy kind);
 void zero(void* p, std::size_t bytes);
 // Wait for all saga device work to finish (used for honest timings).
 void synchronize();
+
+// Runs fn() and returns its duration in milliseconds measured with device
+// events on the saga stream (host clock when built without CUDA).
+double elapsed_ms(const std::function<void()>& fn);
 
 }  // namespace saga::device

@@ -98,4 +98,19 @@ void zero(void* p, std::size_t bytes) {
 
 void synchronize() { SAGA_CUDA(cudaStreamSynchronize(0)); }
 
+double elapsed_ms(const std::function<void()>& fn) {
+  cudaEvent_t a, b;
+  SAGA_CUDA(cudaEventCreate(&a));
+  SAGA_CUDA(cudaEventCreate(&b));
+  SAGA_CUDA(cudaEventRecord(a, 0));
+  fn();
+  SAGA_CUDA(cudaEventRecord(b, 0));
+  SAGA_CUDA(cudaEventSynchronize(b));
+  float ms = 0.f;
+  SAGA_CUDA(cudaEventElapsedTime(&ms, a, b));
+  cudaEventDestroy(a);
+  cudaEventDestroy(b);
+  return ms;
+}
+
 }  // namespace saga::device

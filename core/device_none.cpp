@@ -2,6 +2,8 @@
 // that needs a GPU says so.
 #include "core/device.hpp"
 
+#include <chrono>
+
 #include "core/error.hpp"
 
 namespace saga::device {
@@ -19,5 +21,10 @@ void release(void*) {}
 void copy(void*, const void*, std::size_t, Copy) { unavailable(); }
 void zero(void*, std::size_t) { unavailable(); }
 void synchronize() {}
+double elapsed_ms(const std::function<void()>& fn) {
+  const auto t0 = std::chrono::steady_clock::now();
+  fn();
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
 
 }  // namespace saga::device

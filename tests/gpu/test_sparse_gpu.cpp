@@ -1,0 +1,163 @@
+// The CUDA sparse layer against the host one on the same random inputs:
+// structure exactly, values to 1e-12 relative.
+#include "problems/rhs.hpp"
+#include "problems/structured.hpp"
+#include "sparse/coo.hpp"
+#include "sparse/spgemm.hpp"
+#include "sparse/spmv.hpp"
+#include "sparse/transpose.hpp"
+#include "sparse/vector_ops.hpp"
+#include "tests/helpers.hpp"
+
+using namespace saga;
+using namespace saga::test;
+
+namespace {
+std::vector<HostCsr> random_pairs(std::mt19937_64& rng, int t) {
+  RandomSpec sa, sb;
+  sa.rows = 40 + 31 * t;
+  sa.cols = sb.rows = 35 + 13 * t;
+  sb.cols = 50 + 5 * t;
+  sa.density = 0.07;
+  sb.density = 0.1;
+  return {random_csr(sa, rng), random_csr(sb, rng)};
+}
+}  // namespace
+
+TEST_CASE("GPU structured generators equal the host ones") {
+  for (Stencil s : {Stencil::fd2d_5pt, Stencil::fe2d_9pt, Stencil::fd3d_7pt, Stencil::fe3d_27pt})
+    for (index_t N : {1, 4, 17}) {
+      const CsrMatrix d = poisson(s, N, Space::device);
+      CHECK(d.space() == Space::device);
+      check_equal(to_host_csr(d), to_host_csr(poisson(s, N, Space::host)), 0.0);
+    }
+}
+
+TEST_CASE("GPU COO to CSR equals host (duplicates, unsorted, empty rows)") {
+  std::mt19937_64 rng(fresh_seed());
+  std::uniform_int_distribution<index_t> R(0, 99), C(0, 70);
+  std::uniform_real_distribution<double> U(-1, 1);
+  std::vector<index_t> r(5000), c(5000);
+  std::vector<double> v(5000);
+  for (std::size_t k = 0; k < r.size(); ++k) {
+    r[k] = R(rng) / 2 * 2;  // odd rows stay empty
+    c[k] = C(rng);
+    v[k] = U(rng);
+  }
+  CooMatrix h{100, 71, Array<index_t>::from_vector(r, Space::host), Array<index_t>::from_vector(c, Space::host),
+              Array<double>::from_vector(v, Space::host)};
+  CooMatrix d{100, 71, h.row.to(Space::device), h.col.to(Space::device), h.val.to(Space::device)};
+  check_equal(to_host_csr(coo_to_csr(d)), to_host_csr(coo_to_csr(h)), 1e-12);
+  d.row = Array<index_t>::from_vector({0, 100}, Space::device);
+  d.col = Array<index_t>::from_vector({0, 0}, Space::device);
+  d.val = Array<double>::from_vector({1, 1}, Space::device);
+  CHECK_THROWS_WITH_AS(coo_to_csr(d), doctest::Contains("COO entry 1 = (100, 0)"), InputError);
+  const CsrMatrix A = coo_to_csr(h);
+  check_equal(to_host_csr(coo_to_csr(csr_to_coo(A.to(Space::device)))), to_host_csr(A), 0.0);
+}
+
+TEST_CASE("GPU transpose equals host") {
+  std::mt19937_64 rng(fresh_seed());
+  for (int t = 0; t < 4; ++t) {
+    const HostCsr h = random_pairs(rng, t)[0];
+    check_equal(to_host_csr(transpose(from_host_csr(h, Space::device))),
+                to_host_csr(transpose(from_host_csr(h, Space::host))), 0.0);
+  }
+  const CsrMatrix P = poisson(Stencil::fe3d_27pt, 9, Space::host);
+  check_equal(to_host_csr(transpose(P.to(Space::device))), to_host_csr(transpose(P)), 0.0);
+}
+
+TEST_CASE("GPU SpMV (csr_vector and cuSPARSE) equals host") {
+  std::mt19937_64 rng(fresh_seed());
+  for (int t = 0; t < 4; ++t) {
+    const HostCsr h = random_pairs(rng, t)[0];
+    const CsrMatrix Ah = from_host_csr(h, Space::host), Ad = Ah.to(Space::device);
+    const Vector xh = random_vector(h.cols, rng(), Space::host);
+    const Vector y0 = random_vector(h.rows, rng(), Space::host);
+    Vector yh = y0.clone();
+    spmv(0.7, Ah, xh, 1.3, yh);
+    for (const std::string alg : {"csr_vector", "cusparse"}) {
+      Vector yd = y0.to(Space::device);
+      spmv(0.7, Ad, xh.to(Space::device), 1.3, yd, alg);
+      CHECK(max_rel_diff(yd.to_vector(), yh.to_vector()) < 1e-12);
+    }
+  }
+  // beta = 0 ignores NaN in y.
+  const CsrMatrix P = poisson(Stencil::fd3d_7pt, 12, Space::device);
+  Vector y = Vector::from_vector(std::vector<double>(P.rows(), std::nan("")), Space::device);
+  spmv(P, ones(P.cols(), Space::device), y);
+  CHECK(all_finite(y));
+}
+
+TEST_CASE("GPU ESC and cuSPARSE SpGEMM equal host Gustavson") {
+  std::mt19937_64 rng(fresh_seed());
+  for (int t = 0; t < 5; ++t) {
+    const auto ab = random_pairs(rng, t);
+    const CsrMatrix Ah = from_host_csr(ab[0], Space::host), Bh = from_host_csr(ab[1], Space::host);
+    SpgemmStats hs;
+    const HostCsr ref = to_host_csr(spgemm(Ah, Bh, {}, &hs));
+    for (const std::string alg : {"esc", "cusparse"}) {
+      SpgemmOptions o;
+      o.algorithm = alg;
+      SpgemmStats ds;
+      check_equal(to_host_csr(spgemm(Ah.to(Space::device), Bh.to(Space::device), o, &ds)), ref, 1e-12);
+      CHECK(ds.products == hs.products);
+      CHECK(ds.nnz_c == hs.nnz_c);
+    }
+  }
+}
+
+TEST_CASE("GPU ESC SpGEMM in row slices equals one slice") {
+  const CsrMatrix A = poisson(Stencil::fe3d_27pt, 12, Space::device);
+  const HostCsr ref = to_host_csr(spgemm(A.to(Space::host), A.to(Space::host)));
+  SpgemmOptions o;
+  o.memory_budget_bytes = 200000;  // forces many slices
+  SpgemmStats st;
+  check_equal(to_host_csr(spgemm(A, A, o, &st)), ref, 1e-12);
+  CHECK(st.slices > 5);
+  o.memory_budget_bytes = 1;  // one row per slice
+  check_equal(to_host_csr(spgemm(A, A, o, &st)), ref, 1e-12);
+  CHECK(st.slices == A.rows());
+}
+
+TEST_CASE("GPU SpGEMM zero result and Poisson products") {
+  HostCsr a{2, 3, {0, 1, 2}, {0, 2}, {1.0, 2.0}};
+  HostCsr b{3, 2, {0, 0, 1, 1}, {1}, {5.0}};
+  const HostCsr c = to_host_csr(spgemm(from_host_csr(a, Space::device), from_host_csr(b, Space::device)));
+  CHECK(c.row_ptr == std::vector<offset_t>{0, 0, 0});
+  CHECK(c.col.empty());
+  for (Stencil s : {Stencil::fd2d_5pt, Stencil::fe2d_9pt, Stencil::fd3d_7pt, Stencil::fe3d_27pt}) {
+    const CsrMatrix A = poisson(s, 10, Space::host);
+    check_equal(to_host_csr(spgemm(A.to(Space::device), A.to(Space::device))), to_host_csr(spgemm(A, A)), 1e-12);
+  }
+}
+
+TEST_CASE("GPU vector operations equal host") {
+  std::mt19937_64 rng(fresh_seed());
+  const std::size_t n = 1000003;
+  const Vector a = random_vector(n, rng(), Space::host), b = random_vector(n, rng(), Space::host);
+  const Vector da = a.to(Space::device), db = b.to(Space::device);
+  CHECK(std::abs(dot(da, db) - dot(a, b)) < 1e-12 * std::abs(dot(a, b)));
+  CHECK(dot(da, db) == dot(da, db));  // deterministic
+  Vector yh = b.clone(), yd = db.clone();
+  axpby(0.3, a, -2.0, yh);
+  axpby(0.3, da, -2.0, yd);
+  CHECK(max_rel_diff(yd.to_vector(), yh.to_vector()) < 1e-15);
+  scale(1.7, yh);
+  scale(1.7, yd);
+  add_scaled_product(0.4, a, b, yh);
+  add_scaled_product(0.4, da, db, yd);
+  CHECK(max_rel_diff(yd.to_vector(), yh.to_vector()) < 1e-15);
+  Vector zh(n, Space::host), zd(n, Space::device);
+  multiply(a, b, zh);
+  multiply(da, db, zd);
+  CHECK(zd.to_vector() == zh.to_vector());
+  CHECK(all_finite(zd));
+  fill(zd, std::numeric_limits<double>::infinity());
+  CHECK_FALSE(all_finite(zd));
+}
+
+TEST_CASE("device out-of-memory names the allocation") {
+  CHECK_THROWS_WITH_AS(Array<double>(std::size_t(1) << 45, Space::device, "a test buffer"),
+                       doctest::Contains("GPU out of memory allocating a test buffer"), DeviceError);
+}
