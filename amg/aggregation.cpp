@@ -1,0 +1,36 @@
+#include "amg/aggregation.hpp"
+
+#include "amg/functors.hpp"
+#include "amg/mis2.hpp"
+#include "core/parallel_for.hpp"
+#include "sparse/csr_ops.hpp"
+#include "sparse/scan.hpp"
+
+namespace saga::amg {
+
+Aggregates aggregate_mis2(const CsrMatrix& S, std::uint32_t seed) {
+  const Space s = S.space();
+  const index_t n = S.rows();
+  const Mis2Result m = mis2(S, seed);
+  Array<std::int32_t> scan(static_cast<std::size_t>(n) + 1, s, "aggregate numbering");
+  exclusive_scan_total(m.in_set, scan);
+  Aggregates a;
+  a.count = scan.get(n);
+  a.mis2_rounds = m.rounds;
+  Array<index_t> roots(n, s, "aggregate of node"), pass1(n, s, "aggregate of node");
+  Array<std::int32_t> unassigned(n, s, "unassigned flags");
+  parallel_for(s, n, amg_functors::NumberRoots{m.in_set.data(), scan.data(), roots.data()});
+  // Pass 1: neighbours of roots; pass 2: neighbours of pass-1 nodes. The
+  // output of pass 2 goes back into `roots`.
+  parallel_for(s, n, amg_functors::JoinStrongest{S.row_ptr().data(), S.col().data(), S.val().data(), roots.data(),
+                                                 pass1.data(), unassigned.data()});
+  parallel_for(s, n, amg_functors::JoinStrongest{S.row_ptr().data(), S.col().data(), S.val().data(), pass1.data(),
+                                                 roots.data(), unassigned.data()});
+  const std::int64_t left = first_flagged(unassigned);
+  if (left >= 0)
+    throw Error(fmt::format("aggregation left node {} unassigned (MIS-2 not maximal): internal error", left));
+  a.of_node = std::move(roots);
+  return a;
+}
+
+}  // namespace saga::amg

@@ -1,0 +1,16 @@
+// Device instantiations of the AMG setup functors (amg/functors.hpp).
+#include "amg/functors.hpp"
+#include "core/parallel_for.cuh"
+
+using namespace saga::amg_functors;
+SAGA_INSTANTIATE_DEVICE_FOR_EACH(StrengthRows)
+SAGA_INSTANTIATE_DEVICE_FOR_EACH(Mis2Pack)
+SAGA_INSTANTIATE_DEVICE_FOR_EACH(Mis2Max)
+SAGA_INSTANTIATE_DEVICE_FOR_EACH(Mis2Update)
+SAGA_INSTANTIATE_DEVICE_FOR_EACH(FlagRoots)
+SAGA_INSTANTIATE_DEVICE_FOR_EACH(NumberRoots)
+SAGA_INSTANTIATE_DEVICE_FOR_EACH(JoinStrongest)
+SAGA_INSTANTIATE_DEVICE_FOR_EACH(Indicator)
+SAGA_INSTANTIATE_DEVICE_FOR_EACH(TentativeStructure)
+SAGA_INSTANTIATE_DEVICE_FOR_EACH(AggregateQr)
+SAGA_INSTANTIATE_DEVICE_FOR_EACH(SqrtInPlace)

@@ -1,0 +1,221 @@
+#pragma once
+// Per-element work of the SA-AMG setup stages, shared by both backends through
+// parallel_for (core/parallel_for.hpp). Each stage's driver (amg/*.cpp) is the
+// one algorithm; these are its kernels.
+#include <cmath>
+#include <cstdint>
+
+#include "core/hd.hpp"
+#include "core/types.hpp"
+
+namespace saga::amg_functors {
+
+// ---- strength of connection (amg/strength.cpp)
+// Symmetric strength: keep (i, j) when i == j or |a_ij| >= theta sqrt(|a_ii a_jj|).
+struct StrengthRows {
+  const offset_t* rp;
+  const index_t* ci;
+  const double* v;
+  const double* d;
+  double theta;
+  offset_t* count;      // count pass
+  const offset_t* srp;  // fill pass
+  index_t* sci;
+  double* sv;
+  SAGA_HD void operator()(std::int64_t i) const {
+    offset_t n = 0;
+    for (offset_t k = rp[i]; k < rp[i + 1]; ++k) {
+      const index_t j = ci[k];
+      const double a = v[k] < 0 ? -v[k] : v[k];
+      const double dd = d[i] * d[j];
+      const bool keep = j == i || (theta == 0.0 ? true : a * a >= theta * theta * (dd < 0 ? -dd : dd));
+      if (!keep) continue;
+      if (srp) {
+        sci[srp[i] + n] = j;
+        sv[srp[i] + n] = v[k];
+      }
+      ++n;
+    }
+    if (!srp) count[i] = n;
+  }
+};
+
+// ---- MIS-2 (amg/mis2.cpp)
+enum : std::int32_t { kOut = 0, kUndecided = 1, kIn = 2 };
+
+SAGA_HD inline std::uint32_t hash32(std::uint32_t x) {
+  x ^= x >> 16;
+  x *= 0x7feb352dU;
+  x ^= x >> 15;
+  x *= 0x846ca68bU;
+  x ^= x >> 16;
+  return x;
+}
+
+// Tuple (state, priority, index) packed so that a larger integer is a larger tuple.
+struct Mis2Pack {
+  const std::int32_t* state;
+  std::uint32_t seed;
+  std::uint64_t* t;
+  SAGA_HD void operator()(std::int64_t i) const {
+    const std::uint64_t pr = hash32(static_cast<std::uint32_t>(i) ^ hash32(seed)) & 0x3fffffffu;
+    t[i] = (static_cast<std::uint64_t>(state[i]) << 62) | (pr << 32) | static_cast<std::uint64_t>(i);
+  }
+};
+
+// out[i] = max(in[i], max over neighbours j of in[j]).
+struct Mis2Max {
+  const offset_t* rp;
+  const index_t* ci;
+  const std::uint64_t* in;
+  std::uint64_t* out;
+  SAGA_HD void operator()(std::int64_t i) const {
+    std::uint64_t m = in[i];
+    for (offset_t k = rp[i]; k < rp[i + 1]; ++k) m = in[ci[k]] > m ? in[ci[k]] : m;
+    out[i] = m;
+  }
+};
+
+// An undecided node whose distance-2 maximum is itself joins the set; one that
+// sees a set member within distance 2 leaves.
+struct Mis2Update {
+  std::int32_t* state;
+  const std::uint64_t* t2;
+  std::int32_t* undecided;
+  SAGA_HD void operator()(std::int64_t i) const {
+    if (state[i] == kUndecided) {
+      if ((t2[i] & 0xffffffffu) == static_cast<std::uint64_t>(i))
+        state[i] = kIn;
+      else if ((t2[i] >> 62) == kIn)
+        state[i] = kOut;
+    }
+    undecided[i] = state[i] == kUndecided;
+  }
+};
+
+// ---- aggregation (amg/aggregation.cpp)
+struct FlagRoots {
+  const std::int32_t* state;
+  std::int32_t* flag;
+  SAGA_HD void operator()(std::int64_t i) const { flag[i] = state[i] == kIn; }
+};
+// Roots (flag 1) get their number in node order; other nodes -1.
+struct NumberRoots {
+  const std::int32_t* is_root;
+  const std::int32_t* scan;
+  index_t* agg;
+  SAGA_HD void operator()(std::int64_t i) const { agg[i] = is_root[i] ? scan[i] : -1; }
+};
+// An unassigned node joins the aggregate of its most strongly connected
+// assigned neighbour (ties: the smaller aggregate number). Reads agg_in only, so
+// the result does not depend on the order nodes are processed.
+struct JoinStrongest {
+  const offset_t* rp;
+  const index_t* ci;
+  const double* v;
+  const index_t* agg_in;
+  index_t* agg_out;
+  std::int32_t* unassigned;
+  SAGA_HD void operator()(std::int64_t i) const {
+    index_t best = agg_in[i];
+    if (best < 0) {
+      double best_w = -1.0;
+      for (offset_t k = rp[i]; k < rp[i + 1]; ++k) {
+        const index_t j = ci[k];
+        const index_t a = agg_in[j];
+        if (j == i || a < 0) continue;
+        const double w = v[k] < 0 ? -v[k] : v[k];
+        if (w > best_w || (w == best_w && a < best)) {
+          best_w = w;
+          best = a;
+        }
+      }
+    }
+    agg_out[i] = best;
+    unassigned[i] = best < 0;
+  }
+};
+
+// ---- tentative prolongator (amg/tentative.cpp)
+// Indicator matrix of the aggregates: row i has one entry in column agg[i].
+struct Indicator {
+  const index_t* agg;
+  offset_t* rp;
+  index_t* ci;
+  double* v;
+  std::int64_t n;
+  SAGA_HD void operator()(std::int64_t i) const {
+    rp[i] = static_cast<offset_t>(i);
+    ci[i] = agg[i];
+    v[i] = 1.0;
+    if (i == n - 1) rp[n] = static_cast<offset_t>(n);
+  }
+};
+// T's structure: row i has k entries, columns agg[i]*k .. agg[i]*k + k-1.
+struct TentativeStructure {
+  const index_t* agg;
+  int k;
+  std::int64_t n;
+  offset_t* rp;
+  index_t* ci;
+  SAGA_HD void operator()(std::int64_t i) const {
+    rp[i] = static_cast<offset_t>(i * k);
+    for (int c = 0; c < k; ++c) ci[i * k + c] = agg[i] * k + c;
+    if (i == n - 1) rp[n] = static_cast<offset_t>(n * k);
+  }
+};
+// Per aggregate: modified Gram-Schmidt QR of B restricted to its nodes
+// (node-major, k columns). Q goes into T's values, R into the coarse B.
+// A column whose remainder vanishes (aggregate smaller than k, or dependent
+// columns) gets a zero column in T and a zero diagonal in R.
+struct AggregateQr {
+  const offset_t* mp;  // aggregate -> nodes (transpose of the indicator)
+  const index_t* mi;
+  const double* B;     // n x k, row-major
+  int k;
+  double* tv;          // n x k, row-major (= T values)
+  double* bc;          // (aggregates*k) x k, row-major
+  SAGA_HD void operator()(std::int64_t a) const {
+    for (int c = 0; c < k; ++c) {
+      double orig = 0.0;
+      for (offset_t p = mp[a]; p < mp[a + 1]; ++p) {
+        const double x = B[static_cast<std::int64_t>(mi[p]) * k + c];
+        tv[static_cast<std::int64_t>(mi[p]) * k + c] = x;
+        orig += x * x;
+      }
+      for (int r = 0; r < c; ++r) {
+        double s = 0.0;
+        for (offset_t p = mp[a]; p < mp[a + 1]; ++p) {
+          const std::int64_t row = static_cast<std::int64_t>(mi[p]) * k;
+          s += tv[row + r] * tv[row + c];
+        }
+        for (offset_t p = mp[a]; p < mp[a + 1]; ++p) {
+          const std::int64_t row = static_cast<std::int64_t>(mi[p]) * k;
+          tv[row + c] -= s * tv[row + r];
+        }
+        bc[(a * k + r) * k + c] = s;
+      }
+      double nrm = 0.0;
+      for (offset_t p = mp[a]; p < mp[a + 1]; ++p) {
+        const double x = tv[static_cast<std::int64_t>(mi[p]) * k + c];
+        nrm += x * x;
+      }
+      nrm = sqrt(nrm);
+      const bool dependent = !(nrm > 1e-12 * sqrt(orig)) || nrm == 0.0;
+      for (offset_t p = mp[a]; p < mp[a + 1]; ++p) {
+        double& x = tv[static_cast<std::int64_t>(mi[p]) * k + c];
+        x = dependent ? 0.0 : x / nrm;
+      }
+      bc[(a * k + c) * k + c] = dependent ? 0.0 : nrm;
+      for (int r = c + 1; r < k; ++r) bc[(a * k + r) * k + c] = 0.0;
+    }
+  }
+};
+
+// ---- spectral radius (amg/spectral_radius.cpp)
+struct SqrtInPlace {
+  double* x;
+  SAGA_HD void operator()(std::int64_t i) const { x[i] = sqrt(x[i]); }
+};
+
+}  // namespace saga::amg_functors

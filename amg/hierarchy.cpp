@@ -1,0 +1,128 @@
+#include "amg/hierarchy.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <chrono>
+
+#include "amg/aggregation.hpp"
+#include "amg/phase_timer.hpp"
+#include "amg/smoothed_prolongator.hpp"
+#include "amg/spectral_radius.hpp"
+#include "amg/strength.hpp"
+#include "amg/tentative.hpp"
+#include "problems/rhs.hpp"
+#include "sparse/csr_ops.hpp"
+#include "sparse/spgemm.hpp"
+#include "sparse/transpose.hpp"
+#include "sparse/vector_ops.hpp"
+
+namespace saga {
+
+void validate(const AmgParams& p) {
+  SAGA_REQUIRE(p.theta >= 0 && p.theta <= 1, "amg.theta = {} must be in [0, 1]", p.theta);
+  SAGA_REQUIRE(p.coarse_size >= 1, "amg.coarse_size = {} must be at least 1", p.coarse_size);
+  SAGA_REQUIRE(p.max_levels >= 1, "amg.max_levels = {} must be at least 1", p.max_levels);
+  SAGA_REQUIRE(p.rho_iterations >= 1, "amg.rho_iterations = {} must be at least 1", p.rho_iterations);
+  SAGA_REQUIRE(p.prolongator_omega >= 0, "amg.prolongator_omega = {} must be >= 0 (0 = 4/(3 rho))",
+               p.prolongator_omega);
+  SAGA_REQUIRE(p.smoother_omega >= 0, "amg.omega = {} must be >= 0 (0 = 4/(3 rho))", p.smoother_omega);
+  SAGA_REQUIRE(p.cycle == "V" || p.cycle == "W", "amg.cycle = '{}' (expected V or W)", p.cycle);
+  SAGA_REQUIRE(p.smoother == "jacobi", "amg.smoother = '{}' (available: jacobi)", p.smoother);
+  SAGA_REQUIRE(p.pre_sweeps >= 0 && p.post_sweeps >= 0, "amg sweeps must be >= 0");
+}
+
+double HierarchyStats::spgemm_seconds() const {
+  double s = 0;
+  for (const auto& [phase, t] : phase_seconds)
+    if (is_spgemm_phase(phase)) s += t;
+  return s;
+}
+
+Hierarchy::Hierarchy(CsrMatrix A, const AmgParams& params, Vector B, int k) : params_(params) {
+  validate(params_);
+  SAGA_REQUIRE(A.rows() == A.cols(), "AMG needs a square matrix (got {}x{})", A.rows(), A.cols());
+  SAGA_REQUIRE(A.rows() > 0, "AMG needs a non-empty matrix");
+  SAGA_REQUIRE(all_finite(A.val()), "the matrix has NaN or Inf entries");
+  const Space s = A.space();
+  PhaseTimer timer(s == Space::device);
+  const auto t_setup = std::chrono::steady_clock::now();
+  if (B.empty()) {
+    B = ones(A.rows(), s);
+    k = 1;
+  }
+  SAGA_REQUIRE(B.space() == s, "near-nullspace and matrix live in different spaces");
+
+  Level fine;
+  fine.A = std::move(A);
+  fine.B = std::move(B);
+  fine.nullspace_columns = k;
+  levels_.push_back(std::move(fine));
+
+  for (;;) {
+    Level& L = levels_.back();
+    LevelStats st;
+    st.rows = L.A.rows();
+    st.nnz = L.A.nnz();
+    auto& sec = st.seconds;
+    for (const auto& p : setup_phases()) sec[p] = 0;
+    const int lvl = static_cast<int>(levels_.size()) - 1;
+    timer.time(sec["other"], [&] { L.dinv = inverse_diagonal(L.A, lvl == 0 ? "matrix" : "coarse matrix"); });
+    const bool coarsest = L.A.rows() <= params_.coarse_size || lvl + 1 >= params_.max_levels;
+    if (coarsest) {
+      timer.time(sec["coarse_factorisation"], [&] { coarse_ = amg::factorise_coarse(L.A); });
+      stats_.levels.push_back(std::move(st));
+      break;
+    }
+    const CsrMatrix S = timer.time(sec["strength"], [&] {
+      const Vector d = diagonal(L.A, false);
+      return amg::symmetric_strength(L.A, d, params_.theta);
+    });
+    amg::Aggregates ag =
+        timer.time(sec["aggregation"], [&] { return amg::aggregate_mis2(S, params_.seed + static_cast<std::uint32_t>(lvl)); });
+    st.aggregates = ag.count;
+    st.mis2_rounds = ag.mis2_rounds;
+    if (ag.count >= L.A.rows() || ag.count == 0) {
+      // No coarsening possible (e.g. a diagonal matrix): make this the coarsest.
+      spdlog::info("level {}: aggregation does not coarsen ({} aggregates for {} rows); stopping", lvl, ag.count,
+                   L.A.rows());
+      timer.time(sec["coarse_factorisation"], [&] { coarse_ = amg::factorise_coarse(L.A); });
+      st.aggregates = 0;
+      stats_.levels.push_back(std::move(st));
+      break;
+    }
+    amg::Tentative T = timer.time(sec["tentative"],
+                                  [&] { return amg::tentative_prolongator(ag, L.B, L.nullspace_columns); });
+    L.rho = timer.time(sec["spectral_radius"],
+                       [&] { return amg::spectral_radius_dinv_a(L.A, L.dinv, params_.rho_iterations); });
+    st.rho = L.rho;
+    const double omega = params_.prolongator_omega > 0 ? params_.prolongator_omega : 4.0 / (3.0 * L.rho);
+    SpgemmStats ss;
+    CsrMatrix AT = timer.time(sec["AT"], [&] { return spgemm(L.A, T.T, params_.spgemm, &ss); });
+    st.spgemm["AT"] = {ss.products, ss.nnz_c, sec["AT"]};
+    L.P = timer.time(sec["smooth_update"], [&] { return amg::jacobi_smooth_update(T.T, std::move(AT), L.dinv, omega); });
+    L.R = timer.time(sec["transpose"], [&] { return transpose(L.P); });
+    CsrMatrix AP = timer.time(sec["AP"], [&] { return spgemm(L.A, L.P, params_.spgemm, &ss); });
+    st.spgemm["AP"] = {ss.products, ss.nnz_c, sec["AP"]};
+    Level next;
+    next.A = timer.time(sec["PtAP"], [&] { return spgemm(L.R, AP, params_.spgemm, &ss); });
+    st.spgemm["PtAP"] = {ss.products, ss.nnz_c, sec["PtAP"]};
+    next.B = std::move(T.Bc);
+    next.nullspace_columns = L.nullspace_columns;
+    L.aggregates = std::move(ag.of_node);
+    stats_.levels.push_back(std::move(st));
+    levels_.push_back(std::move(next));
+  }
+  if (space() == Space::device) device::synchronize();
+  stats_.setup_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_setup).count();
+  stats_.coarse_pseudo_inverse = coarse_.pseudo_inverse;
+  double rows = 0, nnz = 0;
+  for (const auto& l : stats_.levels) {
+    rows += l.rows;
+    nnz += static_cast<double>(l.nnz);
+    for (const auto& [p, t] : l.seconds) stats_.phase_seconds[p] += t;
+  }
+  stats_.grid_complexity = rows / stats_.levels.front().rows;
+  stats_.operator_complexity = nnz / static_cast<double>(stats_.levels.front().nnz);
+}
+
+}  // namespace saga

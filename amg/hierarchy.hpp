@@ -1,0 +1,77 @@
+#pragma once
+// The smoothed-aggregation hierarchy and its setup (the driver that calls the
+// stages of amg/ in order, like PyAMG's smoothed_aggregation_solver):
+//   strength -> MIS-2 aggregation -> tentative T -> rho(D^-1 A) ->
+//   A·T -> P = T - omega D^-1 A T -> R = P^T -> A·P -> A_c = P^T (A P)
+// until the coarse size or the level limit, then a dense direct coarse solver.
+#include <map>
+#include <string>
+#include <vector>
+
+#include "amg/coarse_solver.hpp"
+#include "amg/params.hpp"
+
+namespace saga {
+
+// Setup phases, in order, as reported.
+inline const std::vector<std::string>& setup_phases() {
+  static const std::vector<std::string> p{"strength", "aggregation", "tentative", "spectral_radius", "AT",
+                                          "smooth_update", "transpose", "AP", "PtAP", "coarse_factorisation",
+                                          "other"};
+  return p;
+}
+inline bool is_spgemm_phase(const std::string& p) { return p == "AT" || p == "AP" || p == "PtAP"; }
+
+struct SpgemmRecord {
+  std::int64_t products = 0, nnz_c = 0;
+  double seconds = 0;
+};
+
+struct LevelStats {
+  index_t rows = 0;
+  std::int64_t nnz = 0;
+  index_t aggregates = 0;
+  int mis2_rounds = 0;
+  double rho = 0;                          // rho(D^-1 A) estimate (0 on the coarsest)
+  std::map<std::string, double> seconds;   // phase -> time spent building the next level from this one
+  std::map<std::string, SpgemmRecord> spgemm;  // AT, AP, PtAP
+};
+
+struct HierarchyStats {
+  std::vector<LevelStats> levels;
+  double grid_complexity = 0, operator_complexity = 0;
+  double setup_seconds = 0;
+  std::map<std::string, double> phase_seconds;  // summed over levels
+  double spgemm_seconds() const;
+  bool coarse_pseudo_inverse = false;
+};
+
+struct Level {
+  CsrMatrix A;
+  Vector dinv;      // 1 / diag(A)
+  double rho = 0;   // rho(D^-1 A) (0 on the coarsest level)
+  CsrMatrix P, R;   // to / from the next coarser level (empty on the coarsest)
+  Vector B;         // near-nullspace on this level
+  int nullspace_columns = 1;
+  Array<index_t> aggregates;  // aggregate of each node (empty on the coarsest)
+};
+
+class Hierarchy {
+ public:
+  // A is used in place (moved in); B is the near-nullspace (n x k, row-major),
+  // empty for the constant vector.
+  Hierarchy(CsrMatrix A, const AmgParams& params, Vector B = Vector(), int k = 1);
+  const std::vector<Level>& levels() const { return levels_; }
+  const amg::CoarseSolver& coarse() const { return coarse_; }
+  const HierarchyStats& stats() const { return stats_; }
+  const AmgParams& params() const { return params_; }
+  Space space() const { return levels_.front().A.space(); }
+
+ private:
+  AmgParams params_;
+  std::vector<Level> levels_;
+  amg::CoarseSolver coarse_;
+  HierarchyStats stats_;
+};
+
+}  // namespace saga

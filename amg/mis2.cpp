@@ -1,0 +1,38 @@
+#include "amg/mis2.hpp"
+
+#include "amg/functors.hpp"
+#include "core/parallel_for.hpp"
+#include "sparse/scan.hpp"
+
+namespace saga::amg {
+
+// Each round: pack (state, priority, index) tuples, take the maximum over
+// distance 1 twice (= distance 2), then an undecided node that is its own
+// distance-2 maximum joins, and one that sees a member leaves. Members have the
+// largest state and non-members the smallest, so decided nodes never block.
+Mis2Result mis2(const CsrMatrix& S, std::uint32_t seed) {
+  const Space s = S.space();
+  const index_t n = S.rows();
+  Array<std::int32_t> state =
+      Array<std::int32_t>::from_vector(std::vector<std::int32_t>(n, amg_functors::kUndecided), s, "MIS-2 state");
+  Array<std::uint64_t> t1(n, s, "MIS-2 tuples"), t2(n, s, "MIS-2 tuples");
+  Array<std::int32_t> undecided(n, s, "MIS-2 undecided flags");
+  Array<std::int32_t> sums(static_cast<std::size_t>(n) + 1, s, "MIS-2 undecided count");
+  Mis2Result r;
+  for (;;) {
+    ++r.rounds;
+    parallel_for(s, n, amg_functors::Mis2Pack{state.data(), seed, t1.data()});
+    parallel_for(s, n, amg_functors::Mis2Max{S.row_ptr().data(), S.col().data(), t1.data(), t2.data()});
+    parallel_for(s, n, amg_functors::Mis2Max{S.row_ptr().data(), S.col().data(), t2.data(), t1.data()});
+    parallel_for(s, n, amg_functors::Mis2Update{state.data(), t1.data(), undecided.data()});
+    exclusive_scan_total(undecided, sums);
+    if (sums.get(n) == 0) break;
+    SAGA_REQUIRE(r.rounds < 10000, "MIS-2 did not finish after {} rounds", r.rounds);
+  }
+  // Members (state kIn) -> 1, others -> 0.
+  parallel_for(s, n, amg_functors::FlagRoots{state.data(), undecided.data()});
+  r.in_set = std::move(undecided);
+  return r;
+}
+
+}  // namespace saga::amg

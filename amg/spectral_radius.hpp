@@ -1,0 +1,9 @@
+#pragma once
+// Estimate of rho(D^-1 A) for SPD A: Lanczos on the similar symmetric matrix
+// D^-1/2 A D^-1/2 from a fixed pseudo-random start; returns the largest Ritz
+// value (a slight underestimate, as in PyAMG).
+#include "sparse/csr.hpp"
+
+namespace saga::amg {
+double spectral_radius_dinv_a(const CsrMatrix& A, const Vector& dinv, int iterations);
+}

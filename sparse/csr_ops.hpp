@@ -1,0 +1,20 @@
+#pragma once
+// Element-wise CSR operations the AMG setup needs, on either backend.
+#include "sparse/csr.hpp"
+
+namespace saga {
+
+// The diagonal of a square matrix. With require_positive, a missing, zero,
+// negative or non-finite diagonal entry is an InputError naming the row.
+Vector diagonal(const CsrMatrix& A, bool require_positive, const char* name = "matrix");
+// 1 / diagonal (require_positive implied).
+Vector inverse_diagonal(const CsrMatrix& A, const char* name = "matrix");
+// A(i, :) *= d[i]
+void scale_rows(CsrMatrix& A, const Vector& d);
+// C = alpha A + beta B (same shape; structure is the union, entries are kept
+// even when they cancel).
+CsrMatrix add(double alpha, const CsrMatrix& A, double beta, const CsrMatrix& B);
+// Index of the first non-zero flag, or -1.
+std::int64_t first_flagged(const Array<std::int32_t>& flags);
+
+}  // namespace saga

@@ -1,0 +1,76 @@
+#pragma once
+// Per-row functors of sparse/csr_ops.cpp, shared by both backends.
+#include <cmath>
+
+#include "core/hd.hpp"
+#include "core/types.hpp"
+
+namespace saga::functors {
+
+struct ExtractDiagonal {
+  const offset_t* rp;
+  const index_t* ci;
+  const double* v;
+  double* d;
+  std::int32_t* bad;  // optional: 1 where the diagonal is missing / not positive / not finite
+  SAGA_HD void operator()(std::int64_t i) const {
+    offset_t lo = rp[i], hi = rp[i + 1];
+    double x = 0.0;
+    while (lo < hi) {  // binary search in the sorted row
+      const offset_t mid = lo + (hi - lo) / 2;
+      if (ci[mid] < i)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+    if (lo < rp[i + 1] && ci[lo] == i) x = v[lo];
+    d[i] = x;
+    if (bad) bad[i] = !(x > 0.0) || !(x - x == 0.0);  // x - x is NaN for Inf and NaN
+  }
+};
+
+struct Reciprocal {
+  double* d;
+  SAGA_HD void operator()(std::int64_t i) const { d[i] = 1.0 / d[i]; }
+};
+
+struct ScaleRows {
+  const offset_t* rp;
+  double* v;
+  const double* d;
+  SAGA_HD void operator()(std::int64_t i) const {
+    for (offset_t k = rp[i]; k < rp[i + 1]; ++k) v[k] *= d[i];
+  }
+};
+
+// Merge of two sorted rows: counts (out == nullptr) or writes alpha a + beta b.
+struct AddRows {
+  const offset_t *arp, *brp;
+  const index_t *aci, *bci;
+  const double *av, *bv;
+  double alpha, beta;
+  offset_t* count;           // count pass
+  const offset_t* crp;       // fill pass
+  index_t* cci;
+  double* cv;
+  SAGA_HD void operator()(std::int64_t i) const {
+    offset_t ka = arp[i], kb = brp[i];
+    const offset_t ea = arp[i + 1], eb = brp[i + 1];
+    offset_t out = crp ? crp[i] : 0, n = 0;
+    while (ka < ea || kb < eb) {
+      const index_t ca = ka < ea ? aci[ka] : 0x7fffffff, cb = kb < eb ? bci[kb] : 0x7fffffff;
+      const index_t c = ca < cb ? ca : cb;
+      double x = 0.0;
+      if (ca == c) x += alpha * av[ka++];
+      if (cb == c) x += beta * bv[kb++];
+      if (crp) {
+        cci[out + n] = c;
+        cv[out + n] = x;
+      }
+      ++n;
+    }
+    if (!crp) count[i] = n;
+  }
+};
+
+}  // namespace saga::functors

@@ -1,0 +1,8 @@
+// Device instantiations of the csr_ops functors.
+#include "core/parallel_for.cuh"
+#include "sparse/csr_ops_functors.hpp"
+
+SAGA_INSTANTIATE_DEVICE_FOR_EACH(saga::functors::ExtractDiagonal)
+SAGA_INSTANTIATE_DEVICE_FOR_EACH(saga::functors::Reciprocal)
+SAGA_INSTANTIATE_DEVICE_FOR_EACH(saga::functors::ScaleRows)
+SAGA_INSTANTIATE_DEVICE_FOR_EACH(saga::functors::AddRows)
