@@ -122,7 +122,7 @@ RunConfig parse_config(const std::string& text, const std::string& name) {
       validate(ap);
     } catch (const InputError& e) {
       const std::string msg = e.what();
-      r.fail(a, msg.substr(0, msg.find(" [")));
+      r.fail(a, msg.substr(0, msg.rfind(" [")));
     }
   }
   if (const YAML::Node s = root["solver"]) {

@@ -5,6 +5,8 @@
 
 #include <cstdio>
 
+#include <spdlog/spdlog.h>
+
 #include "core/device.hpp"
 
 int main(int argc, char** argv) {
@@ -16,6 +18,7 @@ int main(int argc, char** argv) {
     std::puts("SKIPPED: no GPU present");
     return 77;
   }
+  spdlog::set_level(spdlog::level::warn);
   doctest::Context ctx(argc, argv);
   return ctx.run();
 }

@@ -1,2 +1,9 @@
-#define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
+#define DOCTEST_CONFIG_IMPLEMENT
 #include <doctest/doctest.h>
+#include <spdlog/spdlog.h>
+
+int main(int argc, char** argv) {
+  spdlog::set_level(spdlog::level::warn);
+  doctest::Context ctx(argc, argv);
+  return ctx.run();
+}

@@ -1,0 +1,85 @@
+// The CUDA backend builds the same hierarchy as the host (aggregates
+// identical, matrices to 1e-12) and PCG takes the same iterations (±1).
+#include "amg/aggregation.hpp"
+#include "amg/mis2.hpp"
+#include "amg/strength.hpp"
+#include "amg/tentative.hpp"
+#include "api/run.hpp"
+#include "api/saga.hpp"
+#include "problems/structured.hpp"
+#include "sparse/csr_ops.hpp"
+#include "tests/helpers.hpp"
+
+using namespace saga;
+using namespace saga::test;
+
+TEST_CASE("GPU csr_ops equal host") {
+  std::mt19937_64 rng(fresh_seed());
+  RandomSpec sp;
+  sp.rows = sp.cols = 300;
+  const HostCsr a = random_csr(sp, rng), b = random_csr(sp, rng);
+  const CsrMatrix Ah = from_host_csr(a, Space::host), Bh = from_host_csr(b, Space::host);
+  check_equal(to_host_csr(add(0.5, Ah.to(Space::device), -2.0, Bh.to(Space::device))),
+              to_host_csr(add(0.5, Ah, -2.0, Bh)), 1e-15);
+  CHECK(diagonal(Ah.to(Space::device), false).to_vector() == diagonal(Ah, false).to_vector());
+  const CsrMatrix P = poisson(Stencil::fd2d_5pt, 9, Space::device);
+  HostCsr bad = to_host_csr(P);
+  bad.val[bad.row_ptr[40] + 2] = -1.0;  // diagonal of row 40
+  CHECK_THROWS_WITH_AS(inverse_diagonal(from_host_csr(bad, Space::device)), doctest::Contains("row 40 is -1"),
+                       InputError);
+}
+
+TEST_CASE("GPU strength, MIS-2, aggregation and tentative equal host") {
+  for (Stencil s : {Stencil::fd2d_5pt, Stencil::fe2d_9pt, Stencil::fd3d_7pt, Stencil::fe3d_27pt}) {
+    const CsrMatrix Ah = poisson(s, stencil_dim(s) == 2 ? 50 : 14, Space::host);
+    const CsrMatrix Ad = Ah.to(Space::device);
+    for (double theta : {0.0, 0.25}) {
+      const CsrMatrix Sh = amg::symmetric_strength(Ah, diagonal(Ah, true), theta);
+      const CsrMatrix Sd = amg::symmetric_strength(Ad, diagonal(Ad, true), theta);
+      check_equal(to_host_csr(Sd), to_host_csr(Sh), 0.0);
+      CHECK(amg::mis2(Sd, 5).in_set.to_vector() == amg::mis2(Sh, 5).in_set.to_vector());
+      const amg::Aggregates gh = amg::aggregate_mis2(Sh, 5), gd = amg::aggregate_mis2(Sd, 5);
+      CHECK(gd.count == gh.count);
+      CHECK(gd.of_node.to_vector() == gh.of_node.to_vector());
+      const int k = 2;
+      std::vector<double> B(Ah.rows() * k);
+      for (index_t i = 0; i < Ah.rows(); ++i) B[i * k] = 1.0, B[i * k + 1] = i % 7;
+      const amg::Tentative th = amg::tentative_prolongator(gh, Vector::from_vector(B, Space::host), k);
+      const amg::Tentative td = amg::tentative_prolongator(gd, Vector::from_vector(B, Space::device), k);
+      check_equal(to_host_csr(td.T), to_host_csr(th.T), 1e-12);
+      CHECK(max_rel_diff(td.Bc.to_vector(), th.Bc.to_vector()) < 1e-12);
+    }
+  }
+}
+
+TEST_CASE("GPU hierarchy equals the host hierarchy and PCG iterations agree") {
+  for (Stencil s : {Stencil::fd2d_5pt, Stencil::fe2d_9pt, Stencil::fd3d_7pt, Stencil::fe3d_27pt}) {
+    CAPTURE(stencil_name(s));
+    const index_t N = stencil_dim(s) == 2 ? 200 : 30;
+    AmgParams p;
+    const Hierarchy hh(poisson(s, N, Space::host), p);
+    const Hierarchy hd(poisson(s, N, Space::device), p);
+    REQUIRE(hd.levels().size() == hh.levels().size());
+    for (std::size_t l = 0; l < hh.levels().size(); ++l) {
+      const Level& a = hd.levels()[l];
+      const Level& b = hh.levels()[l];
+      CHECK(a.aggregates.to_vector() == b.aggregates.to_vector());
+      check_equal(to_host_csr(a.A), to_host_csr(b.A), 1e-12);
+      if (l + 1 < hh.levels().size()) {
+        check_equal(to_host_csr(a.P), to_host_csr(b.P), 1e-12);
+        check_equal(to_host_csr(a.R), to_host_csr(b.R), 1e-12);
+        CHECK(std::abs(a.rho - b.rho) < 1e-10 * b.rho);
+      }
+    }
+    RunConfig c;
+    c.problem.stencil = stencil_name(s);
+    c.problem.N = N;
+    const RunResult rh = run_solve(c, Backend::host), rd = run_solve(c, Backend::cuda);
+    CHECK(rd.solve.converged);
+    CHECK(std::abs(rd.solve.iterations - rh.solve.iterations) <= 1);
+    CHECK(rd.hierarchy.operator_complexity == doctest::Approx(rh.hierarchy.operator_complexity));
+    // Deterministic on the device too.
+    const RunResult rd2 = run_solve(c, Backend::cuda);
+    CHECK(rd2.solve.residual_history == rd.solve.residual_history);
+  }
+}

@@ -1,0 +1,260 @@
+// AMG setup stages against their defining properties, and the solver end to end.
+#include <Eigen/Dense>
+
+#include "amg/aggregation.hpp"
+#include "amg/mis2.hpp"
+#include "amg/strength.hpp"
+#include "amg/tentative.hpp"
+#include "api/run.hpp"
+#include "api/saga.hpp"
+#include "problems/rhs.hpp"
+#include "problems/structured.hpp"
+#include "sparse/csr_ops.hpp"
+#include "sparse/spgemm.hpp"
+#include "sparse/transpose.hpp"
+#include "tests/helpers.hpp"
+
+using namespace saga;
+using namespace saga::test;
+
+namespace {
+// Random symmetric graph with isolated nodes, as a CSR with a diagonal.
+CsrMatrix random_graph(index_t n, double p, std::mt19937_64& rng) {
+  std::uniform_real_distribution<double> U(0, 1);
+  std::vector<std::set<index_t>> adj(n);
+  for (index_t i = 0; i < n; ++i) {
+    adj[i].insert(i);
+    if (i % 17 == 0) continue;  // isolated
+    for (index_t j = i + 1; j < n; ++j)
+      if (j % 17 != 0 && U(rng) < p) {
+        adj[i].insert(j);
+        adj[j].insert(i);
+      }
+  }
+  HostCsr h{n, n, {0}, {}, {}};
+  for (index_t i = 0; i < n; ++i) {
+    for (index_t j : adj[i]) {
+      h.col.push_back(j);
+      h.val.push_back(i == j ? 10.0 : -U(rng) - 0.1);
+    }
+    h.row_ptr.push_back(static_cast<offset_t>(h.col.size()));
+  }
+  return from_host_csr(h, Space::host);
+}
+
+std::vector<std::set<index_t>> neighbours(const CsrMatrix& S) {
+  const HostCsr h = to_host_csr(S);
+  std::vector<std::set<index_t>> nb(h.rows);
+  for (index_t i = 0; i < h.rows; ++i)
+    for (offset_t k = h.row_ptr[i]; k < h.row_ptr[i + 1]; ++k)
+      if (h.col[k] != i) nb[i].insert(h.col[k]);
+  return nb;
+}
+
+void check_mis2(const CsrMatrix& S, const std::vector<std::int32_t>& in) {
+  const auto nb = neighbours(S);
+  const index_t n = S.rows();
+  std::vector<int> dist(n);
+  for (index_t i = 0; i < n; ++i) {
+    // Distance-2 ball of i.
+    std::set<index_t> ball(nb[i].begin(), nb[i].end());
+    for (index_t j : nb[i]) ball.insert(nb[j].begin(), nb[j].end());
+    ball.erase(i);
+    bool member_near = false;
+    for (index_t j : ball) member_near |= in[j] == 1;
+    if (in[i]) {
+      REQUIRE_FALSE(member_near);  // independence at distance 2
+    } else {
+      REQUIRE(member_near);  // maximality
+    }
+  }
+}
+}  // namespace
+
+TEST_CASE("strength of connection keeps the diagonal and strong entries (hand case)") {
+  // Row 0: |a01| = 1 >= 0.25*sqrt(4*4) = 1 (kept), |a02| = 0.1 (dropped).
+  HostCsr h{3, 3, {0, 3, 5, 7}, {0, 1, 2, 0, 1, 0, 2}, {4, -1, -0.1, -1, 4, -0.1, 4}};
+  const CsrMatrix A = from_host_csr(h, Space::host);
+  const Vector d = diagonal(A, true);
+  const HostCsr s = to_host_csr(amg::symmetric_strength(A, d, 0.25));
+  CHECK(s.row_ptr == std::vector<offset_t>{0, 2, 4, 5});
+  CHECK(s.col == std::vector<index_t>{0, 1, 0, 1, 2});
+  CHECK(to_host_csr(amg::symmetric_strength(A, d, 0.0)).col.size() == 7);
+  CHECK_THROWS_AS(amg::symmetric_strength(A, d, 1.5), InputError);
+}
+
+TEST_CASE("MIS-2 is independent at distance 2 and maximal, deterministically") {
+  std::mt19937_64 rng(fresh_seed());
+  for (int t = 0; t < 3; ++t) {
+    const CsrMatrix G = random_graph(300 + 100 * t, 0.01, rng);
+    const auto r1 = amg::mis2(G, 7);
+    check_mis2(G, r1.in_set.to_vector());
+    CHECK(amg::mis2(G, 7).in_set.to_vector() == r1.in_set.to_vector());
+    CHECK(amg::mis2(G, 8).in_set.to_vector() != r1.in_set.to_vector());
+  }
+  const CsrMatrix P = poisson(Stencil::fd2d_5pt, 30, Space::host);
+  check_mis2(P, amg::mis2(P, 0).in_set.to_vector());
+}
+
+TEST_CASE("aggregation covers every node exactly once; aggregates are connected to their root") {
+  std::mt19937_64 rng(fresh_seed());
+  for (const CsrMatrix& G : {random_graph(500, 0.008, rng), poisson(Stencil::fe3d_27pt, 9, Space::host)}) {
+    const amg::Aggregates ag = amg::aggregate_mis2(G, 3);
+    const std::vector<index_t> a = ag.of_node.to_vector();
+    const std::vector<std::int32_t> roots = amg::mis2(G, 3).in_set.to_vector();
+    std::vector<int> size(ag.count, 0), root_count(ag.count, 0);
+    for (index_t i = 0; i < G.rows(); ++i) {
+      REQUIRE(a[i] >= 0);
+      REQUIRE(a[i] < ag.count);
+      ++size[a[i]];
+      root_count[a[i]] += roots[i];
+    }
+    for (index_t k = 0; k < ag.count; ++k) {
+      CHECK(size[k] >= 1);
+      CHECK(root_count[k] == 1);  // one root per aggregate
+    }
+    // Isolated nodes (random graph: every 17th) are singleton aggregates.
+    if (G.rows() == 500)
+      for (index_t i = 0; i < 500; i += 17) CHECK(size[a[i]] == 1);
+  }
+}
+
+TEST_CASE("tentative prolongator: orthonormal columns and T Bc = B, for 1 and 3 near-nullspace columns") {
+  const CsrMatrix A = poisson(Stencil::fd2d_5pt, 20, Space::host);
+  const amg::Aggregates ag = amg::aggregate_mis2(A, 1);
+  std::mt19937_64 rng(fresh_seed());
+  for (int k : {1, 3}) {
+    // Columns: constant, x, y (rigid-body-like) with a random perturbation.
+    std::uniform_real_distribution<double> U(-0.01, 0.01);
+    std::vector<double> B(A.rows() * k);
+    for (index_t i = 0; i < A.rows(); ++i)
+      for (int c = 0; c < k; ++c) B[i * k + c] = (c == 0 ? 1.0 : c == 1 ? i % 20 : i / 20) + U(rng);
+    const amg::Tentative t = amg::tentative_prolongator(ag, Vector::from_vector(B, Space::host), k);
+    t.T.validate();
+    const EigenCsr T = to_eigen(t.T);
+    CHECK(T.cols() == ag.count * k);
+    const Eigen::MatrixXd TtT = Eigen::MatrixXd(T.transpose() * T);
+    // Aggregates with fewer than k nodes get zero columns; all others are orthonormal.
+    for (index_t c = 0; c < TtT.cols(); ++c)
+      for (index_t r = 0; r < TtT.rows(); ++r) {
+        const double want = r == c && TtT(c, c) > 0.5 ? 1.0 : 0.0;
+        CHECK(std::abs(TtT(r, c) - want) < 1e-12);
+      }
+    const std::vector<double> bc = t.Bc.to_vector();
+    Eigen::MatrixXd Bcm(ag.count * k, k), Bm(A.rows(), k);
+    for (index_t r = 0; r < ag.count * k; ++r)
+      for (int c = 0; c < k; ++c) Bcm(r, c) = bc[r * k + c];
+    for (index_t r = 0; r < A.rows(); ++r)
+      for (int c = 0; c < k; ++c) Bm(r, c) = B[r * k + c];
+    CHECK((T * Bcm - Bm).cwiseAbs().maxCoeff() < 1e-12 * Bm.cwiseAbs().maxCoeff());
+  }
+}
+
+TEST_CASE("Galerkin coarse matrix is symmetric and equals dense P^T A P") {
+  for (Stencil s : {Stencil::fd2d_5pt, Stencil::fd3d_7pt}) {
+    const CsrMatrix A = poisson(s, s == Stencil::fd2d_5pt ? 24 : 9, Space::host);
+    AmgParams p;
+    p.coarse_size = 10;
+    const Hierarchy h(A.clone(), p);
+    REQUIRE(h.levels().size() >= 2);
+    for (std::size_t l = 0; l + 1 < h.levels().size(); ++l) {
+      const Eigen::MatrixXd Ad = Eigen::MatrixXd(to_eigen(h.levels()[l].A));
+      const Eigen::MatrixXd Pd = Eigen::MatrixXd(to_eigen(h.levels()[l].P));
+      const Eigen::MatrixXd Rd = Eigen::MatrixXd(to_eigen(h.levels()[l].R));
+      const Eigen::MatrixXd Ac = Eigen::MatrixXd(to_eigen(h.levels()[l + 1].A));
+      CHECK((Rd - Pd.transpose()).cwiseAbs().maxCoeff() == 0.0);
+      CHECK((Ac - Ac.transpose()).cwiseAbs().maxCoeff() < 1e-12 * Ac.cwiseAbs().maxCoeff());
+      CHECK((Ac - Pd.transpose() * Ad * Pd).cwiseAbs().maxCoeff() < 1e-12 * Ac.cwiseAbs().maxCoeff());
+    }
+    // Statistics are consistent with the levels.
+    double rows = 0;
+    for (const auto& L : h.stats().levels) rows += L.rows;
+    CHECK(h.stats().grid_complexity == doctest::Approx(rows / A.rows()));
+    CHECK(h.stats().spgemm_seconds() > 0);
+    CHECK(h.stats().levels.back().rows <= p.coarse_size);
+  }
+}
+
+namespace {
+SolveResult solve_poisson(Stencil s, index_t N, const std::string& rhs = "random_solution") {
+  RunConfig c;
+  c.problem.stencil = stencil_name(s);
+  c.problem.N = N;
+  c.problem.rhs = rhs;
+  return run_solve(c, Backend::host).solve;
+}
+}  // namespace
+
+TEST_CASE("PCG reaches 1e-8 on all four problems with flat iteration counts as N doubles") {
+  struct C {
+    Stencil s;
+    index_t n1;
+  };
+  for (C c : {C{Stencil::fd2d_5pt, 128}, C{Stencil::fe2d_9pt, 128}, C{Stencil::fd3d_7pt, 20},
+              C{Stencil::fe3d_27pt, 20}}) {
+    CAPTURE(stencil_name(c.s));
+    const SolveResult a = solve_poisson(c.s, c.n1), b = solve_poisson(c.s, 2 * c.n1);
+    CHECK(a.converged);
+    CHECK(b.converged);
+    CHECK(b.relative_residual <= 1e-8);
+    CHECK(b.iterations <= 1.2 * a.iterations + 0.5);
+    CHECK(b.iterations <= 30);
+    MESSAGE(stencil_name(c.s) << " iterations " << a.iterations << " -> " << b.iterations);
+  }
+}
+
+TEST_CASE("the same config gives the same iterates twice (deterministic)") {
+  const SolveResult a = solve_poisson(Stencil::fd3d_7pt, 24), b = solve_poisson(Stencil::fd3d_7pt, 24);
+  CHECK(a.residual_history == b.residual_history);
+  const SolveResult c = solve_poisson(Stencil::fd2d_5pt, 64, "ones");
+  CHECK(c.converged);
+}
+
+TEST_CASE("stand-alone AMG, W-cycle and the solution error") {
+  RunConfig c;
+  c.problem.stencil = "2d5";
+  c.problem.N = 64;
+  c.solver.type = "amg";
+  c.solver.max_iterations = 200;
+  const RunResult r = run_solve(c, Backend::host);
+  CHECK(r.solve.converged);
+  CHECK(r.solve.convergence_factor < 0.8);
+  REQUIRE(r.error.has_value());
+  CHECK(*r.error < 1e-6);
+  c.amg.cycle = "W";
+  c.solver.type = "pcg";
+  const RunResult w = run_solve(c, Backend::host);
+  CHECK(w.solve.converged);
+}
+
+TEST_CASE("non-convergence is reported, not hidden") {
+  RunConfig c;
+  c.problem.stencil = "2d5";
+  c.problem.N = 64;
+  c.solver.max_iterations = 2;
+  const RunResult r = run_solve(c, Backend::host);
+  CHECK_FALSE(r.solve.converged);
+  CHECK(r.solve.iterations == 2);
+  CHECK(r.solve.message.find("did NOT converge") != std::string::npos);
+  CHECK(r.solve.residual_history.size() == 3);
+}
+
+TEST_CASE("bad matrices are clear errors") {
+  HostCsr zero_diag{2, 2, {0, 1, 2}, {0, 1}, {1.0, 0.0}};
+  CHECK_THROWS_WITH_AS(AmgPreconditioner(from_host_csr(zero_diag, Space::host)),
+                       doctest::Contains("diagonal entry of row 1 is 0"), InputError);
+  HostCsr neg{2, 2, {0, 1, 2}, {0, 1}, {1.0, -2.0}};
+  CHECK_THROWS_WITH_AS(AmgPreconditioner(from_host_csr(neg, Space::host)), doctest::Contains("row 1 is -2"),
+                       InputError);
+  HostCsr nan{2, 2, {0, 1, 2}, {0, 1}, {1.0, std::nan("")}};
+  CHECK_THROWS_WITH_AS(AmgPreconditioner(from_host_csr(nan, Space::host)), doctest::Contains("NaN"), InputError);
+  HostCsr rect{1, 2, {0, 1}, {0}, {1.0}};
+  CHECK_THROWS_WITH_AS(AmgPreconditioner(from_host_csr(rect, Space::host)), doctest::Contains("square"), InputError);
+  const CsrMatrix A = poisson(Stencil::fd2d_5pt, 8, Space::host);
+  Solver s(A);
+  Vector b = ones(A.rows(), Space::host), x = Vector::zeros(A.rows() + 1, Space::host);
+  CHECK_THROWS_WITH_AS(s.solve(b, x), doctest::Contains("x has 65 entries"), InputError);
+  Vector x2 = Vector::zeros(A.rows(), Space::host);
+  b[3] = std::numeric_limits<double>::infinity();
+  CHECK_THROWS_WITH_AS(s.solve(b, x2), doctest::Contains("right-hand side has NaN or Inf"), InputError);
+}

@@ -1,0 +1,70 @@
+// The public API used the way an embedding code would: its own matrix, a
+// preconditioner from saga, its own CG loop.
+#include "api/saga.hpp"
+#include "sparse/coo.hpp"
+#include "sparse/spmv.hpp"
+#include "sparse/vector_ops.hpp"
+#include "tests/helpers.hpp"
+
+using namespace saga;
+
+TEST_CASE("embedding: user matrix in, preconditioner out, user's own CG") {
+  // A 1D Laplacian assembled by the "user" from triplets.
+  const index_t n = 2000;
+  std::vector<index_t> r, c;
+  std::vector<double> v;
+  for (index_t i = 0; i < n; ++i) {
+    r.push_back(i), c.push_back(i), v.push_back(2.0);
+    if (i > 0) r.push_back(i), c.push_back(i - 1), v.push_back(-1.0);
+    if (i + 1 < n) r.push_back(i), c.push_back(i + 1), v.push_back(-1.0);
+  }
+  CooMatrix coo{n, n, Array<index_t>::from_vector(r, Space::host), Array<index_t>::from_vector(c, Space::host),
+                Array<double>::from_vector(v, Space::host)};
+  const CsrMatrix A = coo_to_csr(coo);
+  AmgParams p;
+  p.coarse_size = 50;
+  const AmgPreconditioner M(A, p);
+  CHECK(M.stats().levels.size() >= 2);
+  CHECK(M.stats().operator_complexity > 1.0);
+
+  Vector b = Vector::from_vector(std::vector<double>(n, 1.0), Space::host);
+  Vector x = Vector::zeros(n, Space::host), res = b.clone(), z(n, Space::host), q(n, Space::host), Aq(n, Space::host);
+  M.apply(res, z);
+  copy(z, q);
+  double rz = dot(res, z);
+  int it = 0;
+  const double bn = norm2(b);
+  while (norm2(res) / bn > 1e-10 && it < 100) {
+    spmv(A, q, Aq);
+    const double alpha = rz / dot(q, Aq);
+    axpby(alpha, q, 1.0, x);
+    axpby(-alpha, Aq, 1.0, res);
+    M.apply(res, z);
+    const double rz2 = dot(res, z);
+    axpby(1.0, z, rz2 / rz, q);
+    rz = rz2;
+    ++it;
+  }
+  CHECK(norm2(res) / bn <= 1e-10);
+  CHECK(it < 40);
+  // Exact solution of the 1D problem with b = 1: x_i = (i+1)(n-i)/2.
+  const std::vector<double> xs = x.to_vector();
+  CHECK(xs[0] == doctest::Approx(0.5 * n).epsilon(1e-6));
+  CHECK(xs[n / 2] == doctest::Approx(0.5 * (n / 2 + 1) * (n - n / 2)).epsilon(1e-6));
+
+  // The Solver facade gives the same answer.
+  Solver s(A, p);
+  Vector x2 = Vector::zeros(n, Space::host);
+  const SolveResult sr = s.solve(b, x2);
+  CHECK(sr.converged);
+  CHECK(sr.iterations < 40);
+}
+
+TEST_CASE("backend resolution") {
+  CHECK(resolve_backend("host") == Backend::host);
+  CHECK_THROWS_AS(resolve_backend("tpu"), InputError);
+  if (!device::compiled() || device::count() == 0) {
+    CHECK(resolve_backend("auto") == Backend::host);
+    CHECK_THROWS_WITH_AS(resolve_backend("cuda"), doctest::Contains("cuda"), UnavailableError);
+  }
+}
