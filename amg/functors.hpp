@@ -107,7 +107,7 @@ struct NumberRoots {
   SAGA_HD void operator()(std::int64_t i) const { agg[i] = is_root[i] ? scan[i] : -1; }
 };
 // An unassigned node joins the aggregate of its most strongly connected
-// assigned neighbour (ties: the smaller aggregate number). Reads agg_in only, so
+// assigned neighbour (ties, up to rounding: the smaller aggregate number). Reads agg_in only, so
 // the result does not depend on the order nodes are processed.
 struct JoinStrongest {
   const offset_t* rp;
@@ -125,7 +125,9 @@ struct JoinStrongest {
         const index_t a = agg_in[j];
         if (j == i || a < 0) continue;
         const double w = v[k] < 0 ? -v[k] : v[k];
-        if (w > best_w || (w == best_w && a < best)) {
+        // Strengths within 1e-9 relative are ties: coarse-level values that
+        // are equal in exact arithmetic differ by rounding between backends.
+        if (w > best_w * (1.0 + 1e-9) || (w >= best_w * (1.0 - 1e-9) && a < best)) {
           best_w = w;
           best = a;
         }
