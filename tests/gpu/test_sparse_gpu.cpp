@@ -96,11 +96,14 @@ TEST_CASE("GPU ESC and cuSPARSE SpGEMM equal host Gustavson") {
     const CsrMatrix Ah = from_host_csr(ab[0], Space::host), Bh = from_host_csr(ab[1], Space::host);
     SpgemmStats hs;
     const HostCsr ref = to_host_csr(spgemm(Ah, Bh, {}, &hs));
+    check_equal(ref, from_eigen(EigenCsr(to_eigen(ab[0]) * to_eigen(ab[1]))), 1e-12);  // and against Eigen
     for (const std::string alg : {"esc", "cusparse"}) {
       SpgemmOptions o;
       o.algorithm = alg;
       SpgemmStats ds;
-      check_equal(to_host_csr(spgemm(Ah.to(Space::device), Bh.to(Space::device), o, &ds)), ref, 1e-12);
+      const HostCsr got = to_host_csr(spgemm(Ah.to(Space::device), Bh.to(Space::device), o, &ds));
+      check_equal(got, ref, 1e-12);
+      check_equal(got, from_eigen(EigenCsr(to_eigen(ab[0]) * to_eigen(ab[1]))), 1e-12);
       CHECK(ds.products == hs.products);
       CHECK(ds.nnz_c == hs.nnz_c);
     }
