@@ -141,7 +141,6 @@ CsrMatrix spgemm_esc(const CsrMatrix& A, const CsrMatrix& B, const SpgemmOptions
     cols.push_back(std::move(c));
     vals.push_back(std::move(cv));
   }
-  if (m == 0) row_ptr.set_zero();
 
   Array<index_t> col;
   Array<double> val;
