@@ -41,6 +41,16 @@ void finish(SolveResult& r, const SolverParams& p, const Clock& c) {
                             r.iterations, r.relative_residual, p.tolerance);
 }
 
+// b = 0: the solution is x = 0, reached at iteration 0.
+bool zero_rhs(double bnorm, Vector& x, SolveResult& r, const SolverParams& p, const Clock& c) {
+  if (bnorm != 0.0) return false;
+  fill(x, 0.0);
+  r.residual_history.push_back(0.0);
+  r.converged = true;
+  finish(r, p, c);
+  return true;
+}
+
 bool record(SolveResult& r, const SolverParams& p, double rel) {
   r.residual_history.push_back(rel);
   if (p.progress) p.progress(r.iterations, rel, p.progress_data);
@@ -65,13 +75,7 @@ SolveResult pcg(const CsrMatrix& A, const Vector& b, Vector& x, const MultigridC
   Vector r(n, s, "PCG residual"), z(n, s, "PCG preconditioned residual"), q(n, s, "PCG direction"),
       Aq(n, s, "PCG A*direction");
   const double bnorm = norm2(b);
-  if (bnorm == 0.0) {
-    fill(x, 0.0);
-    res.residual_history.push_back(0.0);
-    res.converged = true;
-    finish(res, p, clock);
-    return res;
-  }
+  if (zero_rhs(bnorm, x, res, p, clock)) return res;
   copy(b, r);
   spmv(-1.0, A, x, 1.0, r);
   if (record(res, p, norm2(r) / bnorm)) {
@@ -120,13 +124,7 @@ SolveResult multigrid_iteration(const CsrMatrix& A, const Vector& b, Vector& x, 
   const std::size_t n = A.rows();
   Vector r(n, s, "residual"), e(n, s, "correction");
   const double bnorm = norm2(b);
-  if (bnorm == 0.0) {
-    fill(x, 0.0);
-    res.residual_history.push_back(0.0);
-    res.converged = true;
-    finish(res, p, clock);
-    return res;
-  }
+  if (zero_rhs(bnorm, x, res, p, clock)) return res;
   for (;;) {
     copy(b, r);
     spmv(-1.0, A, x, 1.0, r);
