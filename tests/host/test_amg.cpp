@@ -12,6 +12,7 @@
 #include "sparse/csr_ops.hpp"
 #include "sparse/spgemm.hpp"
 #include "sparse/transpose.hpp"
+#include "sparse/vector_ops.hpp"
 #include "tests/helpers.hpp"
 
 using namespace saga;
@@ -257,4 +258,18 @@ TEST_CASE("bad matrices are clear errors") {
   Vector x2 = Vector::zeros(A.rows(), Space::host);
   b[3] = std::numeric_limits<double>::infinity();
   CHECK_THROWS_WITH_AS(s.solve(b, x2), doctest::Contains("right-hand side has NaN or Inf"), InputError);
+}
+
+TEST_CASE("zero right-hand side gives x = 0 at iteration 0 for every solver type") {
+  const CsrMatrix A = poisson(Stencil::fd2d_5pt, 16, Space::host);
+  for (const std::string type : {"pcg", "amg", "cg"}) {
+    SolverParams sp;
+    sp.type = type;
+    Solver s(A, AmgParams{}, sp);
+    Vector b = Vector::zeros(A.rows(), Space::host), x = ones(A.rows(), Space::host);
+    const SolveResult r = s.solve(b, x);
+    CHECK(r.converged);
+    CHECK(r.iterations == 0);
+    CHECK(norm2(x) == 0.0);
+  }
 }
