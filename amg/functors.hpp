@@ -18,10 +18,10 @@ struct StrengthRows {
   const double* v;
   const double* d;
   double theta;
-  offset_t* count;      // count pass
-  const offset_t* srp;  // fill pass
-  index_t* sci;
-  double* sv;
+  offset_t* count;         // count pass
+  const offset_t* out_rp;  // fill pass
+  index_t* out_col;
+  double* out_val;
   SAGA_HD void operator()(std::int64_t i) const {
     offset_t n = 0;
     for (offset_t k = rp[i]; k < rp[i + 1]; ++k) {
@@ -30,13 +30,13 @@ struct StrengthRows {
       const double dd = d[i] * d[j];
       const bool keep = j == i || (theta == 0.0 ? true : a * a >= theta * theta * (dd < 0 ? -dd : dd));
       if (!keep) continue;
-      if (srp) {
-        sci[srp[i] + n] = j;
-        sv[srp[i] + n] = v[k];
+      if (out_rp) {
+        out_col[out_rp[i] + n] = j;
+        out_val[out_rp[i] + n] = v[k];
       }
       ++n;
     }
-    if (!srp) count[i] = n;
+    if (!out_rp) count[i] = n;
   }
 };
 

@@ -1,6 +1,7 @@
 #include "sparse/csr_ops.hpp"
 
 #include "core/parallel_for.hpp"
+#include "sparse/build_rows.hpp"
 #include "sparse/csr_ops_functors.hpp"
 #include "sparse/scan.hpp"
 
@@ -47,22 +48,11 @@ CsrMatrix add(double alpha, const CsrMatrix& A, double beta, const CsrMatrix& B)
   SAGA_REQUIRE(A.rows() == B.rows() && A.cols() == B.cols(), "add: shapes differ ({}x{} vs {}x{})", A.rows(),
                A.cols(), B.rows(), B.cols());
   SAGA_REQUIRE(A.space() == B.space(), "add: operands in different spaces");
-  const Space s = A.space();
-  functors::AddRows f{A.row_ptr().data(), B.row_ptr().data(), A.col().data(), B.col().data(), A.val().data(),
-                      B.val().data(), alpha, beta, nullptr, nullptr, nullptr, nullptr};
-  Array<offset_t> count(A.rows(), s, "add row counts");
-  f.count = count.data();
-  parallel_for(s, A.rows(), f);
-  Array<offset_t> rp(static_cast<std::size_t>(A.rows()) + 1, s, "add row_ptr");
-  exclusive_scan_total(count, rp);
-  const offset_t nnz = rp.get(A.rows());
-  Array<index_t> col(nnz, s, "add col");
-  Array<double> val(nnz, s, "add val");
-  f.crp = rp.data();
-  f.cci = col.data();
-  f.cv = val.data();
-  parallel_for(s, A.rows(), f);
-  return CsrMatrix(A.rows(), A.cols(), std::move(rp), std::move(col), std::move(val));
+  return build_csr_two_pass(A.space(), A.rows(), A.cols(),
+                            functors::AddRows{A.row_ptr().data(), B.row_ptr().data(), A.col().data(),
+                                              B.col().data(), A.val().data(), B.val().data(), alpha, beta, nullptr,
+                                              nullptr, nullptr, nullptr},
+                            "sum of matrices");
 }
 
 }  // namespace saga

@@ -49,27 +49,27 @@ struct AddRows {
   const index_t *aci, *bci;
   const double *av, *bv;
   double alpha, beta;
-  offset_t* count;           // count pass
-  const offset_t* crp;       // fill pass
-  index_t* cci;
-  double* cv;
+  offset_t* count;         // count pass
+  const offset_t* out_rp;  // fill pass
+  index_t* out_col;
+  double* out_val;
   SAGA_HD void operator()(std::int64_t i) const {
     offset_t ka = arp[i], kb = brp[i];
     const offset_t ea = arp[i + 1], eb = brp[i + 1];
-    offset_t out = crp ? crp[i] : 0, n = 0;
+    offset_t out = out_rp ? out_rp[i] : 0, n = 0;
     while (ka < ea || kb < eb) {
       const index_t ca = ka < ea ? aci[ka] : 0x7fffffff, cb = kb < eb ? bci[kb] : 0x7fffffff;
       const index_t c = ca < cb ? ca : cb;
       double x = 0.0;
       if (ca == c) x += alpha * av[ka++];
       if (cb == c) x += beta * bv[kb++];
-      if (crp) {
-        cci[out + n] = c;
-        cv[out + n] = x;
+      if (out_rp) {
+        out_col[out + n] = c;
+        out_val[out + n] = x;
       }
       ++n;
     }
-    if (!crp) count[i] = n;
+    if (!out_rp) count[i] = n;
   }
 };
 
