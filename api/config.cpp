@@ -2,6 +2,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -55,6 +56,141 @@ void get_omega(const Reader& r, const YAML::Node& map, const std::string& where,
   }
   r.get(map, where, key, out, "a number or 'auto'");
 }
+
+void parse_anisotropy(const Reader& r, const YAML::Node& n, Anisotropy& a) {
+  r.require_map(n, "problem.anisotropy");
+  r.known_keys(n, "problem.anisotropy", {"epsilon", "angle"});
+  r.get(n, "problem.anisotropy", "epsilon", a.epsilon, "a number");
+  r.get(n, "problem.anisotropy", "angle", a.angle_degrees, "a number (degrees)");
+  if (!(a.epsilon > 0) || !std::isfinite(a.epsilon))
+    r.fail(n["epsilon"] ? n["epsilon"] : n, fmt::format("problem.anisotropy.epsilon: {} must be positive", a.epsilon));
+  if (!std::isfinite(a.angle_degrees)) r.fail(n["angle"], "problem.anisotropy.angle must be finite");
+}
+
+void parse_coefficient(const Reader& r, const YAML::Node& n, ProblemConfig& pc) {
+  r.require_map(n, "problem.coefficient");
+  r.known_keys(n, "problem.coefficient", {"type", "contrast", "blocks", "seed", "groups"});
+  std::string type = "constant";
+  auto& f = pc.coefficient;
+  r.get(n, "problem.coefficient", "type", type, "a string");
+  if (type == "constant") {
+    f.kind = CoefficientField::Kind::constant;
+  } else if (type == "checkerboard") {
+    f.kind = CoefficientField::Kind::checkerboard;
+  } else if (type == "random") {
+    f.kind = CoefficientField::Kind::random;
+  } else if (type == "groups") {
+    f.kind = CoefficientField::Kind::constant;
+  } else {
+    r.fail(n["type"], fmt::format("problem.coefficient.type: '{}' (expected constant, checkerboard, random or groups)",
+                                  type));
+  }
+  r.get(n, "problem.coefficient", "contrast", f.contrast, "a number");
+  r.get(n, "problem.coefficient", "blocks", f.blocks, "an integer");
+  r.get(n, "problem.coefficient", "seed", f.seed, "a non-negative integer");
+  if (!(f.contrast > 0) || !std::isfinite(f.contrast))
+    r.fail(n["contrast"], fmt::format("problem.coefficient.contrast: {} must be positive", f.contrast));
+  if (f.blocks < 1) r.fail(n["blocks"], fmt::format("problem.coefficient.blocks: {} must be at least 1", f.blocks));
+  if (const YAML::Node g = n["groups"]) {
+    if (type != "groups") r.fail(g, "problem.coefficient.groups needs type: groups");
+    r.require_map(g, "problem.coefficient.groups");
+    for (const auto& kv : g) {
+      const std::string group = kv.first.as<std::string>();
+      double v = 0;
+      try {
+        v = kv.second.as<double>();
+      } catch (const YAML::Exception&) {
+        r.fail(kv.second, fmt::format("problem.coefficient.groups.{}: expected a number", group));
+      }
+      if (!(v > 0) || !std::isfinite(v))
+        r.fail(kv.second, fmt::format("problem.coefficient.groups.{}: {} must be positive", group, v));
+      pc.group_coefficients[group] = v;
+    }
+  } else if (type == "groups") {
+    r.fail(n, "problem.coefficient: type groups needs a 'groups' map of physical group to value");
+  }
+}
+
+void parse_problem(const Reader& r, const YAML::Node& p, ProblemConfig& pc, const std::string& name) {
+  r.require_map(p, "problem");
+  r.known_keys(p, "problem", {"type", "stencil", "N", "matrix", "rhs", "seed", "anisotropy", "coefficient", "mesh",
+                              "cells", "perturbation", "h", "dirichlet"});
+  r.get(p, "problem", "type", pc.type, "a string");
+  r.get(p, "problem", "rhs", pc.rhs, "a string");
+  r.get(p, "problem", "seed", pc.seed, "a non-negative integer");
+  const auto base = std::filesystem::path(name).parent_path();
+  auto resolve = [&](std::string& path) {
+    if (std::filesystem::path(path).is_relative()) path = (base / path).string();
+  };
+  auto only_for = [&](std::initializer_list<const char*> keys, const char* types) {
+    for (const char* k : keys)
+      if (p[k]) r.fail(p[k], fmt::format("problem.{} applies to problem type {} only (this one is {})", k, types,
+                                         pc.type));
+  };
+  if (pc.type == "poisson") {
+    only_for({"matrix", "mesh", "cells", "perturbation", "h", "dirichlet"}, "matrix_market or fe");
+    r.get(p, "problem", "stencil", pc.stencil, "a string");
+    r.get(p, "problem", "N", pc.N, "an integer");
+    try {
+      parse_stencil(pc.stencil);
+    } catch (const InputError&) {
+      r.fail(p["stencil"], fmt::format("problem.stencil: '{}' (expected 2d5, 2d9, 3d7 or 3d27)", pc.stencil));
+    }
+    if (pc.N < 1) r.fail(p["N"], fmt::format("problem.N: {} must be at least 1", pc.N));
+  } else if (pc.type == "fe") {
+    only_for({"matrix", "stencil", "N"}, "matrix_market or poisson");
+    r.get(p, "problem", "mesh", pc.mesh, "square, box or a .msh / .geo path");
+    r.get(p, "problem", "cells", pc.cells, "an integer");
+    r.get(p, "problem", "perturbation", pc.perturbation, "a number");
+    r.get(p, "problem", "h", pc.h, "a number");
+    const bool generated = pc.mesh == "square" || pc.mesh == "box";
+    if (!generated) {
+      const auto ext = std::filesystem::path(pc.mesh).extension().string();
+      if (ext != ".msh" && ext != ".geo")
+        r.fail(p["mesh"], fmt::format("problem.mesh: '{}' (expected square, box, or a .msh or .geo file)", pc.mesh));
+      resolve(pc.mesh);
+    }
+    if (generated && pc.cells < 2) r.fail(p["cells"], fmt::format("problem.cells: {} must be at least 2", pc.cells));
+    if (!(pc.perturbation >= 0 && pc.perturbation < 0.5))
+      r.fail(p["perturbation"], fmt::format("problem.perturbation: {} must be in [0, 0.5)", pc.perturbation));
+    if (!(pc.h > 0) || !std::isfinite(pc.h)) r.fail(p["h"], fmt::format("problem.h: {} must be positive", pc.h));
+    if (const YAML::Node d = p["dirichlet"]) {
+      if (d.IsScalar() && d.Scalar() == "boundary") {
+        pc.dirichlet.clear();
+      } else if (d.IsSequence() && d.size() > 0) {
+        for (const auto& g : d) {
+          if (!g.IsScalar()) r.fail(g, "problem.dirichlet: expected physical group names or tags");
+          pc.dirichlet.push_back(g.Scalar());
+        }
+      } else {
+        r.fail(d, "problem.dirichlet: expected 'boundary' or a list of physical groups");
+      }
+      if (!pc.dirichlet.empty() && generated)
+        r.fail(d, "problem.dirichlet: generated meshes have no physical groups (their whole boundary is Dirichlet)");
+    }
+  } else if (pc.type == "matrix_market") {
+    only_for({"stencil", "N", "anisotropy", "coefficient", "mesh", "cells", "perturbation", "h", "dirichlet"},
+             "poisson or fe");
+    r.get(p, "problem", "matrix", pc.matrix, "a path");
+    if (pc.matrix.empty()) r.fail(p, "problem.matrix: a Matrix Market path is required for type matrix_market");
+    resolve(pc.matrix);
+  } else {
+    r.fail(p["type"], fmt::format("problem.type: '{}' (expected poisson, fe or matrix_market)", pc.type));
+  }
+  if (pc.rhs != "ones" && pc.rhs != "random_solution") resolve(pc.rhs);  // a Matrix Market vector
+  if (const YAML::Node a = p["anisotropy"]) parse_anisotropy(r, a, pc.anisotropy);
+  if (const YAML::Node k = p["coefficient"]) parse_coefficient(r, k, pc);
+  if (!pc.group_coefficients.empty() && pc.type != "fe")
+    r.fail(p["coefficient"], "problem.coefficient: type groups needs an fe problem on a mesh with physical groups");
+  if (pc.type == "poisson") {
+    try {
+      make_stencil_spec(parse_stencil(pc.stencil), pc.anisotropy, pc.coefficient);
+    } catch (const InputError& e) {
+      const std::string msg = e.what();
+      r.fail(p["anisotropy"] ? p["anisotropy"] : p["coefficient"], "problem: " + msg.substr(0, msg.rfind(" [")));
+    }
+  }
+}
 }  // namespace
 
 RunConfig parse_config(const std::string& text, const std::string& name) {
@@ -74,33 +210,7 @@ RunConfig parse_config(const std::string& text, const std::string& name) {
   if (c.backend != "auto" && c.backend != "host" && c.backend != "cuda")
     r.fail(root["backend"], fmt::format("backend: '{}' (expected auto, host or cuda)", c.backend));
 
-  if (const YAML::Node p = root["problem"]) {
-    r.require_map(p, "problem");
-    r.known_keys(p, "problem", {"type", "stencil", "N", "matrix", "rhs", "seed"});
-    auto& pc = c.problem;
-    r.get(p, "problem", "type", pc.type, "a string");
-    r.get(p, "problem", "stencil", pc.stencil, "a string");
-    r.get(p, "problem", "N", pc.N, "an integer");
-    r.get(p, "problem", "matrix", pc.matrix, "a path");
-    r.get(p, "problem", "rhs", pc.rhs, "a string");
-    r.get(p, "problem", "seed", pc.seed, "a non-negative integer");
-    if (pc.type != "poisson" && pc.type != "matrix_market")
-      r.fail(p["type"], fmt::format("problem.type: '{}' (expected poisson or matrix_market)", pc.type));
-    if (pc.type == "poisson") {
-      try {
-        parse_stencil(pc.stencil);
-      } catch (const InputError&) {
-        r.fail(p["stencil"], fmt::format("problem.stencil: '{}' (expected 2d5, 2d9, 3d7 or 3d27)", pc.stencil));
-      }
-      if (pc.N < 1) r.fail(p["N"], fmt::format("problem.N: {} must be at least 1", pc.N));
-    } else {
-      if (pc.matrix.empty()) r.fail(p, "problem.matrix: a Matrix Market path is required for type matrix_market");
-      const auto base = std::filesystem::path(name).parent_path();
-      if (std::filesystem::path(pc.matrix).is_relative()) pc.matrix = (base / pc.matrix).string();
-      if (pc.rhs != "ones" && pc.rhs != "random_solution" && std::filesystem::path(pc.rhs).is_relative())
-        pc.rhs = (base / pc.rhs).string();
-    }
-  }
+  if (const YAML::Node p = root["problem"]) parse_problem(r, p, c.problem, name);
   if (const YAML::Node a = root["amg"]) {
     r.require_map(a, "amg");
     r.known_keys(a, "amg", {"theta", "coarse_size", "max_levels", "smoother", "pre_sweeps", "post_sweeps", "omega",

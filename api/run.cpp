@@ -3,8 +3,13 @@
 #include <spdlog/spdlog.h>
 
 #include <chrono>
+#include <filesystem>
 
 #include "core/device.hpp"
+#include "problems/fe_assembly.hpp"
+#include "problems/gmsh_geo.hpp"
+#include "problems/gmsh_reader.hpp"
+#include "problems/mesh_generate.hpp"
 #include "problems/rhs.hpp"
 #include "problems/structured.hpp"
 #include "sparse/matrix_market.hpp"
@@ -12,12 +17,53 @@
 
 namespace saga {
 
+namespace {
+std::string coefficient_type(const ProblemConfig& c) {
+  if (!c.group_coefficients.empty()) return "groups";
+  switch (c.coefficient.kind) {
+    case CoefficientField::Kind::checkerboard: return "checkerboard";
+    case CoefficientField::Kind::random: return "random";
+    default: return "constant";
+  }
+}
+
+std::string describe_variant(const ProblemConfig& c) {
+  std::string s;
+  if (!c.anisotropy.is_isotropic())
+    s += fmt::format(", anisotropy eps={} angle={}", c.anisotropy.epsilon, c.anisotropy.angle_degrees);
+  if (!c.coefficient.is_constant())
+    s += fmt::format(", {} coefficient contrast={} blocks={}", coefficient_type(c), c.coefficient.contrast,
+                     c.coefficient.blocks);
+  for (const auto& [g, v] : c.group_coefficients) s += fmt::format(", kappa({})={}", g, v);
+  return s;
+}
+}  // namespace
+
 Problem build_problem(const ProblemConfig& c, Space space) {
   Problem p;
   if (c.type == "poisson") {
     const Stencil s = parse_stencil(c.stencil);
-    p.A = poisson(s, c.N, space);
-    p.description = fmt::format("poisson {} N={}", stencil_name(s), c.N);
+    p.A = poisson(make_stencil_spec(s, c.anisotropy, c.coefficient), c.N, space);
+    p.description = fmt::format("poisson {} N={}{}", stencil_name(s), c.N, describe_variant(c));
+  } else if (c.type == "fe") {
+    Mesh m;
+    if (c.mesh == "square" || c.mesh == "box") {
+      m = unit_simplex_mesh(c.mesh == "square" ? 2 : 3, c.cells, c.perturbation, c.seed);
+      p.description = fmt::format("P1 FE on the unit {} ({} cells per side, perturbation {})", c.mesh, c.cells,
+                                  c.perturbation);
+    } else {
+      const bool geo = std::filesystem::path(c.mesh).extension() == ".geo";
+      m = geo ? mesh_from_geo(c.mesh, c.h) : read_gmsh(c.mesh);
+      p.description = fmt::format("P1 FE on {}{}", c.mesh, geo ? fmt::format(" (gmsh, h = {})", c.h) : "");
+      if (c.dirichlet.empty())
+        mark_boundary_dirichlet(m);
+      else
+        mark_group_dirichlet(m, c.dirichlet);
+    }
+    p.description += fmt::format(", {} {}{}", m.cell_count(), m.dim == 2 ? "triangles" : "tetrahedra",
+                                 describe_variant(c));
+    FeCoefficients k{c.anisotropy, c.coefficient, c.group_coefficients};
+    p.A = assemble_p1(m, k, space).A;
   } else if (c.type == "matrix_market") {
     CsrMatrix A = read_matrix_market(c.matrix);
     SAGA_REQUIRE(A.rows() == A.cols(), "{}: matrix is {}x{}, not square", c.matrix, A.rows(), A.cols());
@@ -134,7 +180,21 @@ nlohmann::json to_json(const RunResult& r) {
                    {"N", r.config.problem.N},
                    {"matrix", r.config.problem.matrix},
                    {"rhs", r.config.problem.rhs},
-                   {"seed", r.config.problem.seed}}},
+                   {"seed", r.config.problem.seed},
+                   {"anisotropy",
+                    {{"epsilon", r.config.problem.anisotropy.epsilon},
+                     {"angle", r.config.problem.anisotropy.angle_degrees}}},
+                   {"coefficient",
+                    {{"type", coefficient_type(r.config.problem)},
+                     {"contrast", r.config.problem.coefficient.contrast},
+                     {"blocks", r.config.problem.coefficient.blocks},
+                     {"seed", r.config.problem.coefficient.seed},
+                     {"groups", r.config.problem.group_coefficients}}},
+                   {"mesh", r.config.problem.mesh},
+                   {"cells", r.config.problem.cells},
+                   {"perturbation", r.config.problem.perturbation},
+                   {"h", r.config.problem.h},
+                   {"dirichlet", r.config.problem.dirichlet}}},
                  {"amg",
                   {{"theta", r.config.amg.theta},
                    {"coarse_size", r.config.amg.coarse_size},

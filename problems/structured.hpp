@@ -15,8 +15,19 @@ std::string stencil_name(Stencil s);
 // Number of unknowns N^d and the closed-form nnz of GUIDE.md §1.
 std::int64_t poisson_rows(Stencil s, index_t N);
 std::int64_t poisson_nnz(Stencil s, index_t N);
+// nnz of a variant's pattern (a rotated 5-point stencil has 9 points).
+std::int64_t poisson_nnz(const StencilSpec& spec, index_t N);
+
+// The stencil of a variant: -div(kappa K grad u) with K the anisotropy tensor.
+// Anisotropy is offered for 2d5, 2d9 (exact Q1 element stencil) and 3d7 (the
+// rotation is about z; a rotated 5- or 7-point stencil gains the xy corners of
+// the mixed derivative). A non-constant kappa needs non-positive off-centre
+// weights (so that the matrix stays an SPD M-matrix); combinations that would
+// break that are InputErrors.
+StencilSpec make_stencil_spec(Stencil s, const Anisotropy& anisotropy = {}, const CoefficientField& kappa = {});
 
 // The N^d matrix, generated in `space` (device: by a CUDA kernel, no transfer).
 CsrMatrix poisson(Stencil s, index_t N, Space space);
+CsrMatrix poisson(const StencilSpec& spec, index_t N, Space space);
 
 }  // namespace saga

@@ -2,7 +2,7 @@
 # Installs saga's build dependencies from Debian packages (non-interactive,
 # idempotent: does nothing when everything is already installed).
 set -euo pipefail
-PACKAGES=(cmake ninja-build g++ libeigen3-dev libyaml-cpp-dev libspdlog-dev libfmt-dev doctest-dev libcli11-dev
+PACKAGES=(cmake ninja-build g++ libeigen3-dev libyaml-cpp-dev libspdlog-dev libfmt-dev doctest-dev libcli11-dev gmsh python3-matplotlib
           nlohmann-json3-dev)
 missing=()
 for p in "${PACKAGES[@]}"; do

@@ -4,5 +4,5 @@
 #include "sparse/csr.hpp"
 
 namespace saga::cuda {
-CsrMatrix poisson(Stencil s, index_t N, index_t rows);
+CsrMatrix poisson(const StencilSpec& spec, index_t N, index_t rows);
 }

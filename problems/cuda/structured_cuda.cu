@@ -6,16 +6,16 @@
 namespace saga::cuda {
 
 namespace {
-__global__ void count_kernel(Stencil s, index_t N, index_t rows, offset_t* counts) {
+__global__ void count_kernel(StencilSpec s, index_t N, index_t rows, offset_t* counts) {
   for (std::int64_t i = global_thread(); i < rows; i += grid_stride())
     counts[i] = stencil_row(s, N, i, nullptr, nullptr);
 }
-__global__ void fill_kernel(Stencil s, index_t N, index_t rows, const offset_t* rp, index_t* col, double* val) {
+__global__ void fill_kernel(StencilSpec s, index_t N, index_t rows, const offset_t* rp, index_t* col, double* val) {
   for (std::int64_t i = global_thread(); i < rows; i += grid_stride()) stencil_row(s, N, i, col + rp[i], val + rp[i]);
 }
 }  // namespace
 
-CsrMatrix poisson(Stencil s, index_t N, index_t rows) {
+CsrMatrix poisson(const StencilSpec& s, index_t N, index_t rows) {
   Array<offset_t> counts(rows, Space::device, "Poisson row counts");
   count_kernel<<<grid_for(rows), kThreads>>>(s, N, rows, counts.data());
   SAGA_CUDA_LAUNCH("poisson count");
