@@ -1,0 +1,83 @@
+// The CUDA problem generators equal the host ones: structured variants
+// (anisotropy, jumping coefficients) and P1 assembly on generated and Gmsh
+// meshes; AMG-PCG on FE problems takes the same iterations on both backends.
+#include "api/run.hpp"
+#include "problems/fe_assembly.hpp"
+#include "problems/gmsh_reader.hpp"
+#include "problems/mesh_generate.hpp"
+#include "problems/structured.hpp"
+#include "tests/helpers.hpp"
+
+using namespace saga;
+using namespace saga::test;
+
+TEST_CASE("GPU structured variants equal host") {
+  CoefficientField checker, random;
+  checker.kind = CoefficientField::Kind::checkerboard;
+  checker.contrast = 1e6;
+  checker.blocks = 4;
+  random.kind = CoefficientField::Kind::random;
+  random.contrast = 1e4;
+  random.blocks = 5;
+  random.seed = fresh_seed();
+  for (Stencil s : {Stencil::fd2d_5pt, Stencil::fe2d_9pt, Stencil::fd3d_7pt, Stencil::fe3d_27pt}) {
+    CAPTURE(stencil_name(s));
+    const index_t N = stencil_dim(s) == 2 ? 101 : 23;
+    std::vector<StencilSpec> specs = {make_stencil_spec(s, {}, checker), make_stencil_spec(s, {}, random)};
+    if (s != Stencil::fe3d_27pt) specs.push_back(make_stencil_spec(s, {1e-3, 30}));
+    for (const StencilSpec& spec : specs) {
+      const CsrMatrix d = poisson(spec, N, Space::device);
+      CHECK(d.nnz() == poisson_nnz(spec, N));
+      check_equal(to_host_csr(d), to_host_csr(poisson(spec, N, Space::host)), 1e-14);
+    }
+  }
+}
+
+TEST_CASE("GPU P1 assembly equals host") {
+  const std::uint64_t seed = fresh_seed();
+  FeCoefficients k;
+  k.anisotropy = {0.01, 20};
+  k.field.kind = CoefficientField::Kind::random;
+  k.field.contrast = 1e3;
+  k.field.blocks = 4;
+  k.field.seed = seed;
+  for (int dim : {2, 3}) {
+    CAPTURE(dim);
+    const Mesh m = unit_simplex_mesh(dim, dim == 2 ? 300 : 40, dim == 2 ? 0.24 : 0.15, seed);
+    for (const FeCoefficients& c : {FeCoefficients{}, k}) {
+      const FeSystem h = assemble_p1(m, c, Space::host), d = assemble_p1(m, c, Space::device);
+      CHECK(d.A.space() == Space::device);
+      CHECK(d.A.nnz() == d.A.rows() + 2 * interior_edges(m));
+      check_equal(to_host_csr(d.A), to_host_csr(h.A), 1e-13);
+    }
+  }
+  Mesh g = read_gmsh(SAGA_SOURCE_DIR "/tests/data/horseshoe_h005_v41.msh");
+  mark_group_dirichlet(g, {"feet"});
+  FeCoefficients groups;
+  groups.group_values = {{"legs", 1e3}};
+  check_equal(to_host_csr(assemble_p1(g, groups, Space::device).A), to_host_csr(assemble_p1(g, groups, Space::host).A),
+              1e-13);
+  Mesh b = read_gmsh(SAGA_SOURCE_DIR "/tests/data/box_v41.msh");
+  mark_boundary_dirichlet(b);
+  check_equal(to_host_csr(assemble_p1(b, {}, Space::device).A), to_host_csr(assemble_p1(b, {}, Space::host).A), 1e-13);
+}
+
+TEST_CASE("GPU AMG-PCG on FE and variant problems takes the host's iterations") {
+  const char* configs[] = {
+      "problem: {type: fe, mesh: square, cells: 256, perturbation: 0.2}",
+      "problem: {type: fe, mesh: box, cells: 24, perturbation: 0.1, anisotropy: {epsilon: 0.01, angle: 30}}",
+      "problem: {type: fe, mesh: square, cells: 128, coefficient: {type: checkerboard, contrast: 1.0e4, blocks: 4}}",
+      "problem: {type: poisson, stencil: 2d9, N: 200, anisotropy: {epsilon: 0.001, angle: 45}}",
+      "problem: {type: poisson, stencil: 3d7, N: 32, coefficient: {type: random, contrast: 1.0e4, blocks: 4}}",
+  };
+  for (const char* text : configs) {
+    CAPTURE(text);
+    const RunConfig c = parse_config(text, "gpu.yaml");
+    const RunResult rh = run_solve(c, Backend::host), rd = run_solve(c, Backend::cuda);
+    CHECK(rh.solve.converged);
+    CHECK(rd.solve.converged);
+    CHECK(std::abs(rd.solve.iterations - rh.solve.iterations) <= 1);
+    CHECK(rd.hierarchy.levels.size() == rh.hierarchy.levels.size());
+    CHECK(rd.hierarchy.operator_complexity == doctest::Approx(rh.hierarchy.operator_complexity));
+  }
+}
