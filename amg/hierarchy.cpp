@@ -65,6 +65,7 @@ Hierarchy::Hierarchy(CsrMatrix A, const AmgParams& params, Vector B, int k) : pa
     st.nnz = L.A.nnz();
     auto& sec = st.seconds;
     for (const auto& p : setup_phases()) sec[p] = 0;
+    st.theta = params_.theta;
     const int lvl = static_cast<int>(levels_.size()) - 1;
     timer.time(sec["other"], [&] { L.dinv = inverse_diagonal(L.A, lvl == 0 ? "matrix" : "coarse matrix"); });
     const bool coarsest = L.A.rows() <= params_.coarse_size || lvl + 1 >= params_.max_levels;
@@ -79,6 +80,21 @@ Hierarchy::Hierarchy(CsrMatrix A, const AmgParams& params, Vector B, int k) : pa
     });
     amg::Aggregates ag =
         timer.time(sec["aggregation"], [&] { return amg::aggregate_mis2(S, params_.seed + static_cast<std::uint32_t>(lvl)); });
+    if (params_.theta > 0 && ag.count > L.A.rows() / 2) {
+      // With theta > 0 a coarse operator can lose most of its strong
+      // connections (every off-diagonal below theta of the diagonal), and the
+      // level would hardly coarsen, leaving a huge "coarsest" matrix. Use all
+      // connections (theta = 0) on such a level instead.
+      spdlog::info("level {}: theta = {} leaves {} aggregates for {} rows; using theta = 0 on this level", lvl,
+                   params_.theta, ag.count, L.A.rows());
+      const CsrMatrix S0 = timer.time(sec["strength"], [&] {
+        const Vector d = diagonal(L.A, false);
+        return amg::symmetric_strength(L.A, d, 0.0);
+      });
+      ag = timer.time(sec["aggregation"],
+                      [&] { return amg::aggregate_mis2(S0, params_.seed + static_cast<std::uint32_t>(lvl)); });
+      st.theta = 0.0;
+    }
     st.aggregates = ag.count;
     st.mis2_rounds = ag.mis2_rounds;
     if (ag.count >= L.A.rows() || ag.count == 0) {

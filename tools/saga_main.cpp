@@ -1,12 +1,17 @@
 // saga: command-line client of the library.
-//   saga solve CONFIG.yaml [--backend auto|host|cuda] [--report FILE.json]
+//   saga solve CONFIG.yaml [--backend auto|host|cuda] [--report FILE.json] [--progress]
+//   saga profile-setup CONFIG.yaml [--repeat R] [--spgemm NAME|all] [--backend ...] [--json F] [--csv F]
+//   saga sweep SWEEP.yaml [--repeat R] [--backend ...] [--json F] [--csv F]
 //   saga info
 #include <spdlog/spdlog.h>
 
 #include <CLI/CLI.hpp>
+#include <chrono>
 #include <fstream>
+#include <sstream>
 #include <iostream>
 
+#include "api/profile.hpp"
 #include "api/run.hpp"
 #include "core/device.hpp"
 #include "sparse/spgemm.hpp"
@@ -40,11 +45,59 @@ int cmd_info() {
   return 0;
 }
 
-void progress_line(int it, double rel, void*) {
-  static double last = 0;
-  const double rate = it > 0 && last > 0 ? rel / last : 0;
-  spdlog::debug("  iteration {:4d}  relative residual {:.3e}  rate {:.3f}", it, rel, rate);
-  last = rel;
+// Progress of a long solve on stderr: every iteration once the solve has run
+// for a second (at most 5 lines a second), or every iteration with --progress.
+struct Progress {
+  std::chrono::steady_clock::time_point start, last_line;
+  double last = 0;
+  bool every = false, started = false;
+};
+
+void progress_line(int it, double rel, void* data) {
+  auto& p = *static_cast<Progress*>(data);
+  const auto now = std::chrono::steady_clock::now();
+  if (!p.started) p.start = now, p.started = true;  // the solve's clock starts at its first iteration
+  const double rate = it > 0 && p.last > 0 ? rel / p.last : 0;
+  p.last = rel;
+  const bool long_solve = now - p.start > std::chrono::seconds(1);
+  if (p.every || (long_solve && now - p.last_line > std::chrono::milliseconds(200))) {
+    fmt::print(stderr, "  iteration {:5d}  relative residual {:.3e}  rate {:.3f}\n", it, rel, rate);
+    p.last_line = now;
+  }
+}
+
+void write_file(const std::string& path, const std::string& text) {
+  std::ofstream out(path);
+  if (!out) throw InputError(fmt::format("cannot write '{}'", path));
+  out << text;
+}
+
+int cmd_profile(const std::vector<RunConfig>& configs, const std::vector<std::string>& spgemm, int repeat,
+                const std::string& json_path, const std::string& csv_path, bool quiet) {
+  nlohmann::json all = nlohmann::json::array();
+  std::ostringstream csv;
+  bool header = true;
+  for (const RunConfig& cfg : configs) {
+    const Backend b = resolve_backend(cfg.backend);
+    std::vector<std::string> names;
+    for (const auto& n : spgemm)
+      if (n == "all") {
+        for (const auto& x : profile_spgemm_choices(b)) names.push_back(x);
+      } else {
+        names.push_back(n);
+      }
+    if (names.empty()) names.push_back("");  // the config's own choice
+    for (const auto& name : names) {
+      const SetupProfile p = profile_setup(cfg, b, repeat, name);
+      if (!quiet) std::cout << format_profile(p) << "\n";
+      all.push_back(to_json(p));
+      write_profile_csv(p, csv, header);
+      header = false;
+    }
+  }
+  if (!json_path.empty()) write_file(json_path, all.dump(2) + "\n");
+  if (!csv_path.empty()) write_file(csv_path, csv.str());
+  return 0;
 }
 }  // namespace
 
@@ -58,7 +111,28 @@ int main(int argc, char** argv) {
   std::string config_path, backend_name, report_path;
   solve->add_option("config", config_path, "YAML config (see docs/config.md)")->required();
   solve->add_option("--backend", backend_name, "auto | host | cuda (overrides the config)");
-  solve->add_option("--report", report_path, "write a JSON report here");
+  solve->add_option("--report", report_path, "write a JSON report here (schema: docs/report.schema.json)");
+  bool every_iteration = false;
+  solve->add_flag("--progress", every_iteration, "a progress line every iteration (default: only on long solves)");
+
+  auto* profile = app.add_subcommand("profile-setup", "time the AMG setup phase by phase, R times");
+  std::string json_path, csv_path, spgemm_name;
+  int repeat = 5;
+  profile->add_option("config", config_path, "YAML config")->required();
+  profile->add_option("--repeat", repeat, "timed setups after one warm-up (default 5)");
+  profile->add_option("--spgemm", spgemm_name, "SpGEMM implementation, or 'all' (default: the config's)");
+  profile->add_option("--backend", backend_name, "auto | host | cuda (overrides the config)");
+  profile->add_option("--json", json_path, "write the profiles as JSON");
+  profile->add_option("--csv", csv_path, "write one CSV row per phase (and per level)");
+
+  auto* sweep = app.add_subcommand("sweep", "profile-setup over the configs of a sweep file (docs/config.md)");
+  std::string sweep_path;
+  int sweep_repeat = 0;
+  sweep->add_option("sweep", sweep_path, "sweep YAML")->required();
+  sweep->add_option("--repeat", sweep_repeat, "override the sweep's repeat count");
+  sweep->add_option("--backend", backend_name, "auto | host | cuda (overrides the sweep)");
+  sweep->add_option("--json", json_path, "write the profiles as JSON");
+  sweep->add_option("--csv", csv_path, "write one CSV row per problem, SpGEMM and phase (and level)");
   auto* info = app.add_subcommand("info", "GPU, build configuration and available backends");
   CLI11_PARSE(app, argc, argv);
 
@@ -66,9 +140,29 @@ int main(int argc, char** argv) {
   spdlog::set_level(quiet ? spdlog::level::err : verbose ? spdlog::level::debug : spdlog::level::warn);
   try {
     if (info->parsed()) return cmd_info();
+    if (profile->parsed()) {
+      RunConfig cfg = load_config(config_path);
+      if (!backend_name.empty()) cfg.backend = backend_name;
+      return cmd_profile({cfg}, spgemm_name.empty() ? std::vector<std::string>{} : std::vector<std::string>{spgemm_name},
+                         repeat, json_path, csv_path, quiet);
+    }
+    if (sweep->parsed()) {
+      const SweepConfig sw = load_sweep(sweep_path);
+      std::vector<RunConfig> configs;
+      for (const auto& path : sw.configs) {
+        configs.push_back(load_config(path));
+        configs.back().backend = backend_name.empty() ? sw.backend : backend_name;
+      }
+      return cmd_profile(configs, sw.spgemm, sweep_repeat > 0 ? sweep_repeat : sw.repeat, json_path, csv_path, quiet);
+    }
     RunConfig cfg = load_config(config_path);
     if (!backend_name.empty()) cfg.backend = backend_name;
-    if (verbose) cfg.solver.progress = &progress_line;
+    Progress progress;
+    progress.every = every_iteration || verbose;
+    if (!quiet) {
+      cfg.solver.progress = &progress_line;
+      cfg.solver.progress_data = &progress;
+    }
     const Backend b = resolve_backend(cfg.backend);
     const RunResult r = run_solve(cfg, b);
     if (!quiet) std::cout << format_summary(r);

@@ -273,3 +273,18 @@ TEST_CASE("zero right-hand side gives x = 0 at iteration 0 for every solver type
     CHECK(norm2(x) == 0.0);
   }
 }
+
+TEST_CASE("theta > 0 that would stop coarsening falls back to theta = 0 on that level") {
+  // On the 2D 5-point grid the Galerkin coarse operators have every
+  // off-diagonal below 0.25 of the diagonal: without the fallback level 1
+  // would not coarsen and become a ~1000-row dense "coarsest" level.
+  AmgParams p;
+  p.theta = 0.25;
+  p.coarse_size = 50;
+  const Hierarchy h(poisson(Stencil::fd2d_5pt, 96, Space::host), p);
+  const auto& L = h.stats().levels;
+  REQUIRE(L.size() >= 3);
+  CHECK(L.back().rows <= 50);
+  CHECK(L[0].theta == 0.25);
+  CHECK(L[1].theta == 0.0);
+}

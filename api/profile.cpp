@@ -1,0 +1,263 @@
+#include "api/profile.hpp"
+
+#include <spdlog/spdlog.h>
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <filesystem>
+
+#include "api/run.hpp"
+#include "core/device.hpp"
+#include "sparse/spgemm.hpp"
+
+namespace saga {
+
+TimeStat time_stat(std::vector<double> s) {
+  TimeStat t;
+  if (s.empty()) return t;
+  std::sort(s.begin(), s.end());
+  const std::size_t n = s.size();
+  t.median = n % 2 ? s[n / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2]);
+  t.min = s.front();
+  t.max = s.back();
+  return t;
+}
+
+std::vector<std::string> profile_spgemm_choices(Backend backend) { return spgemm_algorithms(space_of(backend)); }
+
+SetupProfile profile_setup(const RunConfig& config, Backend backend, int repeat, const std::string& spgemm) {
+  SAGA_REQUIRE(repeat >= 1, "--repeat {} must be at least 1", repeat);
+  AmgParams params = config.amg;
+  if (!spgemm.empty()) {
+    const auto choices = profile_spgemm_choices(backend);
+    SAGA_REQUIRE(std::find(choices.begin(), choices.end(), spgemm) != choices.end(),
+                 "SpGEMM '{}' is not available on the {} backend", spgemm, to_string(backend));
+    params.spgemm.algorithm = spgemm;
+  }
+  const Space space = space_of(backend);
+  Problem problem = build_problem(config.problem, space);
+  SetupProfile p;
+  p.config = config.name;
+  p.problem = problem.description;
+  p.backend = backend;
+  if (backend == Backend::cuda) p.device = device::info().name;
+  p.spgemm = params.spgemm.algorithm.empty() ? "default (" + spgemm_algorithms(space).front() + ")"
+                                             : params.spgemm.algorithm;
+  p.rows = problem.A.rows();
+  p.nnz = problem.A.nnz();
+  p.repeat = repeat;
+  p.phases = setup_phases();
+
+  std::vector<HierarchyStats> runs;
+  for (int r = 0; r <= repeat; ++r) {
+    const Hierarchy h(problem.A.clone(), params);
+    if (r > 0) runs.push_back(h.stats());
+    spdlog::info("profile {}: setup {} of {}: {:.4f} s", config.name, r, repeat, h.stats().setup_seconds);
+  }
+  const HierarchyStats& last = runs.back();
+  p.last = last;
+  p.levels = static_cast<int>(last.levels.size());
+  p.operator_complexity = last.operator_complexity;
+  auto collect = [&](auto&& value) {
+    std::vector<double> v;
+    for (const auto& s : runs) v.push_back(value(s));
+    return time_stat(v);
+  };
+  p.setup = collect([](const HierarchyStats& s) { return s.setup_seconds; });
+  p.spgemm_total = collect([](const HierarchyStats& s) { return s.spgemm_seconds(); });
+  for (const auto& phase : p.phases)
+    p.phase_total.push_back(collect([&](const HierarchyStats& s) {
+      const auto it = s.phase_seconds.find(phase);
+      return it == s.phase_seconds.end() ? 0.0 : it->second;
+    }));
+  for (std::size_t l = 0; l < last.levels.size(); ++l) {
+    std::vector<TimeStat> per_phase;
+    for (const auto& phase : p.phases)
+      per_phase.push_back(collect([&](const HierarchyStats& s) {
+        const auto& m = s.levels[l].seconds;
+        const auto it = m.find(phase);
+        return it == m.end() ? 0.0 : it->second;
+      }));
+    p.phase_level.push_back(per_phase);
+    for (const char* product : {"AT", "AP", "PtAP"}) {
+      const auto it = last.levels[l].spgemm.find(product);
+      if (it == last.levels[l].spgemm.end()) continue;
+      SpgemmProfile sp;
+      sp.level = static_cast<int>(l);
+      sp.product = product;
+      sp.products = it->second.products;
+      sp.nnz = it->second.nnz_c;
+      sp.seconds = collect([&](const HierarchyStats& s) { return s.levels[l].spgemm.at(product).seconds; });
+      p.spgemm_products.push_back(sp);
+    }
+  }
+  return p;
+}
+
+namespace {
+const char* label(const std::string& p) {
+  if (p == "AT") return "A·T (SpGEMM)";
+  if (p == "AP") return "A·P (SpGEMM)";
+  if (p == "PtAP") return "Pᵀ(AP) (SpGEMM)";
+  if (p == "spectral_radius") return "rho(D⁻¹A)";
+  if (p == "smooth_update") return "P = T - ωD⁻¹AT";
+  if (p == "coarse_factorisation") return "coarse factorisation";
+  if (p == "other") return "diagonal etc.";
+  return p.c_str();
+}
+nlohmann::json json_stat(const TimeStat& t) {
+  return {{"median", t.median}, {"min", t.min}, {"max", t.max}, {"spread", t.spread()}};
+}
+}  // namespace
+
+std::string format_profile(const SetupProfile& p) {
+  std::string s;
+  s += fmt::format("profile   {} on {}{}, SpGEMM {}\n", p.config, to_string(p.backend),
+                   p.device.empty() ? "" : " (" + p.device + ")", p.spgemm);
+  s += fmt::format("problem   {}\n          n = {}, nnz = {}, {} levels, operator complexity {:.3f}\n", p.problem,
+                   p.rows, p.nnz, p.levels, p.operator_complexity);
+  s += fmt::format("setup     median {:.4f} s over {} repetitions (min {:.4f}, max {:.4f}, spread {:.1f}%)\n",
+                   p.setup.median, p.repeat, p.setup.min, p.setup.max, 100 * p.setup.spread());
+  s += fmt::format("  {:<24} {:>10} {:>7} {:>8}", "phase", "median s", "share", "spread");
+  for (std::size_t l = 0; l < p.phase_level.size(); ++l) s += fmt::format(" {:>9}", fmt::format("L{} s", l));
+  s += "\n";
+  for (std::size_t k = 0; k < p.phases.size(); ++k) {
+    const TimeStat& t = p.phase_total[k];
+    s += fmt::format("  {:<24} {:>10.5f} {:>6.1f}% {:>7.1f}%", label(p.phases[k]), t.median,
+                     100 * t.median / p.setup.median, 100 * t.spread());
+    for (const auto& level : p.phase_level) s += fmt::format(" {:>9.5f}", level[k].median);
+    s += "\n";
+  }
+  s += fmt::format("  SpGEMM share of setup: {:.1f}% ({:.4f} s, spread {:.1f}%)\n", 100 * p.spgemm_share(),
+                   p.spgemm_total.median, 100 * p.spgemm_total.spread());
+  s += fmt::format("  {:>5} {:<7} {:>12} {:>12} {:>10} {:>8}\n", "level", "product", "products", "nnz(C)", "median s",
+                   "GFLOP/s");
+  for (const auto& sp : p.spgemm_products)
+    s += fmt::format("  {:>5} {:<7} {:>12} {:>12} {:>10.5f} {:>8.2f}\n", sp.level, sp.product, sp.products, sp.nnz,
+                     sp.seconds.median, sp.gflops());
+  return s;
+}
+
+nlohmann::json to_json(const SetupProfile& p) {
+  using nlohmann::json;
+  json phases = json::object();
+  for (std::size_t k = 0; k < p.phases.size(); ++k) {
+    json j = json_stat(p.phase_total[k]);
+    j["share"] = p.setup.median > 0 ? p.phase_total[k].median / p.setup.median : 0.0;
+    phases[p.phases[k]] = j;
+  }
+  json levels = json::array();
+  for (std::size_t l = 0; l < p.phase_level.size(); ++l) {
+    json lv = {{"rows", p.last.levels[l].rows}, {"nnz", p.last.levels[l].nnz}, {"phases", json::object()}};
+    for (std::size_t k = 0; k < p.phases.size(); ++k) lv["phases"][p.phases[k]] = json_stat(p.phase_level[l][k]);
+    levels.push_back(lv);
+  }
+  json products = json::array();
+  for (const auto& sp : p.spgemm_products)
+    products.push_back({{"level", sp.level},
+                        {"product", sp.product},
+                        {"products", sp.products},
+                        {"nnz", sp.nnz},
+                        {"seconds", json_stat(sp.seconds)},
+                        {"gflops", sp.gflops()}});
+  return {{"saga_version", SAGA_VERSION},
+          {"config", p.config},
+          {"problem", {{"description", p.problem}, {"rows", p.rows}, {"nnz", p.nnz}}},
+          {"backend", to_string(p.backend)},
+          {"device", p.device},
+          {"spgemm", p.spgemm},
+          {"repeat", p.repeat},
+          {"levels", p.levels},
+          {"operator_complexity", p.operator_complexity},
+          {"setup", json_stat(p.setup)},
+          {"phases", phases},
+          {"per_level", levels},
+          {"spgemm_products", products},
+          {"spgemm_total", json_stat(p.spgemm_total)},
+          {"spgemm_share", p.spgemm_share()}};
+}
+
+void write_profile_csv(const SetupProfile& p, std::ostream& out, bool header) {
+  if (header)
+    out << "config,problem,rows,nnz,backend,device,spgemm,repeat,level,phase,median_s,min_s,max_s,spread,share,"
+           "setup_median_s\n";
+  auto quote = [](const std::string& s) {
+    std::string q = "\"";
+    for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return q + "\"";
+  };
+  auto row = [&](const std::string& level, const std::string& phase, const TimeStat& t) {
+    out << fmt::format("{},{},{},{},{},{},{},{},{},{},{:.6e},{:.6e},{:.6e},{:.4f},{:.4f},{:.6e}\n", quote(p.config),
+                       quote(p.problem), p.rows, p.nnz, to_string(p.backend), quote(p.device), quote(p.spgemm),
+                       p.repeat, level, phase, t.median, t.min, t.max, t.spread(),
+                       p.setup.median > 0 ? t.median / p.setup.median : 0.0, p.setup.median);
+  };
+  row("all", "setup", p.setup);
+  for (std::size_t k = 0; k < p.phases.size(); ++k) row("all", p.phases[k], p.phase_total[k]);
+  row("all", "spgemm_total", p.spgemm_total);
+  for (std::size_t l = 0; l < p.phase_level.size(); ++l)
+    for (std::size_t k = 0; k < p.phases.size(); ++k) row(std::to_string(l), p.phases[k], p.phase_level[l][k]);
+}
+
+SweepConfig load_sweep(const std::string& path) {
+  YAML::Node root;
+  try {
+    root = YAML::LoadFile(path);
+  } catch (const YAML::BadFile&) {
+    throw InputError(fmt::format("cannot open sweep file '{}'", path));
+  } catch (const YAML::ParserException& e) {
+    throw InputError(fmt::format("{}:{}:{}: YAML syntax error: {}", path, e.mark.line + 1, e.mark.column + 1, e.msg));
+  }
+  auto fail = [&](const YAML::Node& n, const std::string& msg) -> void {
+    throw InputError(fmt::format("{}:{}:{}: {}", path, n.Mark().line + 1, n.Mark().column + 1, msg));
+  };
+  SweepConfig s;
+  s.name = path;
+  const YAML::Node sw = root["sweep"];
+  if (!root.IsMap() || !sw || !sw.IsMap()) throw InputError(fmt::format("{}: expected a 'sweep:' mapping", path));
+  for (const auto& kv : root)
+    if (kv.first.as<std::string>() != "sweep") fail(kv.first, fmt::format("unknown key '{}'", kv.first.as<std::string>()));
+  for (const auto& kv : sw) {
+    const std::string k = kv.first.as<std::string>();
+    if (k != "configs" && k != "spgemm" && k != "backend" && k != "repeat")
+      fail(kv.first, fmt::format("unknown key 'sweep.{}' (known: backend, configs, repeat, spgemm)", k));
+  }
+  const auto base = std::filesystem::path(path).parent_path();
+  auto strings = [&](const char* key, std::vector<std::string>& out) {
+    const YAML::Node n = sw[key];
+    if (!n) return;
+    if (n.IsScalar()) {
+      out.push_back(n.Scalar());
+      return;
+    }
+    if (!n.IsSequence()) fail(n, fmt::format("sweep.{}: expected a list", key));
+    for (const auto& x : n) {
+      if (!x.IsScalar()) fail(x, fmt::format("sweep.{}: expected strings", key));
+      out.push_back(x.Scalar());
+    }
+  };
+  strings("configs", s.configs);
+  if (s.configs.empty()) fail(sw, "sweep.configs: at least one config is required");
+  for (auto& c : s.configs) {
+    if (std::filesystem::path(c).is_relative()) c = (base / c).string();
+    if (!std::filesystem::exists(c)) fail(sw["configs"], fmt::format("sweep.configs: '{}' does not exist", c));
+  }
+  strings("spgemm", s.spgemm);
+  if (s.spgemm.empty()) s.spgemm = {"all"};
+  if (const YAML::Node b = sw["backend"]) {
+    s.backend = b.Scalar();
+    if (s.backend != "auto" && s.backend != "host" && s.backend != "cuda")
+      fail(b, fmt::format("sweep.backend: '{}' (expected auto, host or cuda)", s.backend));
+  }
+  if (const YAML::Node r = sw["repeat"]) {
+    try {
+      s.repeat = r.as<int>();
+    } catch (const YAML::Exception&) {
+      fail(r, "sweep.repeat: expected an integer");
+    }
+    if (s.repeat < 1) fail(r, "sweep.repeat: must be at least 1");
+  }
+  return s;
+}
+
+}  // namespace saga
