@@ -218,15 +218,21 @@ nlohmann::json to_json(const RunResult& r) {
     json l = {{"rows", L.rows},       {"nnz", L.nnz},       {"aggregates", L.aggregates},
               {"mis2_rounds", L.mis2_rounds}, {"rho", L.rho}, {"theta", L.theta}, {"phase_seconds", L.seconds}};
     for (const auto& [name, rec] : L.spgemm)
-      l["spgemm"][name] = {{"products", rec.products}, {"nnz", rec.nnz_c}, {"seconds", rec.seconds}};
+      l["spgemm"][name] = {{"products", rec.products},
+                           {"nnz", rec.nnz_c},
+                           {"seconds", rec.seconds},
+                           {"gflops", rec.seconds > 0 ? 2.0 * rec.products / rec.seconds * 1e-9 : 0.0}};
     levels.push_back(l);
   }
   j["hierarchy"] = {{"levels", levels},
                     {"grid_complexity", h.grid_complexity},
                     {"operator_complexity", h.operator_complexity},
                     {"coarse_pseudo_inverse", h.coarse_pseudo_inverse}};
+  json shares = json::object();
+  for (const auto& [phase, t] : h.phase_seconds) shares[phase] = h.setup_seconds > 0 ? t / h.setup_seconds : 0.0;
   j["setup"] = {{"seconds", h.setup_seconds},
                 {"phase_seconds", h.phase_seconds},
+                {"phase_share", shares},
                 {"spgemm_seconds", h.spgemm_seconds()},
                 {"spgemm_share", h.setup_seconds > 0 ? h.spgemm_seconds() / h.setup_seconds : 0.0}};
   j["solve"] = {{"converged", r.solve.converged},

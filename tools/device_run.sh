@@ -1,20 +1,25 @@
 #!/usr/bin/env bash
 # Run ON THE GPU MACHINE from the repository root (with .deps carried):
-#   bash tools/device_run.sh OUTDIR [--no-tests] [--no-bench] [--seed-suite] [--quick]
+#   bash tools/device_run.sh OUTDIR [--no-tests] [--no-bench] [--seed-suite] [--profile] [--fe] [--quick]
 # Builds the CUDA backend with the unpacked Debian dependencies (see
 # tools/device_deps.sh), runs the `gpu` and host tests, the sparse benchmark
-# and optionally the seed-problem solves on both backends; writes logs and
+# and optionally the seed-problem solves on both backends (--seed-suite), the
+# setup-profile sweeps of the seed suite on both backends with every SpGEMM
+# (--profile: profile.tar.gz with the CSV/JSON, plot them with
+# tools/plot_setup.py) and the FE problems of 000_... Table 3 (--fe); writes logs and
 # results to OUTDIR (few files: the device tool returns at most 8) and prints a
 # short summary last.
 set -uo pipefail
-OUT=${1:?usage: device_run.sh OUTDIR [--no-tests] [--no-bench] [--seed-suite] [--quick]}
+OUT=${1:?usage: device_run.sh OUTDIR [--no-tests] [--no-bench] [--seed-suite] [--profile] [--fe] [--quick]}
 shift
-TESTS=1 BENCH=1 SEED=0 QUICK=""
+TESTS=1 BENCH=1 SEED=0 PROFILE=0 FE=0 QUICK=""
 for a in "$@"; do
   case "$a" in
     --no-tests) TESTS=0 ;;
     --no-bench) BENCH=0 ;;
     --seed-suite) SEED=1 ;;
+    --profile) PROFILE=1 ;;
+    --fe) FE=1 ;;
     --quick) QUICK=--quick ;;
     *) echo "unknown option $a"; exit 2 ;;
   esac
@@ -31,7 +36,41 @@ summary "GPU: $(nvidia-smi --query-gpu=name,memory.total,driver_version --format
 summary "commit: $(git rev-parse --short HEAD 2>/dev/null) $(git status --porcelain 2>/dev/null | wc -l) uncommitted changes"
 t0=$(date +%s)
 if ! bash tools/build.sh > "$OUT/build.log" 2>&1; then
-  tail -40 "$OUT/build.log"; summary "BUILD FAILED"; cat "$OUT/summary.txt"; exit 1
+  tail -40 "$OUT/build.log"; summary "BUILD FAILED"; if [ $PROFILE = 1 ] || [ $FE = 1 ]; then
+  P="$OUT/profile"
+  mkdir -p "$P"
+  SAGA=./build-device/tools/saga
+  $SAGA info > "$P/info.txt" 2>&1
+  if [ $PROFILE = 1 ]; then
+    t0=$(date +%s)
+    $SAGA sweep configs/sweeps/seed_suite.yaml --backend cuda --csv "$P/sweep_cuda.csv" --json "$P/sweep_cuda.json" \
+      > "$P/sweep_cuda.txt" 2>&1 || summary "cuda sweep failed: $(tail -3 "$P/sweep_cuda.txt")"
+    summary "cuda sweep: $(( $(date +%s) - t0 )) s"
+    # Repeatability: the same profile twice, in separate processes.
+    for k in 1 2; do
+      $SAGA profile-setup configs/poisson_3d7_N128.yaml --backend cuda --repeat 10 --spgemm all \
+        --csv "$P/repeat_$k.csv" > "$P/repeat_$k.txt" 2>&1
+    done
+    t0=$(date +%s)
+    OMP_NUM_THREADS=16 $SAGA sweep configs/sweeps/seed_suite.yaml --backend host --repeat 3 --csv "$P/sweep_host.csv" \
+      --json "$P/sweep_host.json" > "$P/sweep_host.txt" 2>&1 || summary "host sweep failed: $(tail -3 "$P/sweep_host.txt")"
+    summary "host sweep: $(( $(date +%s) - t0 )) s"
+    $SAGA solve configs/poisson_3d7_N128.yaml --backend cuda --report "$P/report_3d7_N128.json" > "$P/solve_3d7_N128.txt" 2>&1
+  fi
+  if [ $FE = 1 ]; then
+    for c in fe_square_3a fe_square_3b fe_square_3c fe_box_4 poisson_2d5_anisotropic poisson_2d9_rotated \
+             poisson_3d7_checkerboard fe_box_random_coefficient; do
+      $SAGA solve configs/$c.yaml --backend cuda --report "$P/fe_$c.json" > "$P/fe_$c.txt" 2>&1 || summary "$c failed"
+      summary "$c: $(grep -E '^solve' "$P/fe_$c.txt") | $(grep -E '^time' "$P/fe_$c.txt")"
+    done
+    t0=$(date +%s)
+    $SAGA sweep configs/sweeps/fe_suite.yaml --backend cuda --csv "$P/sweep_fe_cuda.csv" > "$P/sweep_fe_cuda.txt" 2>&1 \
+      || summary "fe sweep failed: $(tail -3 "$P/sweep_fe_cuda.txt")"
+    summary "fe sweep: $(( $(date +%s) - t0 )) s"
+  fi
+  tar czf "$OUT/profile.tar.gz" -C "$OUT" profile && rm -rf "$P"
+fi
+cat "$OUT/summary.txt"; exit 1
 fi
 summary "build: $(( $(date +%s) - t0 )) s"
 if [ $TESTS = 1 ]; then
@@ -54,5 +93,39 @@ if [ $SEED = 1 ]; then
   cp "$OUT/seed/seed_table.md" "$OUT/seed_table.md" 2>/dev/null
   tar czf "$OUT/seed_reports.tar.gz" -C "$OUT/seed" reports && rm -rf "$OUT/seed"
   cat "$OUT/seed_table.md"
+fi
+if [ $PROFILE = 1 ] || [ $FE = 1 ]; then
+  P="$OUT/profile"
+  mkdir -p "$P"
+  SAGA=./build-device/tools/saga
+  $SAGA info > "$P/info.txt" 2>&1
+  if [ $PROFILE = 1 ]; then
+    t0=$(date +%s)
+    $SAGA sweep configs/sweeps/seed_suite.yaml --backend cuda --csv "$P/sweep_cuda.csv" --json "$P/sweep_cuda.json" \
+      > "$P/sweep_cuda.txt" 2>&1 || summary "cuda sweep failed: $(tail -3 "$P/sweep_cuda.txt")"
+    summary "cuda sweep: $(( $(date +%s) - t0 )) s"
+    # Repeatability: the same profile twice, in separate processes.
+    for k in 1 2; do
+      $SAGA profile-setup configs/poisson_3d7_N128.yaml --backend cuda --repeat 10 --spgemm all \
+        --csv "$P/repeat_$k.csv" > "$P/repeat_$k.txt" 2>&1
+    done
+    t0=$(date +%s)
+    OMP_NUM_THREADS=16 $SAGA sweep configs/sweeps/seed_suite.yaml --backend host --repeat 3 --csv "$P/sweep_host.csv" \
+      --json "$P/sweep_host.json" > "$P/sweep_host.txt" 2>&1 || summary "host sweep failed: $(tail -3 "$P/sweep_host.txt")"
+    summary "host sweep: $(( $(date +%s) - t0 )) s"
+    $SAGA solve configs/poisson_3d7_N128.yaml --backend cuda --report "$P/report_3d7_N128.json" > "$P/solve_3d7_N128.txt" 2>&1
+  fi
+  if [ $FE = 1 ]; then
+    for c in fe_square_3a fe_square_3b fe_square_3c fe_box_4 poisson_2d5_anisotropic poisson_2d9_rotated \
+             poisson_3d7_checkerboard fe_box_random_coefficient; do
+      $SAGA solve configs/$c.yaml --backend cuda --report "$P/fe_$c.json" > "$P/fe_$c.txt" 2>&1 || summary "$c failed"
+      summary "$c: $(grep -E '^solve' "$P/fe_$c.txt") | $(grep -E '^time' "$P/fe_$c.txt")"
+    done
+    t0=$(date +%s)
+    $SAGA sweep configs/sweeps/fe_suite.yaml --backend cuda --csv "$P/sweep_fe_cuda.csv" > "$P/sweep_fe_cuda.txt" 2>&1 \
+      || summary "fe sweep failed: $(tail -3 "$P/sweep_fe_cuda.txt")"
+    summary "fe sweep: $(( $(date +%s) - t0 )) s"
+  fi
+  tar czf "$OUT/profile.tar.gz" -C "$OUT" profile && rm -rf "$P"
 fi
 cat "$OUT/summary.txt"

@@ -104,6 +104,7 @@ int cmd_profile(const std::vector<RunConfig>& configs, const std::vector<std::st
 int main(int argc, char** argv) {
   CLI::App app{"saga: GPU smoothed-aggregation AMG"};
   app.require_subcommand(1);
+  app.fallthrough();  // -v / -q also after the subcommand
   bool verbose = false, quiet = false;
   app.add_flag("-v,--verbose", verbose, "more output (per-iteration residuals)");
   app.add_flag("-q,--quiet", quiet, "errors only");

@@ -1,0 +1,84 @@
+// The JSON reports validate against their documented schemas
+// (docs/report.schema.json for `saga solve --report`,
+// docs/profile.schema.json for `saga profile-setup --json`), and the
+// validator rejects broken reports.
+#include <fstream>
+
+#include "api/profile.hpp"
+#include "api/run.hpp"
+#include "tests/helpers.hpp"
+#include "tests/json_schema.hpp"
+
+using namespace saga;
+using namespace saga::test;
+
+namespace {
+nlohmann::json load(const std::string& path) {
+  std::ifstream in(path);
+  REQUIRE(in.good());
+  return nlohmann::json::parse(in);
+}
+void check_valid(const SchemaValidator& v, const nlohmann::json& doc) {
+  const auto errors = v.validate(doc);
+  for (const auto& e : errors) MESSAGE(e);
+  CHECK(errors.empty());
+}
+}  // namespace
+
+TEST_CASE("saga solve reports validate against docs/report.schema.json") {
+  const SchemaValidator v(load(SAGA_SOURCE_DIR "/docs/report.schema.json"));
+  const char* configs[] = {
+      "problem: {type: poisson, stencil: 2d5, N: 40}",
+      "problem: {type: fe, mesh: box, cells: 8, coefficient: {type: checkerboard, contrast: 100, blocks: 2}}",
+      "problem: {type: poisson, stencil: 3d7, N: 5, rhs: ones}",  // one level: no SpGEMM entries
+      "problem: {type: poisson, stencil: 2d5, N: 30}\nsolver: {type: pcg, max_iterations: 2}",  // not converged
+  };
+  for (const char* text : configs) {
+    CAPTURE(text);
+    const RunResult r = run_solve(parse_config(text, "c.yaml"), Backend::host);
+    const nlohmann::json j = to_json(r);
+    check_valid(v, j);
+    CHECK(j["hierarchy"]["levels"].size() == r.hierarchy.levels.size());
+    CHECK(j["solve"]["residual_history"].size() == static_cast<std::size_t>(r.solve.iterations + 1));
+  }
+  // The validator is not vacuous.
+  nlohmann::json j = to_json(run_solve(parse_config("problem: {type: poisson, stencil: 2d5, N: 20}", "c.yaml"),
+                                       Backend::host));
+  j["solve"].erase("iterations");
+  j["backend"] = "tpu";
+  j["hierarchy"]["levels"][0]["rows"] = -3;
+  j["setup"]["phase_seconds"]["bogus"] = 1.0;
+  const auto errors = v.validate(j);
+  CHECK(errors.size() == 4);
+}
+
+TEST_CASE("profile-setup JSON validates against docs/profile.schema.json; repeated profiles agree") {
+  const SchemaValidator v(load(SAGA_SOURCE_DIR "/docs/profile.schema.json"));
+  const RunConfig c = parse_config("problem: {type: poisson, stencil: 2d9, N: 64}", "c.yaml");
+  const SetupProfile p = profile_setup(c, Backend::host, 3);
+  check_valid(v, to_json(p));
+  CHECK(p.repeat == 3);
+  CHECK(p.setup.min <= p.setup.median);
+  CHECK(p.setup.median <= p.setup.max);
+  // The products of each SpGEMM do not depend on the repetition or timing.
+  REQUIRE(!p.spgemm_products.empty());
+  for (const auto& sp : p.spgemm_products) {
+    CHECK(sp.products >= sp.nnz);
+    CHECK(sp.nnz > 0);
+  }
+  double phases = 0;
+  for (const auto& t : p.phase_total) phases += t.median;
+  CHECK(phases <= 1.5 * p.setup.max);
+  CHECK(p.spgemm_share() > 0);
+  CHECK(p.spgemm_share() < 1);
+  std::ostringstream csv;
+  write_profile_csv(p, csv, true);
+  const std::string text = csv.str();
+  CHECK(std::count(text.begin(), text.end(), '\n') ==
+        1 + 1 + static_cast<long>(p.phases.size()) + 1 + static_cast<long>(p.phases.size() * p.phase_level.size()));
+  CHECK_THROWS_WITH_AS(profile_setup(c, Backend::host, 1, "nonexistent"), doctest::Contains("not available"),
+                       InputError);
+  const TimeStat t = time_stat({3, 1, 2, 10});
+  CHECK(t.median == 2.5);
+  CHECK(t.spread() == doctest::Approx(9 / 2.5));
+}
