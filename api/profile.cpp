@@ -239,7 +239,7 @@ SweepConfig load_sweep(const std::string& path) {
   strings("configs", s.configs);
   if (s.configs.empty()) fail(sw, "sweep.configs: at least one config is required");
   for (auto& c : s.configs) {
-    if (std::filesystem::path(c).is_relative()) c = (base / c).string();
+    if (std::filesystem::path(c).is_relative()) c = (base / c).lexically_normal().string();
     if (!std::filesystem::exists(c)) fail(sw["configs"], fmt::format("sweep.configs: '{}' does not exist", c));
   }
   strings("spgemm", s.spgemm);

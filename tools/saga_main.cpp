@@ -6,6 +6,8 @@
 #include <spdlog/spdlog.h>
 
 #include <CLI/CLI.hpp>
+#include <omp.h>
+
 #include <chrono>
 #include <fstream>
 #include <sstream>
@@ -22,6 +24,8 @@ using namespace saga;
 namespace {
 int cmd_info() {
   fmt::print("saga {}\n", SAGA_VERSION);
+  fmt::print("build: {} | {} | CUDA {} | OpenMP {} threads\n", SAGA_BUILD_TYPE, SAGA_CXX_COMPILER, SAGA_CUDA_INFO,
+             omp_get_max_threads());
   fmt::print("CUDA backend compiled: {}\n", device::compiled() ? "yes" : "no");
   const int n = device::count();
   fmt::print("GPUs present: {}\n", n);
