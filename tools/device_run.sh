@@ -36,41 +36,7 @@ summary "GPU: $(nvidia-smi --query-gpu=name,memory.total,driver_version --format
 summary "commit: $(git rev-parse --short HEAD 2>/dev/null) $(git status --porcelain 2>/dev/null | wc -l) uncommitted changes"
 t0=$(date +%s)
 if ! bash tools/build.sh > "$OUT/build.log" 2>&1; then
-  tail -40 "$OUT/build.log"; summary "BUILD FAILED"; if [ $PROFILE = 1 ] || [ $FE = 1 ]; then
-  P="$OUT/profile"
-  mkdir -p "$P"
-  SAGA=./build-device/tools/saga
-  $SAGA info > "$P/info.txt" 2>&1
-  if [ $PROFILE = 1 ]; then
-    t0=$(date +%s)
-    $SAGA sweep configs/sweeps/seed_suite.yaml --backend cuda --csv "$P/sweep_cuda.csv" --json "$P/sweep_cuda.json" \
-      > "$P/sweep_cuda.txt" 2>&1 || summary "cuda sweep failed: $(tail -3 "$P/sweep_cuda.txt")"
-    summary "cuda sweep: $(( $(date +%s) - t0 )) s"
-    # Repeatability: the same profile twice, in separate processes.
-    for k in 1 2; do
-      $SAGA profile-setup configs/poisson_3d7_N128.yaml --backend cuda --repeat 10 --spgemm all \
-        --csv "$P/repeat_$k.csv" > "$P/repeat_$k.txt" 2>&1
-    done
-    t0=$(date +%s)
-    OMP_NUM_THREADS=16 $SAGA sweep configs/sweeps/seed_suite.yaml --backend host --repeat 3 --csv "$P/sweep_host.csv" \
-      --json "$P/sweep_host.json" > "$P/sweep_host.txt" 2>&1 || summary "host sweep failed: $(tail -3 "$P/sweep_host.txt")"
-    summary "host sweep: $(( $(date +%s) - t0 )) s"
-    $SAGA solve configs/poisson_3d7_N128.yaml --backend cuda --report "$P/report_3d7_N128.json" > "$P/solve_3d7_N128.txt" 2>&1
-  fi
-  if [ $FE = 1 ]; then
-    for c in fe_square_3a fe_square_3b fe_square_3c fe_box_4 poisson_2d5_anisotropic poisson_2d9_rotated \
-             poisson_3d7_checkerboard fe_box_random_coefficient; do
-      $SAGA solve configs/$c.yaml --backend cuda --report "$P/fe_$c.json" > "$P/fe_$c.txt" 2>&1 || summary "$c failed"
-      summary "$c: $(grep -E '^solve' "$P/fe_$c.txt") | $(grep -E '^time' "$P/fe_$c.txt")"
-    done
-    t0=$(date +%s)
-    $SAGA sweep configs/sweeps/fe_suite.yaml --backend cuda --csv "$P/sweep_fe_cuda.csv" > "$P/sweep_fe_cuda.txt" 2>&1 \
-      || summary "fe sweep failed: $(tail -3 "$P/sweep_fe_cuda.txt")"
-    summary "fe sweep: $(( $(date +%s) - t0 )) s"
-  fi
-  tar czf "$OUT/profile.tar.gz" -C "$OUT" profile && rm -rf "$P"
-fi
-cat "$OUT/summary.txt"; exit 1
+  tail -40 "$OUT/build.log"; summary "BUILD FAILED"; cat "$OUT/summary.txt"; exit 1
 fi
 summary "build: $(( $(date +%s) - t0 )) s"
 if [ $TESTS = 1 ]; then
