@@ -74,12 +74,17 @@ Hierarchy::Hierarchy(CsrMatrix A, const AmgParams& params, Vector B, int k) : pa
       stats_.levels.push_back(std::move(st));
       break;
     }
-    const CsrMatrix S = timer.time(sec["strength"], [&] {
-      const Vector d = diagonal(L.A, false);
-      return amg::symmetric_strength(L.A, d, params_.theta);
-    });
-    amg::Aggregates ag =
-        timer.time(sec["aggregation"], [&] { return amg::aggregate_mis2(S, params_.seed + static_cast<std::uint32_t>(lvl)); });
+    // Strength of connection and MIS-2 aggregation at threshold theta (timed
+    // into this level's phases; the times add up when called twice).
+    auto aggregate = [&](double theta) {
+      const CsrMatrix S = timer.time(sec["strength"], [&] {
+        const Vector d = diagonal(L.A, false);
+        return amg::symmetric_strength(L.A, d, theta);
+      });
+      return timer.time(sec["aggregation"],
+                        [&] { return amg::aggregate_mis2(S, params_.seed + static_cast<std::uint32_t>(lvl)); });
+    };
+    amg::Aggregates ag = aggregate(params_.theta);
     if (params_.theta > 0 && ag.count > L.A.rows() / 2) {
       // With theta > 0 a coarse operator can lose most of its strong
       // connections (every off-diagonal below theta of the diagonal), and the
@@ -87,12 +92,7 @@ Hierarchy::Hierarchy(CsrMatrix A, const AmgParams& params, Vector B, int k) : pa
       // connections (theta = 0) on such a level instead.
       spdlog::info("level {}: theta = {} leaves {} aggregates for {} rows; using theta = 0 on this level", lvl,
                    params_.theta, ag.count, L.A.rows());
-      const CsrMatrix S0 = timer.time(sec["strength"], [&] {
-        const Vector d = diagonal(L.A, false);
-        return amg::symmetric_strength(L.A, d, 0.0);
-      });
-      ag = timer.time(sec["aggregation"],
-                      [&] { return amg::aggregate_mis2(S0, params_.seed + static_cast<std::uint32_t>(lvl)); });
+      ag = aggregate(0.0);
       st.theta = 0.0;
     }
     st.aggregates = ag.count;

@@ -21,6 +21,17 @@ inline const std::vector<std::string>& setup_phases() {
   return p;
 }
 inline bool is_spgemm_phase(const std::string& p) { return p == "AT" || p == "AP" || p == "PtAP"; }
+// How reports print a phase name.
+inline const char* setup_phase_label(const std::string& p) {
+  if (p == "AT") return "A·T (SpGEMM)";
+  if (p == "AP") return "A·P (SpGEMM)";
+  if (p == "PtAP") return "Pᵀ(AP) (SpGEMM)";
+  if (p == "spectral_radius") return "rho(D⁻¹A)";
+  if (p == "smooth_update") return "P = T - ωD⁻¹AT";
+  if (p == "coarse_factorisation") return "coarse factorisation";
+  if (p == "other") return "diagonal etc.";
+  return p.c_str();
+}
 
 struct SpgemmRecord {
   std::int64_t products = 0, nnz_c = 0;

@@ -95,16 +95,6 @@ SetupProfile profile_setup(const RunConfig& config, Backend backend, int repeat,
 }
 
 namespace {
-const char* label(const std::string& p) {
-  if (p == "AT") return "A·T (SpGEMM)";
-  if (p == "AP") return "A·P (SpGEMM)";
-  if (p == "PtAP") return "Pᵀ(AP) (SpGEMM)";
-  if (p == "spectral_radius") return "rho(D⁻¹A)";
-  if (p == "smooth_update") return "P = T - ωD⁻¹AT";
-  if (p == "coarse_factorisation") return "coarse factorisation";
-  if (p == "other") return "diagonal etc.";
-  return p.c_str();
-}
 nlohmann::json json_stat(const TimeStat& t) {
   return {{"median", t.median}, {"min", t.min}, {"max", t.max}, {"spread", t.spread()}};
 }
@@ -123,7 +113,7 @@ std::string format_profile(const SetupProfile& p) {
   s += "\n";
   for (std::size_t k = 0; k < p.phases.size(); ++k) {
     const TimeStat& t = p.phase_total[k];
-    s += fmt::format("  {:<24} {:>10.5f} {:>6.1f}% {:>7.1f}%", label(p.phases[k]), t.median,
+    s += fmt::format("  {:<24} {:>10.5f} {:>6.1f}% {:>7.1f}%", setup_phase_label(p.phases[k]), t.median,
                      100 * t.median / p.setup.median, 100 * t.spread());
     for (const auto& level : p.phase_level) s += fmt::format(" {:>9.5f}", level[k].median);
     s += "\n";

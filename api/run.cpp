@@ -123,19 +123,6 @@ RunResult run_solve(const RunConfig& config, Backend backend) {
   return r;
 }
 
-namespace {
-const char* phase_label(const std::string& p) {
-  if (p == "AT") return "A·T (SpGEMM)";
-  if (p == "AP") return "A·P (SpGEMM)";
-  if (p == "PtAP") return "Pᵀ(AP) (SpGEMM)";
-  if (p == "spectral_radius") return "rho(D⁻¹A)";
-  if (p == "smooth_update") return "P = T - ωD⁻¹AT";
-  if (p == "coarse_factorisation") return "coarse factorisation";
-  if (p == "other") return "diagonal etc.";
-  return p.c_str();
-}
-}  // namespace
-
 std::string format_summary(const RunResult& r) {
   const auto& h = r.hierarchy;
   std::string s;
@@ -154,7 +141,7 @@ std::string format_summary(const RunResult& r) {
   s += fmt::format("setup     {:.4f} s by phase:\n", h.setup_seconds);
   for (const auto& p : setup_phases()) {
     const double t = h.phase_seconds.count(p) ? h.phase_seconds.at(p) : 0.0;
-    s += fmt::format("  {:<24} {:>9.4f} s {:>6.1f}%\n", phase_label(p), t, 100.0 * t / h.setup_seconds);
+    s += fmt::format("  {:<24} {:>9.4f} s {:>6.1f}%\n", setup_phase_label(p), t, 100.0 * t / h.setup_seconds);
   }
   s += fmt::format("  SpGEMM share of setup: {:.1f}% ({:.4f} s)\n", 100.0 * h.spgemm_seconds() / h.setup_seconds,
                    h.spgemm_seconds());

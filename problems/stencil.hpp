@@ -53,6 +53,16 @@ struct StencilSpec {
     const double h = 1.0 / (N + 1);
     return kappa.at((x + 1) * h, (y + 1) * h, stencil_dim(shape) == 3 ? (z + 1) * h : 0.0);
   }
+  // Value of the connection from node (x,y,z), whose kappa is ki, to its
+  // neighbour at offset (dx,dy,dz): the weight times the harmonic mean of the
+  // two kappas (1 for a constant field).
+  SAGA_HD double connection(double ki, std::int64_t x, std::int64_t y, std::int64_t z, int dx, int dy, int dz,
+                            index_t N) const {
+    const double w = weight[stencil_offset_index(dx, dy, dz)];
+    if (kappa.is_constant()) return w;
+    const double kj = kappa_at(x + dx, y + dy, z + dz, N);
+    return w * 2.0 * ki * kj / (ki + kj);
+  }
 };
 
 // Writes row `row` of the N^d stencil matrix (columns ascending) into col/val
@@ -60,23 +70,15 @@ struct StencilSpec {
 SAGA_HD inline int stencil_row(const StencilSpec& spec, index_t N, std::int64_t row, index_t* col, double* val) {
   const bool three_d = stencil_dim(spec.shape) == 3;
   const std::int64_t x = row % N, y = (row / N) % N, z = three_d ? row / (std::int64_t(N) * N) : 0;
-  const bool constant = spec.kappa.is_constant();
-  const double ki = constant ? 1.0 : spec.kappa_at(x, y, z, N);
+  const double ki = spec.kappa.is_constant() ? 1.0 : spec.kappa_at(x, y, z, N);
   // The centre is the negated sum over all offsets; computed first so that the
   // entries can be written in ascending column order in one pass.
   double centre = 0.0;
   if (col) {
     for (int dz = three_d ? -1 : 0; dz <= (three_d ? 1 : 0); ++dz)
       for (int dy = -1; dy <= 1; ++dy)
-        for (int dx = -1; dx <= 1; ++dx) {
-          if (!spec.has(dx, dy, dz)) continue;
-          double w = spec.weight[stencil_offset_index(dx, dy, dz)];
-          if (!constant) {
-            const double kj = spec.kappa_at(x + dx, y + dy, z + dz, N);
-            w *= 2.0 * ki * kj / (ki + kj);
-          }
-          centre -= w;
-        }
+        for (int dx = -1; dx <= 1; ++dx)
+          if (spec.has(dx, dy, dz)) centre -= spec.connection(ki, x, y, z, dx, dy, dz, N);
   }
   int count = 0;
   for (int dz = three_d ? -1 : 0; dz <= (three_d ? 1 : 0); ++dz)
@@ -88,16 +90,7 @@ SAGA_HD inline int stencil_row(const StencilSpec& spec, index_t N, std::int64_t 
         if (nx < 0 || nx >= N || ny < 0 || ny >= N || nz < 0 || (three_d && nz >= N)) continue;
         if (col) {
           col[count] = static_cast<index_t>((nz * N + ny) * N + nx);
-          if (is_centre) {
-            val[count] = centre;
-          } else {
-            double w = spec.weight[stencil_offset_index(dx, dy, dz)];
-            if (!constant) {
-              const double kj = spec.kappa_at(nx, ny, nz, N);
-              w *= 2.0 * ki * kj / (ki + kj);
-            }
-            val[count] = w;
-          }
+          val[count] = is_centre ? centre : spec.connection(ki, x, y, z, dx, dy, dz, N);
         }
         ++count;
       }
