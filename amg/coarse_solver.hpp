@@ -1,8 +1,13 @@
 #pragma once
-// Direct solver of the coarsest level: A_c is factorised densely on the host
-// (Eigen Cholesky; an eigen-decomposition pseudo-inverse when A_c is only
-// semi-definite) and its inverse is kept as a dense CSR matrix in the level's
-// space, so applying it is one SpMV on either backend.
+// Direct solvers of the coarsest level, behind the coarse-solver registry
+// (amg.coarse_solver). Both factorise A_c densely on the host and keep its
+// inverse as a dense CSR matrix in the level's space, so applying it is one SpMV
+// on either backend:
+//   dense_cholesky  SPD (Eigen LLT; an eigen-decomposition pseudo-inverse when
+//                   A_c is only semi-definite, e.g. a pure Neumann problem);
+//   dense_lu        any nonsingular A_c (Eigen partial-pivoting LU), for
+//                   nonsymmetric problems.
+#include "core/registry.hpp"
 #include "sparse/csr.hpp"
 
 namespace saga::amg {
@@ -10,8 +15,13 @@ namespace saga::amg {
 struct CoarseSolver {
   CsrMatrix inverse;
   bool pseudo_inverse = false;
+  std::string name;  // the component that made it
 };
 
-CoarseSolver factorise_coarse(const CsrMatrix& A);
+using CoarseSolverRegistry = Registry<CoarseSolver, const CsrMatrix&>;
+const CoarseSolverRegistry& coarse_solvers();
+
+// The coarse solver `c` of A (on A's space).
+CoarseSolver factorise_coarse(const CsrMatrix& A, const Component& c = "dense_cholesky");
 
 }  // namespace saga::amg

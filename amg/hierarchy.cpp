@@ -1,6 +1,6 @@
 #include "amg/hierarchy.hpp"
 
-#include <spdlog/spdlog.h>
+#include "core/log.hpp"
 
 #include <chrono>
 
@@ -10,25 +10,33 @@
 #include "amg/spectral_radius.hpp"
 #include "amg/strength.hpp"
 #include "amg/tentative.hpp"
-#include "problems/rhs.hpp"
 #include "sparse/csr_ops.hpp"
 #include "sparse/spgemm.hpp"
 #include "sparse/transpose.hpp"
 #include "sparse/vector_ops.hpp"
 
+#include <set>
+
 namespace saga {
 
-void validate(const AmgParams& p) {
-  SAGA_REQUIRE(p.theta >= 0 && p.theta <= 1, "amg.theta = {} must be in [0, 1]", p.theta);
-  SAGA_REQUIRE(p.coarse_size >= 1, "amg.coarse_size = {} must be at least 1", p.coarse_size);
-  SAGA_REQUIRE(p.max_levels >= 1, "amg.max_levels = {} must be at least 1", p.max_levels);
-  SAGA_REQUIRE(p.rho_iterations >= 1, "amg.rho_iterations = {} must be at least 1", p.rho_iterations);
-  SAGA_REQUIRE(p.prolongator_omega >= 0, "amg.prolongator_omega = {} must be >= 0 (0 = 4/(3 rho))",
-               p.prolongator_omega);
-  SAGA_REQUIRE(p.smoother_omega >= 0, "amg.omega = {} must be >= 0 (0 = 4/(3 rho))", p.smoother_omega);
-  SAGA_REQUIRE(p.cycle == "V" || p.cycle == "W", "amg.cycle = '{}' (expected V or W)", p.cycle);
-  SAGA_REQUIRE(p.smoother == "jacobi", "amg.smoother = '{}' (available: jacobi)", p.smoother);
-  SAGA_REQUIRE(p.pre_sweeps >= 0 && p.post_sweeps >= 0, "amg sweeps must be >= 0");
+const std::set<std::string>& cycle_level_keys() {
+  static const std::set<std::string> k{"smoother", "pre_sweeps", "post_sweeps"};
+  return k;
+}
+
+SetupParams SetupParams::at_level(int l) const {
+  SetupParams p = *this;
+  if (l >= 0 && static_cast<std::size_t>(l) < levels.size())
+    read_params(p, levels[l], fmt::format("amg.levels[{}]", l), cycle_level_keys());
+  return p;
+}
+
+void validate(const SetupParams& p, std::optional<Space> space) {
+  SetupParams copy = p;
+  read_params(copy, Options(), "amg");
+  spgemm_registry().validate(p.spgemm, space);
+  amg::coarse_solvers().validate(p.coarse_solver, space);
+  for (std::size_t l = 0; l < p.levels.size(); ++l) p.at_level(static_cast<int>(l));
 }
 
 double HierarchyStats::spgemm_seconds() const {
@@ -38,8 +46,13 @@ double HierarchyStats::spgemm_seconds() const {
   return s;
 }
 
-Hierarchy::Hierarchy(CsrMatrix A, const AmgParams& params, Vector B, int k) : params_(params) {
-  validate(params_);
+Hierarchy::Hierarchy(CsrMatrix A, const SetupParams& params, Vector B, int k,
+                     std::shared_ptr<const Executor> exec)
+    : params_(params), exec_(exec ? std::move(exec) : active_executor(A.space())) {
+  SAGA_REQUIRE(exec_->space() == A.space(), "the matrix lives on the {} but the executor is {}", to_string(A.space()),
+               exec_->name());
+  ExecutorScope scope(exec_);
+  validate(params_, A.space());
   SAGA_REQUIRE(A.rows() == A.cols(), "AMG needs a square matrix (got {}x{})", A.rows(), A.cols());
   SAGA_REQUIRE(A.rows() > 0, "AMG needs a non-empty matrix");
   SAGA_REQUIRE(all_finite(A.val()), "the matrix has NaN or Inf entries");
@@ -65,12 +78,13 @@ Hierarchy::Hierarchy(CsrMatrix A, const AmgParams& params, Vector B, int k) : pa
     st.nnz = L.A.nnz();
     auto& sec = st.seconds;
     for (const auto& p : setup_phases()) sec[p] = 0;
-    st.theta = params_.theta;
     const int lvl = static_cast<int>(levels_.size()) - 1;
+    const SetupParams here = params_.at_level(lvl);
+    st.theta = here.theta;
     timer.time(sec["other"], [&] { L.dinv = inverse_diagonal(L.A, lvl == 0 ? "matrix" : "coarse matrix"); });
     const bool coarsest = L.A.rows() <= params_.coarse_size || lvl + 1 >= params_.max_levels;
     if (coarsest) {
-      timer.time(sec["coarse_factorisation"], [&] { coarse_ = amg::factorise_coarse(L.A); });
+      timer.time(sec["coarse_factorisation"], [&] { coarse_ = amg::factorise_coarse(L.A, params_.coarse_solver); });
       stats_.levels.push_back(std::move(st));
       break;
     }
@@ -84,14 +98,14 @@ Hierarchy::Hierarchy(CsrMatrix A, const AmgParams& params, Vector B, int k) : pa
       return timer.time(sec["aggregation"],
                         [&] { return amg::aggregate_mis2(S, params_.seed + static_cast<std::uint32_t>(lvl)); });
     };
-    amg::Aggregates ag = aggregate(params_.theta);
-    if (params_.theta > 0 && ag.count > L.A.rows() / 2) {
+    amg::Aggregates ag = aggregate(here.theta);
+    if (here.theta > 0 && ag.count > L.A.rows() / 2) {
       // With theta > 0 a coarse operator can lose most of its strong
       // connections (every off-diagonal below theta of the diagonal), and the
       // level would hardly coarsen, leaving a huge "coarsest" matrix. Use all
       // connections (theta = 0) on such a level instead.
-      spdlog::info("level {}: theta = {} leaves {} aggregates for {} rows; using theta = 0 on this level", lvl,
-                   params_.theta, ag.count, L.A.rows());
+      log_info("level {}: theta = {} leaves {} aggregates for {} rows; using theta = 0 on this level", lvl,
+                   here.theta, ag.count, L.A.rows());
       ag = aggregate(0.0);
       st.theta = 0.0;
     }
@@ -99,9 +113,9 @@ Hierarchy::Hierarchy(CsrMatrix A, const AmgParams& params, Vector B, int k) : pa
     st.mis2_rounds = ag.mis2_rounds;
     if (ag.count >= L.A.rows() || ag.count == 0) {
       // No coarsening possible (e.g. a diagonal matrix): make this the coarsest.
-      spdlog::info("level {}: aggregation does not coarsen ({} aggregates for {} rows); stopping", lvl, ag.count,
+      log_info("level {}: aggregation does not coarsen ({} aggregates for {} rows); stopping", lvl, ag.count,
                    L.A.rows());
-      timer.time(sec["coarse_factorisation"], [&] { coarse_ = amg::factorise_coarse(L.A); });
+      timer.time(sec["coarse_factorisation"], [&] { coarse_ = amg::factorise_coarse(L.A, params_.coarse_solver); });
       st.aggregates = 0;
       stats_.levels.push_back(std::move(st));
       break;
@@ -109,9 +123,9 @@ Hierarchy::Hierarchy(CsrMatrix A, const AmgParams& params, Vector B, int k) : pa
     amg::Tentative T = timer.time(sec["tentative"],
                                   [&] { return amg::tentative_prolongator(ag, L.B, L.nullspace_columns); });
     L.rho = timer.time(sec["spectral_radius"],
-                       [&] { return amg::spectral_radius_dinv_a(L.A, L.dinv, params_.rho_iterations); });
+                       [&] { return amg::spectral_radius_dinv_a(L.A, L.dinv, here.rho_iterations); });
     st.rho = L.rho;
-    const double omega = params_.prolongator_omega > 0 ? params_.prolongator_omega : 4.0 / (3.0 * L.rho);
+    const double omega = here.prolongator_omega > 0 ? here.prolongator_omega : 4.0 / (3.0 * L.rho);
     SpgemmStats ss;
     CsrMatrix AT = timer.time(sec["AT"], [&] { return spgemm(L.A, T.T, params_.spgemm, &ss); });
     st.spgemm["AT"] = {ss.products, ss.nnz_c, sec["AT"]};
@@ -128,9 +142,11 @@ Hierarchy::Hierarchy(CsrMatrix A, const AmgParams& params, Vector B, int k) : pa
     stats_.levels.push_back(std::move(st));
     levels_.push_back(std::move(next));
   }
-  if (space() == Space::device) device::synchronize();
+  exec_->synchronize();
   stats_.setup_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_setup).count();
   stats_.coarse_pseudo_inverse = coarse_.pseudo_inverse;
+  stats_.coarse_solver = coarse_.name;
+  stats_.spgemm_algorithm = spgemm_registry().resolve(params_.spgemm, space());
   double rows = 0, nnz = 0;
   for (const auto& l : stats_.levels) {
     rows += l.rows;

@@ -10,6 +10,7 @@
 
 #include "amg/coarse_solver.hpp"
 #include "amg/params.hpp"
+#include "core/executor.hpp"
 
 namespace saga {
 
@@ -56,6 +57,8 @@ struct HierarchyStats {
   std::map<std::string, double> phase_seconds;  // summed over levels
   double spgemm_seconds() const;
   bool coarse_pseudo_inverse = false;
+  std::string coarse_solver;     // the coarse-solver component that ran
+  std::string spgemm_algorithm;  // the SpGEMM component that ran
 };
 
 struct Level {
@@ -71,16 +74,20 @@ struct Level {
 class Hierarchy {
  public:
   // A is used in place (moved in); B is the near-nullspace (n x k, row-major),
-  // empty for the constant vector.
-  Hierarchy(CsrMatrix A, const AmgParams& params, Vector B = Vector(), int k = 1);
+  // empty for the constant vector. Runs on `exec` (default: the active
+  // executor of A's space), which must be of A's space.
+  Hierarchy(CsrMatrix A, const SetupParams& params, Vector B = Vector(), int k = 1,
+            std::shared_ptr<const Executor> exec = nullptr);
   const std::vector<Level>& levels() const { return levels_; }
   const amg::CoarseSolver& coarse() const { return coarse_; }
   const HierarchyStats& stats() const { return stats_; }
-  const AmgParams& params() const { return params_; }
+  const SetupParams& params() const { return params_; }
   Space space() const { return levels_.front().A.space(); }
+  const std::shared_ptr<const Executor>& executor() const { return exec_; }
 
  private:
-  AmgParams params_;
+  SetupParams params_;
+  std::shared_ptr<const Executor> exec_;
   std::vector<Level> levels_;
   amg::CoarseSolver coarse_;
   HierarchyStats stats_;

@@ -1,28 +1,51 @@
 #pragma once
-// Parameters of the smoothed-aggregation setup and of the multigrid cycle.
-// Defaults are the reference choices of GUIDE.md §2.
+// Parameters of the smoothed-aggregation setup (the `amg.*` keys of a config
+// that shape the hierarchy). Defaults are the reference choices of
+// docs/design.md ("Reference choices"). The cycle and smoother parameters live
+// with the cycle (solver/cycle_params.hpp).
 #include <cstdint>
+#include <optional>
+#include <set>
 #include <string>
+#include <vector>
 
-#include "sparse/spgemm.hpp"
+#include "core/options.hpp"
+#include "core/parameters.hpp"
+#include "core/types.hpp"
 
 namespace saga {
 
-struct AmgParams {
+struct SetupParams {
   double theta = 0.0;             // symmetric strength threshold
   index_t coarse_size = 500;      // stop coarsening at or below this many rows
   int max_levels = 10;            // including the finest
   int rho_iterations = 15;        // Lanczos steps for rho(D^-1 A)
   double prolongator_omega = 0;   // 0: 4/(3 rho) per level
   std::uint32_t seed = 0;         // MIS-2 hash priorities (per level: seed + level)
-  // Cycle and smoother
-  std::string cycle = "V";        // V or W
-  std::string smoother = "jacobi";
-  int pre_sweeps = 1, post_sweeps = 1;
-  double smoother_omega = 0;      // 0: 4/(3 rho) per level
-  SpgemmOptions spgemm;           // SpGEMM algorithm used in the setup
+  Component spgemm;               // SpGEMM algorithm of the setup ("" = the backend's default)
+  Component coarse_solver = "dense_cholesky";
+  // Per-level settings: levels[l] overrides keys of level l (setup keys such as
+  // theta, and cycle keys such as smoother and pre_sweeps).
+  std::vector<Options> levels;
+
+  template <class V>
+  void visit(V& v) {
+    v("theta", theta, "symmetric strength threshold: keep a_ij with a_ij^2 >= theta^2 a_ii a_jj", in_range(0, 1));
+    v("coarse_size", coarse_size, "stop coarsening at or below this many rows", at_least(1));
+    v("max_levels", max_levels, "most levels, the finest included", at_least(1));
+    v("rho_iterations", rho_iterations, "Lanczos steps of the rho(D^-1 A) estimate", at_least(1));
+    v("prolongator_omega", prolongator_omega, "prolongator smoothing weight", zero_is_auto());
+    v("seed", seed, "MIS-2 hash seed (level l uses seed + l)", at_least(0));
+  }
+  // The parameters on level l (levels[l] applied; keys of the cycle ignored).
+  SetupParams at_level(int l) const;
 };
 
-void validate(const AmgParams& p);
+// Keys of amg.levels entries that belong to the cycle (solver/cycle_params.hpp).
+const std::set<std::string>& cycle_level_keys();
+
+// Checks every value, the SpGEMM and coarse-solver names (and that they run on
+// `space`, when given) and the per-level keys; InputError otherwise.
+void validate(const SetupParams& p, std::optional<Space> space = std::nullopt);
 
 }  // namespace saga

@@ -6,7 +6,6 @@
 
 #include "amg/functors.hpp"
 #include "core/parallel_for.hpp"
-#include "problems/rhs.hpp"
 #include "sparse/spmv.hpp"
 #include "sparse/vector_ops.hpp"
 

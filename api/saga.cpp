@@ -1,42 +1,77 @@
 #include "api/saga.hpp"
 
-#include "core/device.hpp"
-
 namespace saga {
 
-Backend resolve_backend(const std::string& name) {
-  if (name == "host") return Backend::host;
-  if (name == "cuda") {
-    if (!device::compiled()) throw UnavailableError("backend 'cuda' requested but saga was built without CUDA");
-    if (device::count() == 0) throw UnavailableError("backend 'cuda' requested but no GPU is present");
-    return Backend::cuda;
-  }
-  SAGA_REQUIRE(name == "auto", "unknown backend '{}' (expected auto, host or cuda)", name);
-  return device::compiled() && device::count() > 0 ? Backend::cuda : Backend::host;
+namespace {
+std::shared_ptr<const Executor> pick(const CsrMatrix& A, std::shared_ptr<const Executor> exec) {
+  return exec ? std::move(exec) : active_executor(A.space());
+}
+// Checks everything a setup will need before any work is done.
+const CsrMatrix& checked(const CsrMatrix& A, const AmgParams& p) {
+  validate(p, A.space());
+  return A;
+}
+CsrMatrix clone_on(const CsrMatrix& A, const std::shared_ptr<const Executor>& exec) {
+  ExecutorScope scope(exec);
+  return A.clone();
+}
+}  // namespace
+
+AmgPreconditioner::AmgPreconditioner(const CsrMatrix& A, const AmgParams& params,
+                                     std::shared_ptr<const Executor> exec)
+    : AmgPreconditioner(clone_on(checked(A, params), pick(A, exec)), params, pick(A, exec)) {}
+
+AmgPreconditioner::AmgPreconditioner(CsrMatrix&& A, const AmgParams& params, std::shared_ptr<const Executor> exec) {
+  validate(params, A.space());
+  exec = pick(A, std::move(exec));
+  hierarchy_ = std::make_unique<Hierarchy>(std::move(A), params, Vector(), 1, exec);
+  cycle_ = std::make_unique<MultigridCycle>(*hierarchy_, params);
 }
 
-AmgPreconditioner::AmgPreconditioner(const CsrMatrix& A, const AmgParams& params)
-    : AmgPreconditioner(A.clone(), params) {}
+AmgPreconditioner::AmgPreconditioner(const CsrMatrix& A, const AmgParams& params, const Vector& B, int k,
+                                     std::shared_ptr<const Executor> exec) {
+  validate(params, A.space());
+  exec = pick(A, std::move(exec));
+  ExecutorScope scope(exec);
+  hierarchy_ = std::make_unique<Hierarchy>(A.clone(), params, B.clone(), k, exec);
+  cycle_ = std::make_unique<MultigridCycle>(*hierarchy_, params);
+}
 
-AmgPreconditioner::AmgPreconditioner(CsrMatrix&& A, const AmgParams& params)
-    : hierarchy_(std::make_unique<Hierarchy>(std::move(A), params)),
-      cycle_(std::make_unique<MultigridCycle>(*hierarchy_)) {}
+Solver::Solver(const CsrMatrix& A, const AmgParams& amg, const SolverParams& solver,
+               std::shared_ptr<const Executor> exec)
+    : params_(solver) {
+  validate(params_, A.space());
+  precond_ = std::make_unique<AmgPreconditioner>(A, amg, std::move(exec));
+  build_preconditioner();
+}
 
-AmgPreconditioner::AmgPreconditioner(const CsrMatrix& A, const AmgParams& params, const Vector& B, int k)
-    : hierarchy_(std::make_unique<Hierarchy>(A.clone(), params, B.clone(), k)),
-      cycle_(std::make_unique<MultigridCycle>(*hierarchy_)) {}
+Solver::Solver(CsrMatrix&& A, const AmgParams& amg, const SolverParams& solver, std::shared_ptr<const Executor> exec)
+    : params_(solver) {
+  validate(params_, A.space());
+  precond_ = std::make_unique<AmgPreconditioner>(std::move(A), amg, std::move(exec));
+  build_preconditioner();
+}
 
-Solver::Solver(const CsrMatrix& A, const AmgParams& amg, const SolverParams& solver)
-    : precond_(A, amg), params_(solver) {}
-Solver::Solver(CsrMatrix&& A, const AmgParams& amg, const SolverParams& solver)
-    : precond_(std::move(A), amg), params_(solver) {}
+void Solver::build_preconditioner() {
+  ExecutorScope scope(executor());
+  op_ = std::make_unique<MatrixOperator>(precond_->matrix());
+  const Component& pre = params_.preconditioner;
+  if (pre.name == "amg" || pre.name == "none") return;
+  if (is_nested_krylov(pre))
+    outer_M_ = std::make_unique<KrylovOperator>(*op_, precond_.get(), nested_solver_params(pre));
+  else {
+    Component smoother;
+    const int sweeps = smoother_preconditioner_sweeps(pre, &smoother);
+    outer_M_ = std::make_unique<SmootherOperator>(precond_->matrix(), smoother, sweeps);
+  }
+}
 
 SolveResult Solver::solve(const Vector& b, Vector& x) const {
-  const CsrMatrix& A = precond_.matrix();
-  if (params_.type == "pcg") return pcg(A, b, x, &precond_.cycle(), params_);
-  if (params_.type == "amg") return multigrid_iteration(A, b, x, precond_.cycle(), params_);
-  if (params_.type == "cg") return pcg(A, b, x, nullptr, params_);
-  SAGA_REQUIRE(false, "unknown solver type '{}' (expected pcg, amg or cg)", params_.type);
+  ExecutorScope scope(executor());
+  const LinearOperator* M = outer_M_                              ? outer_M_.get()
+                            : params_.preconditioner.name == "none" ? nullptr
+                                                                    : static_cast<const LinearOperator*>(precond_.get());
+  return krylov_solve(*op_, M, b, x, params_);
 }
 
 }  // namespace saga

@@ -1,40 +1,51 @@
 #pragma once
 // saga's public C++ API: an AMG preconditioner or a complete solver from a CSR
-// matrix and parameters. Everything lives in the matrix's memory space: give a
-// host CsrMatrix to run on the CPU, a device one (CsrMatrix::to(Space::device))
-// to run on the GPU.
+// matrix and parameters. Everything runs on an executor (core/executor.hpp):
+// give a host CsrMatrix to run on the CPU, a device one
+// (CsrMatrix::to(Space::device)) to run on the GPU — on the default executor
+// of its space, or on one you pass (its own CUDA stream).
 //
-//   saga::CsrMatrix A = ...;                       // host or device
-//   saga::AmgPreconditioner M(A, saga::AmgParams{});   // setup
-//   M.apply(r, z);                                  // z = M^-1 r (one V-cycle)
-//   saga::Solver s(A, amg_params, solver_params);
-//   saga::SolveResult res = s.solve(b, x);          // AMG-PCG
-//   s.stats().levels[0].rows, s.stats().operator_complexity, ...
+//   auto gpu = saga::Executor::cuda();                 // a GPU with its own stream
+//   saga::AmgParams amg;                               // setup + cycle parameters
+//   amg.smoother = {"jacobi", saga::Options().set("omega", 0.6)};  // any smoother, its options
+//   saga::AmgPreconditioner M(A, amg, gpu);            // setup
+//   M.apply(r, z);                                     // z = M^-1 r (one cycle)
+//   saga::SolverParams sp;  sp.type = "gmres";         // any Krylov method
+//   saga::Solver s(A, amg, sp, gpu);
+//   saga::SolveResult res = s.solve(b, x);
+//   saga::krylov_solve(op, &M, b, x, sp);              // your own operator, saga's methods
 #include <memory>
 #include <string>
 
 #include "amg/hierarchy.hpp"
+#include "core/executor.hpp"
+#include "solver/cycle_params.hpp"
 #include "solver/krylov.hpp"
+#include "solver/multigrid_cycle.hpp"
+#include "solver/smoother.hpp"
 
 namespace saga {
 
-// "auto" = cuda when this build has it and a GPU is present, else host.
-Backend resolve_backend(const std::string& name);
-
-class AmgPreconditioner {
+class AmgPreconditioner final : public LinearOperator {
  public:
-  // Builds the hierarchy from a copy of A (A itself is not kept).
-  AmgPreconditioner(const CsrMatrix& A, const AmgParams& params = {});
+  // Builds the hierarchy from a copy of A (A itself is not kept). exec:
+  // default = the active executor of A's space.
+  AmgPreconditioner(const CsrMatrix& A, const AmgParams& params = {},
+                    std::shared_ptr<const Executor> exec = nullptr);
   // Builds it from A, taking ownership (no copy).
-  AmgPreconditioner(CsrMatrix&& A, const AmgParams& params = {});
+  AmgPreconditioner(CsrMatrix&& A, const AmgParams& params = {}, std::shared_ptr<const Executor> exec = nullptr);
   // With a near-nullspace B (n x k, row-major) instead of the constant vector.
-  AmgPreconditioner(const CsrMatrix& A, const AmgParams& params, const Vector& B, int k);
+  AmgPreconditioner(const CsrMatrix& A, const AmgParams& params, const Vector& B, int k,
+                    std::shared_ptr<const Executor> exec = nullptr);
 
   // z = M^-1 r: one multigrid cycle from a zero initial guess.
-  void apply(const Vector& r, Vector& z) const { cycle_->apply(r, z); }
+  void apply(const Vector& r, Vector& z) const override { cycle_->apply(r, z); }
+  index_t rows() const override { return cycle_->rows(); }
+  Space space() const override { return cycle_->space(); }
   const HierarchyStats& stats() const { return hierarchy_->stats(); }
   const Hierarchy& hierarchy() const { return *hierarchy_; }
   const MultigridCycle& cycle() const { return *cycle_; }
+  const std::shared_ptr<const Executor>& executor() const { return hierarchy_->executor(); }
   // The finest-level matrix (owned by the hierarchy).
   const CsrMatrix& matrix() const { return hierarchy_->levels().front().A; }
 
@@ -45,18 +56,26 @@ class AmgPreconditioner {
 
 class Solver {
  public:
-  Solver(const CsrMatrix& A, const AmgParams& amg = {}, const SolverParams& solver = {});
-  Solver(CsrMatrix&& A, const AmgParams& amg = {}, const SolverParams& solver = {});
+  // All parameters are checked (names, options, backend support) before any
+  // setup work.
+  Solver(const CsrMatrix& A, const AmgParams& amg = {}, const SolverParams& solver = {},
+         std::shared_ptr<const Executor> exec = nullptr);
+  Solver(CsrMatrix&& A, const AmgParams& amg = {}, const SolverParams& solver = {},
+         std::shared_ptr<const Executor> exec = nullptr);
   // Solves A x = b; x holds the initial guess. Never throws for
   // non-convergence: check SolveResult::converged.
   SolveResult solve(const Vector& b, Vector& x) const;
-  const HierarchyStats& stats() const { return precond_.stats(); }
-  const AmgPreconditioner& preconditioner() const { return precond_; }
-  SolverParams& params() { return params_; }
+  const HierarchyStats& stats() const { return precond_->stats(); }
+  const AmgPreconditioner& preconditioner() const { return *precond_; }
+  const SolverParams& params() const { return params_; }
+  const std::shared_ptr<const Executor>& executor() const { return precond_->executor(); }
 
  private:
-  AmgPreconditioner precond_;
+  void build_preconditioner();
   SolverParams params_;
+  std::unique_ptr<AmgPreconditioner> precond_;
+  std::unique_ptr<MatrixOperator> op_;
+  std::unique_ptr<LinearOperator> outer_M_;  // smoother or nested Krylov preconditioner (else the cycle or none)
 };
 
 }  // namespace saga

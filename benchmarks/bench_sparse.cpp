@@ -1,4 +1,4 @@
-// saga-bench: the sparse-layer benchmark of GUIDE.md §3 on the seed suite.
+// saga-bench: the sparse-layer benchmark of docs/results.md §3 on the seed suite.
 // For each structured problem: A·A with saga's reference ESC SpGEMM and with
 // cusparseSpGEMM, SpMV with saga's CSR-vector kernel and with cusparseSpMV, all
 // in this process, plus the device copy bandwidth that sets the data-movement
@@ -90,11 +90,8 @@ int main(int argc, char** argv) {
       r["N"] = c.N;
       r["rows"] = A.rows();
       r["nnz"] = A.nnz();
-      SpgemmOptions esc;
-      esc.algorithm = "esc";
-      esc.memory_budget_bytes = budget_mib << 20;
-      SpgemmOptions cus;
-      cus.algorithm = "cusparse";
+      const Component esc("esc", Options().set("memory_budget_mib", budget_mib));
+      const Component cus("cusparse");
       SpgemmStats st;
       {
         CsrMatrix C = spgemm(A, A, esc, &st);  // warm-up, and the counts

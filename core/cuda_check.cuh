@@ -3,7 +3,14 @@
 // DeviceError naming the call and its source location.
 #include <cuda_runtime.h>
 
+#include "core/device.hpp"
 #include "core/error.hpp"
+
+namespace saga {
+// The stream of this thread's active device executor (core/executor.hpp):
+// every launch, copy and library call of the CUDA backend goes there.
+inline cudaStream_t device_stream() { return static_cast<cudaStream_t>(device::current_stream()); }
+}  // namespace saga
 
 namespace saga::cuda_detail {
 [[noreturn]] void throw_cuda_error(cudaError_t e, const char* call, const char* file, int line);
@@ -22,7 +29,7 @@ namespace saga::cuda_detail {
 #define SAGA_CUDA_LAUNCH(name)                                                          \
   do {                                                                                  \
     SAGA_CUDA(cudaGetLastError());                                                      \
-    SAGA_CUDA(cudaStreamSynchronize(0));                                                \
+    SAGA_CUDA(cudaStreamSynchronize(::saga::device_stream()));                                                \
   } while (0)
 #else
 #define SAGA_CUDA_LAUNCH(name) SAGA_CUDA(cudaGetLastError())

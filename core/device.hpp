@@ -25,19 +25,36 @@ struct Info {
 };
 Info info();
 
-// Stream-ordered allocation on the saga stream; `what` names the allocation in
-// the out-of-memory error.
+// Streams (cudaStream_t as void*; nullptr = the legacy default stream). Used
+// by Executor (core/executor.hpp); everything else works on the stream of the
+// active executor.
+void* stream_create(int device);
+void stream_destroy(void* stream);
+void stream_synchronize(void* stream);
+// Memory pools (cudaMemPool_t as void*): each executor allocates from its own
+// pool, so blocks freed on one stream are never handed to another stream
+// (which would make the streams wait for each other).
+void* pool_create(int device);
+void pool_destroy(void* pool);
+// Makes `device` current for this thread; returns the previous one.
+int set_current(int device);
+// The stream of this thread's active device executor.
+void* current_stream();
+
+// Stream-ordered allocation on the active executor's stream; `what` names the
+// allocation in the out-of-memory error. release() frees on the stream the
+// block was allocated on.
 void* allocate(std::size_t bytes, const char* what);
-void release(void* p);
+void release(void* p, void* stream);
 
 enum class Copy { host_to_device, device_to_host, device_to_device };
 void copy(void* dst, const void* src, std::size_t bytes, Copy kind);
 void zero(void* p, std::size_t bytes);
-// Wait for all saga device work to finish (used for honest timings).
+// Waits for all work of the active device executor (used for honest timings).
 void synchronize();
 
 // Runs fn() and returns its duration in milliseconds measured with device
-// events on the saga stream (host clock when built without CUDA).
+// events on the active executor's stream (host clock when built without CUDA).
 double elapsed_ms(const std::function<void()>& fn);
 
 }  // namespace saga::device

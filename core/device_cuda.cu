@@ -1,11 +1,13 @@
-// Device services on the CUDA runtime. All saga work runs on the legacy default
-// stream with the stream-ordered allocator, so allocations inside setup are cheap
-// and ordering is implicit.
+// Device services on the CUDA runtime. Work runs on the stream of the active
+// executor (core/executor.hpp) with the stream-ordered allocator, so
+// allocations inside setup are cheap and ordering is that of the stream.
 #include <cstdint>
 #include <limits>
+#include <mutex>
 
 #include "core/cuda_check.cuh"
 #include "core/device.hpp"
+#include "core/executor.hpp"
 
 namespace saga::cuda_detail {
 void throw_cuda_error(cudaError_t e, const char* call, const char* file, int line) {
@@ -49,10 +51,7 @@ Info info() {
 
 namespace {
 // Keep freed blocks in the pool: AMG setup allocates and frees many temporaries.
-void configure_pool_once() {
-  static bool done = false;
-  if (done) return;
-  done = true;
+void configure_pool() {
   int dev = 0;
   SAGA_CUDA(cudaGetDevice(&dev));
   cudaMemPool_t pool;
@@ -60,13 +59,65 @@ void configure_pool_once() {
   std::uint64_t threshold = std::numeric_limits<std::uint64_t>::max();
   SAGA_CUDA(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &threshold));
 }
+void configure_pool_once() {
+  static std::once_flag once;  // executors on several threads allocate concurrently
+  std::call_once(once, configure_pool);
+}
 }  // namespace
+
+cudaStream_t stream() { return static_cast<cudaStream_t>(active_executor(Space::device)->stream()); }
+
+void* stream_create(int device) {
+  int prev = 0;
+  SAGA_CUDA(cudaGetDevice(&prev));
+  SAGA_CUDA(cudaSetDevice(device));
+  cudaStream_t s = nullptr;
+  // Blocking: ordered after work on the legacy default stream (see executor.hpp).
+  SAGA_CUDA(cudaStreamCreateWithFlags(&s, cudaStreamDefault));
+  SAGA_CUDA(cudaSetDevice(prev));
+  return s;
+}
+void* pool_create(int device) {
+  cudaMemPoolProps props{};
+  props.allocType = cudaMemAllocationTypePinned;
+  props.location.type = cudaMemLocationTypeDevice;
+  props.location.id = device;
+  cudaMemPool_t pool;
+  SAGA_CUDA(cudaMemPoolCreate(&pool, &props));
+  // Keep freed blocks (setup allocates and frees many temporaries), and hand a
+  // block only to later work of the same stream.
+  std::uint64_t threshold = std::numeric_limits<std::uint64_t>::max();
+  SAGA_CUDA(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &threshold));
+  int no = 0;
+  SAGA_CUDA(cudaMemPoolSetAttribute(pool, cudaMemPoolReuseAllowInternalDependencies, &no));
+  SAGA_CUDA(cudaMemPoolSetAttribute(pool, cudaMemPoolReuseAllowOpportunistic, &no));
+  return pool;
+}
+void pool_destroy(void* pool) {
+  if (pool) cudaMemPoolDestroy(static_cast<cudaMemPool_t>(pool));
+}
+
+void stream_destroy(void* s) {
+  if (s) cudaStreamDestroy(static_cast<cudaStream_t>(s));
+}
+void stream_synchronize(void* s) { SAGA_CUDA(cudaStreamSynchronize(static_cast<cudaStream_t>(s))); }
+int set_current(int device) {
+  int prev = 0;
+  SAGA_CUDA(cudaGetDevice(&prev));
+  if (prev != device) SAGA_CUDA(cudaSetDevice(device));
+  return prev;
+}
+void* current_stream() { return stream(); }
 
 void* allocate(std::size_t bytes, const char* what) {
   if (bytes == 0) return nullptr;
   configure_pool_once();
   void* p = nullptr;
-  cudaError_t e = cudaMallocAsync(&p, bytes, 0);
+  const auto& exec = active_executor(Space::device);
+  cudaError_t e = exec->pool()
+                      ? cudaMallocFromPoolAsync(&p, bytes, static_cast<cudaMemPool_t>(exec->pool()),
+                                                static_cast<cudaStream_t>(exec->stream()))
+                      : cudaMallocAsync(&p, bytes, static_cast<cudaStream_t>(exec->stream()));
   if (e == cudaErrorMemoryAllocation) {
     cudaGetLastError();
     std::size_t free_b = 0, total_b = 0;
@@ -79,8 +130,8 @@ void* allocate(std::size_t bytes, const char* what) {
   return p;
 }
 
-void release(void* p) {
-  if (p) cudaFreeAsync(p, 0);  // never throws from destructors
+void release(void* p, void* s) {
+  if (p) cudaFreeAsync(p, static_cast<cudaStream_t>(s));  // never throws from destructors
 }
 
 void copy(void* dst, const void* src, std::size_t bytes, Copy kind) {
@@ -88,23 +139,23 @@ void copy(void* dst, const void* src, std::size_t bytes, Copy kind) {
   cudaMemcpyKind k = kind == Copy::host_to_device   ? cudaMemcpyHostToDevice
                      : kind == Copy::device_to_host ? cudaMemcpyDeviceToHost
                                                     : cudaMemcpyDeviceToDevice;
-  SAGA_CUDA(cudaMemcpyAsync(dst, src, bytes, k, 0));
-  if (kind == Copy::device_to_host) SAGA_CUDA(cudaStreamSynchronize(0));
+  SAGA_CUDA(cudaMemcpyAsync(dst, src, bytes, k, stream()));
+  if (kind == Copy::device_to_host) SAGA_CUDA(cudaStreamSynchronize(stream()));
 }
 
 void zero(void* p, std::size_t bytes) {
-  if (bytes) SAGA_CUDA(cudaMemsetAsync(p, 0, bytes, 0));
+  if (bytes) SAGA_CUDA(cudaMemsetAsync(p, 0, bytes, stream()));
 }
 
-void synchronize() { SAGA_CUDA(cudaStreamSynchronize(0)); }
+void synchronize() { SAGA_CUDA(cudaStreamSynchronize(stream())); }
 
 double elapsed_ms(const std::function<void()>& fn) {
   cudaEvent_t a, b;
   SAGA_CUDA(cudaEventCreate(&a));
   SAGA_CUDA(cudaEventCreate(&b));
-  SAGA_CUDA(cudaEventRecord(a, 0));
+  SAGA_CUDA(cudaEventRecord(a, stream()));
   fn();
-  SAGA_CUDA(cudaEventRecord(b, 0));
+  SAGA_CUDA(cudaEventRecord(b, stream()));
   SAGA_CUDA(cudaEventSynchronize(b));
   float ms = 0.f;
   SAGA_CUDA(cudaEventElapsedTime(&ms, a, b));

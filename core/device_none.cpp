@@ -16,8 +16,15 @@ namespace {
 bool compiled() { return false; }
 int count() { return 0; }
 Info info() { unavailable(); }
+void* stream_create(int) { unavailable(); }
+void stream_destroy(void*) {}
+void* pool_create(int) { unavailable(); }
+void pool_destroy(void*) {}
+void stream_synchronize(void*) {}
+int set_current(int) { unavailable(); }
+void* current_stream() { return nullptr; }
 void* allocate(std::size_t, const char*) { unavailable(); }
-void release(void*) {}
+void release(void*, void*) {}
 void copy(void*, const void*, std::size_t, Copy) { unavailable(); }
 void zero(void*, std::size_t) { unavailable(); }
 void synchronize() {}

@@ -17,7 +17,7 @@ void device_for_each(std::int64_t n, const F& f) {
   constexpr int threads = 256;
   std::int64_t blocks = (n + threads - 1) / threads;
   if (blocks > 65536) blocks = 65536;
-  for_each_kernel<F><<<static_cast<unsigned>(blocks), threads>>>(n, f);
+  for_each_kernel<F><<<static_cast<unsigned>(blocks), threads, 0, ::saga::device_stream()>>>(n, f);
   SAGA_CUDA_LAUNCH("for_each");
 }
 

@@ -16,16 +16,12 @@ namespace saga {
 using index_t = std::int32_t;
 using offset_t = std::int32_t;
 
-// Where an array lives.
+// Where data lives and work runs: the one backend notion of saga. The
+// executor (core/executor.hpp) adds which GPU and which stream.
 enum class Space { host, device };
 
 inline const char* to_string(Space s) { return s == Space::host ? "host" : "device"; }
-
-// The compute backend an algorithm runs on; host data lives in Space::host and
-// cuda data in Space::device.
-enum class Backend { host, cuda };
-
-inline Space space_of(Backend b) { return b == Backend::host ? Space::host : Space::device; }
-inline const char* to_string(Backend b) { return b == Backend::host ? "host" : "cuda"; }
+// The backend's name in configs and reports: "host" or "cuda".
+inline const char* backend_name(Space s) { return s == Space::host ? "host" : "cuda"; }
 
 }  // namespace saga

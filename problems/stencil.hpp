@@ -1,5 +1,5 @@
 #pragma once
-// The structured Poisson stencils of GUIDE.md §1, one row at a time, with their
+// The structured Poisson stencils of docs/problems.md, one row at a time, with their
 // variants: anisotropy (-eps u_xx - u_yy, rotated) and jumping coefficients.
 // Interior unknowns of an N^d grid in lexicographic order (x fastest),
 // homogeneous Dirichlet boundary eliminated (a boundary neighbour has no entry),

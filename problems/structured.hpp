@@ -1,5 +1,5 @@
 #pragma once
-// Structured Poisson problems (GUIDE.md §1) built directly on either backend.
+// Structured Poisson problems (docs/problems.md) built directly on either backend.
 #include <cstdint>
 #include <string>
 
@@ -12,7 +12,7 @@ namespace saga {
 Stencil parse_stencil(const std::string& name);
 std::string stencil_name(Stencil s);
 
-// Number of unknowns N^d and the closed-form nnz of GUIDE.md §1.
+// Number of unknowns N^d and the closed-form nnz of docs/problems.md.
 std::int64_t poisson_rows(Stencil s, index_t N);
 std::int64_t poisson_nnz(Stencil s, index_t N);
 // nnz of a variant's pattern (a rotated 5-point stencil has 9 points).

@@ -1,140 +1,135 @@
 #include "solver/krylov.hpp"
 
-#include <chrono>
-#include <cmath>
-
-#include "sparse/spmv.hpp"
+#include "solver/smoother.hpp"
 #include "sparse/vector_ops.hpp"
+
+// The Krylov methods: one line each (the add_* function its file in solver/krylov/ defines), in
+// the order `saga info` lists them.
+#define SAGA_KRYLOV_COMPONENTS(X) \
+  X(pcg)                          \
+  X(cg)                           \
+  X(fcg)                          \
+  X(gmres)                        \
+  X(amg)                          \
+  /* one line per method, above */
 
 namespace saga {
 
-namespace {
-void check_system(const CsrMatrix& A, const Vector& b, const Vector& x) {
-  SAGA_REQUIRE(A.rows() == A.cols(), "solve: matrix is {}x{}, not square", A.rows(), A.cols());
-  SAGA_REQUIRE(b.size() == static_cast<std::size_t>(A.rows()), "solve: b has {} entries, A has {} rows", b.size(),
-               A.rows());
-  SAGA_REQUIRE(x.size() == static_cast<std::size_t>(A.rows()), "solve: x has {} entries, A has {} rows", x.size(),
-               A.rows());
-  SAGA_REQUIRE(all_finite(b), "solve: the right-hand side has NaN or Inf entries");
-  SAGA_REQUIRE(all_finite(x), "solve: the initial guess has NaN or Inf entries");
+#define SAGA_DECLARE(name) void add_##name(KrylovRegistry&);
+SAGA_KRYLOV_COMPONENTS(SAGA_DECLARE)
+#undef SAGA_DECLARE
+
+const KrylovRegistry& krylov_methods() {
+  static const KrylovRegistry r = [] {
+    KrylovRegistry reg("solver", "solver.type", "solver");
+#define SAGA_ADD(name) add_##name(reg);
+    SAGA_KRYLOV_COMPONENTS(SAGA_ADD)
+#undef SAGA_ADD
+    reg.set_default("pcg");
+    return reg;
+  }();
+  return r;
 }
 
-struct Clock {
-  bool device;
-  std::chrono::steady_clock::time_point t0 = std::chrono::steady_clock::now();
-  double seconds() const {
-    if (device) device::synchronize();
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+SolverParams nested_solver_params(const Component& pre) {
+  SolverParams inner;
+  inner.tolerance = 0.1;
+  inner.max_iterations = 5;
+  inner.preconditioner = "amg";
+  std::set<std::string> method_keys;
+  Options own;
+  static const std::set<std::string> shared{"tolerance", "max_iterations"};
+  for (const auto& [k, o] : pre.options.values())
+    if (!shared.count(k)) {
+      own.set(k, o.text, o.where);
+      method_keys.insert(k);
+    }
+  read_params(inner, pre.options, "solver.preconditioner", method_keys);
+  inner.type = Component(pre.name, own);
+  inner.type.where = pre.where;
+  return inner;
+}
+
+namespace {
+struct SmootherSweeps {
+  int sweeps = 1;
+  template <class V>
+  void visit(V& v) {
+    v("sweeps", sweeps, "smoothing steps per application", in_range(1, 100));
   }
 };
-
-void finish(SolveResult& r, const SolverParams& p, const Clock& c) {
-  r.seconds = c.seconds();
-  r.relative_residual = r.residual_history.back();
-  if (r.iterations > 0 && r.residual_history.front() > 0)
-    r.convergence_factor = std::pow(r.relative_residual / r.residual_history.front(), 1.0 / r.iterations);
-  if (r.converged)
-    r.message = fmt::format("converged in {} iterations to relative residual {:.3e}", r.iterations,
-                            r.relative_residual);
-  else if (r.message.empty())
-    r.message = fmt::format("did NOT converge: {} iterations reached, relative residual {:.3e} > tolerance {:.1e}",
-                            r.iterations, r.relative_residual, p.tolerance);
-}
-
-// b = 0: the solution is x = 0, reached at iteration 0.
-bool zero_rhs(double bnorm, Vector& x, SolveResult& r, const SolverParams& p, const Clock& c) {
-  if (bnorm != 0.0) return false;
-  fill(x, 0.0);
-  r.residual_history.push_back(0.0);
-  r.converged = true;
-  finish(r, p, c);
-  return true;
-}
-
-bool record(SolveResult& r, const SolverParams& p, double rel) {
-  r.residual_history.push_back(rel);
-  if (p.progress) p.progress(r.iterations, rel, p.progress_data);
-  if (!std::isfinite(rel)) {
-    r.message = fmt::format("diverged: residual became {} at iteration {}", rel, r.iterations);
-    return true;
-  }
-  if (rel <= p.tolerance) {
-    r.converged = true;
-    return true;
-  }
-  return false;
-}
 }  // namespace
 
-SolveResult pcg(const CsrMatrix& A, const Vector& b, Vector& x, const MultigridCycle* M, const SolverParams& p) {
-  check_system(A, b, x);
-  const Space s = A.space();
-  Clock clock{s == Space::device};
-  SolveResult res;
-  const std::size_t n = A.rows();
-  Vector r(n, s, "PCG residual"), z(n, s, "PCG preconditioned residual"), q(n, s, "PCG direction"),
-      Aq(n, s, "PCG A*direction");
-  const double bnorm = norm2(b);
-  if (zero_rhs(bnorm, x, res, p, clock)) return res;
-  copy(b, r);
-  spmv(-1.0, A, x, 1.0, r);
-  if (record(res, p, norm2(r) / bnorm)) {
-    finish(res, p, clock);
-    return res;
-  }
-  if (M)
-    M->apply(r, z);
-  else
-    copy(r, z);
-  copy(z, q);
-  double rz = dot(r, z);
-  while (res.iterations < p.max_iterations) {
-    spmv(A, q, Aq);
-    const double qAq = dot(q, Aq);
-    if (!(qAq > 0.0)) {
-      res.message = fmt::format(
-          "breakdown at iteration {}: q^T A q = {:.3e} <= 0 (the matrix or the preconditioner is not SPD)",
-          res.iterations, qAq);
-      res.residual_history.push_back(norm2(r) / bnorm);
-      break;
+int smoother_preconditioner_sweeps(const Component& pre, Component* smoother) {
+  Options own;
+  SmootherSweeps sw;
+  std::set<std::string> smoother_keys;
+  for (const auto& [k, o] : pre.options.values())
+    if (k != "sweeps") {
+      own.set(k, o.text, o.where);
+      smoother_keys.insert(k);
     }
-    const double alpha = rz / qAq;
-    axpby(alpha, q, 1.0, x);
-    axpby(-alpha, Aq, 1.0, r);
-    ++res.iterations;
-    if (record(res, p, norm2(r) / bnorm)) break;
-    if (M)
-      M->apply(r, z);
-    else
-      copy(r, z);
-    const double rz_new = dot(r, z);
-    axpby(1.0, z, rz_new / rz, q);
-    rz = rz_new;
-  }
-  finish(res, p, clock);
-  return res;
+  read_params(sw, pre.options, "solver.preconditioner", smoother_keys);
+  Component c(pre.name, own);
+  c.where = pre.where;
+  smoothers().validate(c);
+  if (smoother) *smoother = c;
+  return sw.sweeps;
 }
 
-SolveResult multigrid_iteration(const CsrMatrix& A, const Vector& b, Vector& x, const MultigridCycle& M,
-                                const SolverParams& p) {
-  check_system(A, b, x);
-  const Space s = A.space();
-  Clock clock{s == Space::device};
-  SolveResult res;
-  const std::size_t n = A.rows();
-  Vector r(n, s, "residual"), e(n, s, "correction");
-  const double bnorm = norm2(b);
-  if (zero_rhs(bnorm, x, res, p, clock)) return res;
-  for (;;) {
-    copy(b, r);
-    spmv(-1.0, A, x, 1.0, r);
-    if (record(res, p, norm2(r) / bnorm) || res.iterations >= p.max_iterations) break;
-    M.apply(r, e);
-    axpby(1.0, e, 1.0, x);
-    ++res.iterations;
+bool is_nested_krylov(const Component& pre) {
+  for (const auto& n : krylov_methods().names())
+    if (n == pre.name) return true;
+  return false;
+}
+
+void validate(const SolverParams& p, std::optional<Space> space) {
+  SolverParams copy = p;
+  read_params(copy, Options(), "solver");
+  krylov_methods().validate(p.type, space);
+  const Component& pre = p.preconditioner;
+  auto fail = [&](const std::string& msg) {
+    throw InputError(fmt::format("{}solver.preconditioner: {}", pre.where.empty() ? "" : pre.where + ": ", msg));
+  };
+  if (pre.name == "amg" || pre.name == "none") {
+    if (!pre.options.empty()) fail(fmt::format("'{}' takes no options", pre.name));
+    return;
   }
-  finish(res, p, clock);
-  return res;
+  for (const auto& n : smoothers().names())
+    if (n == pre.name) {
+      smoother_preconditioner_sweeps(pre);
+      return;
+    }
+  if (is_nested_krylov(pre)) {
+    const SolverParams inner = nested_solver_params(pre);
+    krylov_methods().validate(inner.type, space);
+    return;
+  }
+  std::string all = "amg, none";
+  for (const auto& n : smoothers().names()) all += ", " + n;
+  for (const auto& n : krylov_methods().names()) all += ", " + n;
+  fail(fmt::format("unknown preconditioner '{}' (choices: {})", pre.name, all));
+}
+
+SolveResult krylov_solve(const LinearOperator& A, const LinearOperator* M, const Vector& b, Vector& x,
+                         const SolverParams& p) {
+  validate(p, A.space());
+  const auto method = krylov_methods().create(p.type, A.space());
+  SolveResult r = method->solve(A, method->uses_preconditioner() ? M : nullptr, b, x, p);
+  r.method = krylov_methods().resolve(p.type, A.space());
+  return r;
+}
+
+KrylovOperator::KrylovOperator(const LinearOperator& A, const LinearOperator* M, SolverParams p)
+    : A_(A), M_(M), p_(std::move(p)) {
+  validate(p_, A.space());
+  method_ = krylov_methods().create(p_.type, A.space());
+  p_.progress = nullptr;
+}
+
+void KrylovOperator::apply(const Vector& x, Vector& y) const {
+  fill(y, 0.0);
+  method_->solve(A_, method_->uses_preconditioner() ? M_ : nullptr, x, y, p_);
 }
 
 }  // namespace saga

@@ -1,14 +1,71 @@
 #pragma once
-// Iterative solvers: preconditioned CG (the preconditioner a multigrid cycle,
-// or none) and the stand-alone multigrid iteration x <- x + M^-1 (b - A x).
-// x holds the initial guess on entry and the solution on return.
-#include "solver/multigrid_cycle.hpp"
+// Krylov methods over linear operators, behind the Krylov registry
+// (solver.type). Each method is a component in solver/krylov/ and solves
+// A x = b preconditioned by M (an operator: the AMG cycle, a smoother, another
+// Krylov solve, a user's function), x holding the initial guess on entry. The
+// methods, their parameters and when to use which: docs/components.md and
+// `saga info --components`. A new method: its file, its test, its docs entry,
+// one line in SAGA_KRYLOV_COMPONENTS (solver/krylov.cpp).
+#include <memory>
+#include <optional>
+
+#include "core/registry.hpp"
+#include "solver/linear_operator.hpp"
 #include "solver/solve_result.hpp"
 
 namespace saga {
 
-SolveResult pcg(const CsrMatrix& A, const Vector& b, Vector& x, const MultigridCycle* M, const SolverParams& p);
-SolveResult multigrid_iteration(const CsrMatrix& A, const Vector& b, Vector& x, const MultigridCycle& M,
-                                const SolverParams& p);
+class KrylovMethod {
+ public:
+  virtual ~KrylovMethod() = default;
+  // M may be nullptr (no preconditioner). Never throws for non-convergence.
+  virtual SolveResult solve(const LinearOperator& A, const LinearOperator* M, const Vector& b, Vector& x,
+                            const SolverParams& p) const = 0;
+  // False for methods that ignore M (cg).
+  virtual bool uses_preconditioner() const { return true; }
+  // True for methods that need a symmetric positive definite A (the CG family).
+  virtual bool needs_spd() const { return false; }
+  // True for methods that stay correct when M changes between iterations.
+  virtual bool flexible() const { return false; }
+};
+
+using KrylovRegistry = Registry<KrylovMethod>;
+const KrylovRegistry& krylov_methods();
+
+// Solves with p.type (validated first).
+SolveResult krylov_solve(const LinearOperator& A, const LinearOperator* M, const Vector& b, Vector& x,
+                         const SolverParams& p);
+
+// A Krylov solve as an operator: y = (approximately) A^-1 x, from a zero guess,
+// with the method, tolerance and iteration limit of `p` — to precondition an
+// outer (flexible) method. A and M must outlive it.
+class KrylovOperator final : public LinearOperator {
+ public:
+  KrylovOperator(const LinearOperator& A, const LinearOperator* M, SolverParams p);
+  index_t rows() const override { return A_.rows(); }
+  Space space() const override { return A_.space(); }
+  void apply(const Vector& x, Vector& y) const override;
+
+ private:
+  const LinearOperator& A_;
+  const LinearOperator* M_;
+  SolverParams p_;
+  std::unique_ptr<KrylovMethod> method_;
+};
+
+// The parameters of a nested Krylov preconditioner (solver.preconditioner
+// naming a Krylov method): its options' tolerance (default 0.1) and
+// max_iterations (default 5), the rest are the method's own; preconditioned
+// by the multigrid cycle.
+SolverParams nested_solver_params(const Component& preconditioner);
+bool is_nested_krylov(const Component& preconditioner);
+// A smoother as the preconditioner (solver.preconditioner naming a smoother):
+// its options besides "sweeps" (default 1) are the smoother's. Returns the
+// sweeps and, in *smoother, the smoother's own node; validates both.
+int smoother_preconditioner_sweeps(const Component& preconditioner, Component* smoother = nullptr);
+
+// Validates p (method name and options, tolerance, limits, and the
+// preconditioner's name) for a solve on `space` when given.
+void validate(const SolverParams& p, std::optional<Space> space = std::nullopt);
 
 }  // namespace saga

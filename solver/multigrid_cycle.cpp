@@ -5,45 +5,73 @@
 
 namespace saga {
 
-MultigridCycle::MultigridCycle(const Hierarchy& h) : h_(&h) {
+namespace {
+std::set<std::string> setup_keys() {
+  ParamDocumenter d;
+  SetupParams().visit(d);
+  std::set<std::string> k;
+  for (const auto& p : d.docs) k.insert(p.key);
+  return k;
+}
+}  // namespace
+
+CycleParams CycleParams::at_level(const std::vector<Options>& levels, int l) const {
+  CycleParams p = *this;
+  if (l < 0 || static_cast<std::size_t>(l) >= levels.size()) return p;
+  std::set<std::string> other = setup_keys();
+  other.insert("smoother");
+  read_params(p, levels[l], fmt::format("amg.levels[{}]", l), other);
+  if (const Option* s = levels[l].find("smoother"))
+    if (s->text != p.smoother.name) {
+      p.smoother = Component(s->text);
+      p.smoother.where = s->where;
+    }
+  return p;
+}
+
+void validate(const CycleParams& p, const std::vector<Options>& levels, std::optional<Space> space) {
+  CycleParams copy = p;
+  read_params(copy, Options(), "amg");
+  cycles().validate(p.cycle, space);
+  smoothers().validate(p.smoother, space);
+  for (std::size_t l = 0; l < levels.size(); ++l) {
+    const CycleParams q = p.at_level(levels, static_cast<int>(l));
+    smoothers().validate(q.smoother, space);
+  }
+}
+
+MultigridCycle::MultigridCycle(const Hierarchy& h, const CycleParams& params) : h_(&h), params_(params) {
+  ExecutorScope scope(h.executor());
   const auto& L = h.levels();
   const Space s = h.space();
+  validate(params_, h.params().levels, s);
+  shape_ = cycles().create(params_.cycle, s);
   for (std::size_t l = 0; l < L.size(); ++l) {
-    const double w = h.params().smoother_omega > 0 ? h.params().smoother_omega
-                     : L[l].rho > 0                ? 4.0 / (3.0 * L[l].rho)
-                                                   : 2.0 / 3.0;
-    omega_.push_back(w);
+    const CycleParams here = params_.at_level(h.params().levels, static_cast<int>(l));
+    pre_.push_back(here.pre_sweeps);
+    post_.push_back(here.post_sweeps);
     r_.emplace_back(L[l].A.rows(), s, "cycle residual");
     if (l + 1 < L.size()) {
+      smoothers_.push_back(smoothers().create(here.smoother, s, SmootherLevel{L[l].A, L[l].dinv, L[l].rho}));
+      smoother_names_.push_back(smoothers().resolve(here.smoother, s));
       bc_.emplace_back(L[l + 1].A.rows(), s, "cycle coarse right-hand side");
       xc_.emplace_back(L[l + 1].A.rows(), s, "cycle coarse correction");
     } else {
+      smoothers_.push_back(nullptr);
+      smoother_names_.push_back(h.coarse().name);
       bc_.emplace_back();
       xc_.emplace_back();
     }
   }
 }
 
-void MultigridCycle::apply(const Vector& r, Vector& z) const { cycle(0, r, z, true); }
-
-// x <- x + omega D^-1 (b - A x), `sweeps` times; with zero_guess the first
-// sweep is x = omega D^-1 b (no SpMV).
-void MultigridCycle::smooth(std::size_t l, const Vector& b, Vector& x, int sweeps, bool zero_guess) const {
-  const Level& L = h_->levels()[l];
-  Vector& r = r_[l];
-  for (int s = 0; s < sweeps; ++s) {
-    if (zero_guess && s == 0) {
-      multiply(L.dinv, b, x);
-      scale(omega_[l], x);
-      continue;
-    }
-    copy(b, r);
-    spmv(-1.0, L.A, x, 1.0, r);
-    add_scaled_product(omega_[l], L.dinv, r, x);
-  }
+void MultigridCycle::apply(const Vector& r, Vector& z) const {
+  ExecutorScope scope(h_->executor());
+  cycle(*shape_, 0, r, z, true);
 }
 
-void MultigridCycle::cycle(std::size_t l, const Vector& b, Vector& x, bool zero_guess) const {
+void MultigridCycle::cycle(const CycleShape& shape, std::size_t l, const Vector& b, Vector& x,
+                           bool zero_guess) const {
   const auto& levels = h_->levels();
   if (l + 1 == levels.size()) {
     if (zero_guess) {
@@ -57,20 +85,22 @@ void MultigridCycle::cycle(std::size_t l, const Vector& b, Vector& x, bool zero_
     return;
   }
   const Level& L = levels[l];
-  const int pre = h_->params().pre_sweeps, post = h_->params().post_sweeps;
+  const int pre = pre_[l], post = post_[l];
   if (zero_guess && pre == 0) fill(x, 0.0);
-  smooth(l, b, x, pre, zero_guess);
+  if (pre > 0) smoothers_[l]->smooth(b, x, pre, zero_guess);
   const bool x_zero = zero_guess && pre == 0;
-  const int gamma = h_->params().cycle == "W" && l + 2 < levels.size() ? 2 : 1;
-  for (int g = 0; g < gamma; ++g) {
+  std::vector<const CycleShape*> visits = shape.coarse_visits();
+  // The coarsest level is solved exactly: a second visit would change nothing.
+  if (l + 2 == levels.size()) visits.resize(1);
+  for (std::size_t g = 0; g < visits.size(); ++g) {
     Vector& r = r_[l];
     copy(b, r);
     if (!x_zero || g > 0) spmv(-1.0, L.A, x, 1.0, r);
     spmv(L.R, r, bc_[l]);
-    cycle(l + 1, bc_[l], xc_[l], true);
+    cycle(*visits[g], l + 1, bc_[l], xc_[l], true);
     spmv(1.0, L.P, xc_[l], 1.0, x);
   }
-  smooth(l, b, x, post, false);
+  if (post > 0) smoothers_[l]->smooth(b, x, post, false);
 }
 
 }  // namespace saga

@@ -1,26 +1,41 @@
 #pragma once
-// The multigrid cycle over a Hierarchy: damped-Jacobi pre/post smoothing,
-// restriction by R, coarse correction by P, dense direct solve on the coarsest
-// level. V- or W-cycle. As a preconditioner it maps r to z = M^-1 r from a zero
-// initial guess. Work vectors are allocated once per level.
+// The multigrid cycle over a Hierarchy: pre/post smoothing with the smoother
+// component of each level, restriction by R, coarse correction by P, the coarse
+// solver on the coarsest level, in the shape of the cycle component (V, W, F).
+// As an operator it maps r to z = M^-1 r from a zero initial guess. Work
+// vectors and smoothers are built once per level.
+#include <memory>
 #include <vector>
 
 #include "amg/hierarchy.hpp"
+#include "solver/cycle.hpp"
+#include "solver/cycle_params.hpp"
+#include "solver/linear_operator.hpp"
+#include "solver/smoother.hpp"
 
 namespace saga {
 
-class MultigridCycle {
+class MultigridCycle final : public LinearOperator {
  public:
-  explicit MultigridCycle(const Hierarchy& h);
+  // The hierarchy must outlive the cycle. Runs on the hierarchy's executor.
+  MultigridCycle(const Hierarchy& h, const CycleParams& params);
   // z = cycle(r) with zero initial guess.
-  void apply(const Vector& r, Vector& z) const;
+  void apply(const Vector& r, Vector& z) const override;
+  index_t rows() const override { return h_->levels().front().A.rows(); }
+  Space space() const override { return h_->space(); }
   const Hierarchy& hierarchy() const { return *h_; }
+  const CycleParams& params() const { return params_; }
+  // The smoother component that runs on level l (the coarsest has none).
+  const std::string& smoother_name(std::size_t l) const { return smoother_names_.at(l); }
 
  private:
-  void cycle(std::size_t level, const Vector& b, Vector& x, bool zero_guess) const;
-  void smooth(std::size_t level, const Vector& b, Vector& x, int sweeps, bool zero_guess) const;
+  void cycle(const CycleShape& shape, std::size_t level, const Vector& b, Vector& x, bool zero_guess) const;
   const Hierarchy* h_;
-  std::vector<double> omega_;
+  CycleParams params_;
+  std::unique_ptr<CycleShape> shape_;
+  std::vector<std::unique_ptr<Smoother>> smoothers_;
+  std::vector<std::string> smoother_names_;
+  std::vector<int> pre_, post_;
   mutable std::vector<Vector> r_, bc_, xc_;
 };
 

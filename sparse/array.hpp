@@ -5,10 +5,12 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <utility>
 #include <vector>
 
 #include "core/device.hpp"
+#include "core/executor.hpp"
 #include "core/error.hpp"
 #include "core/types.hpp"
 
@@ -25,6 +27,7 @@ class Array {
       ptr_ = static_cast<T*>(std::malloc(n * sizeof(T)));
       if (!ptr_) throw Error(fmt::format("host out of memory allocating {} ({} bytes)", what, n * sizeof(T)));
     } else {
+      exec_ = active_executor(Space::device);
       ptr_ = static_cast<T*>(device::allocate(n * sizeof(T), what));
     }
   }
@@ -43,6 +46,7 @@ class Array {
     std::swap(ptr_, o.ptr_);
     std::swap(n_, o.n_);
     std::swap(space_, o.space_);
+    std::swap(exec_, o.exec_);
   }
 
   static Array from_vector(const std::vector<T>& v, Space space, const char* what = "array") {
@@ -127,14 +131,16 @@ class Array {
       if (space_ == Space::host)
         std::free(ptr_);
       else
-        device::release(ptr_);
+        device::release(ptr_, exec_->stream());
     }
     ptr_ = nullptr;
     n_ = 0;
+    exec_.reset();
   }
   T* ptr_ = nullptr;
   std::size_t n_ = 0;
   Space space_ = Space::host;
+  std::shared_ptr<const Executor> exec_;  // device arrays: the executor (stream) that owns the memory
 };
 
 // Dense vector of values.

@@ -38,6 +38,12 @@ Vector inverse_diagonal(const CsrMatrix& A, const char* name) {
   return d;
 }
 
+Vector row_abs_sums(const CsrMatrix& A) {
+  Vector d(A.rows(), A.space(), "row absolute sums");
+  parallel_for(A.space(), A.rows(), functors::RowAbsSums{A.row_ptr().data(), A.val().data(), d.data()});
+  return d;
+}
+
 void scale_rows(CsrMatrix& A, const Vector& d) {
   SAGA_REQUIRE(d.size() == static_cast<std::size_t>(A.rows()), "scale_rows: {} scales for {} rows", d.size(),
                A.rows());

@@ -9,6 +9,8 @@ namespace saga {
 Vector diagonal(const CsrMatrix& A, bool require_positive, const char* name = "matrix");
 // 1 / diagonal (require_positive implied).
 Vector inverse_diagonal(const CsrMatrix& A, const char* name = "matrix");
+// d[i] = Σ_j |a_ij|, in A's space.
+Vector row_abs_sums(const CsrMatrix& A);
 // A(i, :) *= d[i]
 void scale_rows(CsrMatrix& A, const Vector& d);
 // C = alpha A + beta B (same shape; structure is the union, entries are kept

@@ -43,6 +43,18 @@ struct ScaleRows {
   }
 };
 
+// d[i] = Σ_j |a_ij| (L1-Jacobi diagonal, Gershgorin bounds).
+struct RowAbsSums {
+  const offset_t* rp;
+  const double* v;
+  double* d;
+  SAGA_HD void operator()(std::int64_t i) const {
+    double s = 0.0;
+    for (offset_t k = rp[i]; k < rp[i + 1]; ++k) s += v[k] < 0 ? -v[k] : v[k];
+    d[i] = s;
+  }
+};
+
 // Merge of two sorted rows: counts (out == nullptr) or writes alpha a + beta b.
 struct AddRows {
   const offset_t *arp, *brp;

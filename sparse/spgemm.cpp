@@ -1,56 +1,45 @@
 #include "sparse/spgemm.hpp"
 
-#include <map>
-#include <utility>
-
 #include "core/dispatch.hpp"
 #include "sparse/cuda/kernels.hpp"
 #include "sparse/host/kernels.hpp"
 
+// The SpGEMM components: one line each (the add_* function its file defines).
+#define SAGA_SPGEMM_HOST_COMPONENTS(X) X(host, spgemm_gustavson)
+#define SAGA_SPGEMM_DEVICE_COMPONENTS(X) \
+  X(cuda, spgemm_esc)                    \
+  X(cuda, spgemm_cusparse)
+
 namespace saga {
 
-namespace {
-struct Registry {
-  std::map<std::pair<Space, std::string>, SpgemmFn> fns;
-  std::map<Space, std::string> defaults;
-};
-Registry& registry() {
-  static Registry r = [] {
-    Registry reg;
-    reg.fns[{Space::host, "gustavson"}] = &host::spgemm_gustavson;
-    reg.defaults[Space::host] = "gustavson";
+#define SAGA_DECLARE(ns, name) namespace ns { void add_##name(SpgemmRegistry&); }
+SAGA_SPGEMM_HOST_COMPONENTS(SAGA_DECLARE)
 #ifdef SAGA_HAVE_CUDA
-    reg.fns[{Space::device, "esc"}] = &cuda::spgemm_esc;
-    reg.fns[{Space::device, "cusparse"}] = &cuda::spgemm_cusparse;
-    reg.defaults[Space::device] = "esc";
+SAGA_SPGEMM_DEVICE_COMPONENTS(SAGA_DECLARE)
 #endif
+#undef SAGA_DECLARE
+
+const SpgemmRegistry& spgemm_registry() {
+  static const SpgemmRegistry r = [] {
+    SpgemmRegistry reg("SpGEMM algorithm", "amg.spgemm");
+#define SAGA_ADD(ns, name) ns::add_##name(reg);
+    SAGA_SPGEMM_HOST_COMPONENTS(SAGA_ADD)
+    reg.set_default("gustavson", Space::host);
+#ifdef SAGA_HAVE_CUDA
+    SAGA_SPGEMM_DEVICE_COMPONENTS(SAGA_ADD)
+    reg.set_default("esc", Space::device);
+#endif
+#undef SAGA_ADD
     return reg;
   }();
   return r;
 }
-}  // namespace
 
-void register_spgemm(const std::string& name, Space space, SpgemmFn fn) { registry().fns[{space, name}] = fn; }
-
-std::vector<std::string> spgemm_algorithms(Space space) {
-  std::vector<std::string> out;
-  for (const auto& [key, fn] : registry().fns)
-    if (key.first == space) out.push_back(key.second);
-  return out;
-}
-
-CsrMatrix spgemm(const CsrMatrix& A, const CsrMatrix& B, const SpgemmOptions& opt, SpgemmStats* stats) {
+CsrMatrix spgemm(const CsrMatrix& A, const CsrMatrix& B, const Component& algorithm, SpgemmStats* stats) {
   SAGA_REQUIRE(A.cols() == B.rows(), "SpGEMM: inner dimensions differ (A is {}x{}, B is {}x{})", A.rows(), A.cols(),
                B.rows(), B.cols());
   SAGA_REQUIRE(A.space() == B.space(), "SpGEMM: A and B must live in the same space");
-  Registry& reg = registry();
-  auto d = reg.defaults.find(A.space());
-  if (d == reg.defaults.end())
-    throw UnavailableError(fmt::format("SpGEMM: no algorithm for {} data in this build", to_string(A.space())));
-  const std::string name = opt.algorithm.empty() || opt.algorithm == "auto" ? d->second : opt.algorithm;
-  auto it = reg.fns.find({A.space(), name});
-  SAGA_REQUIRE(it != reg.fns.end(), "SpGEMM: unknown algorithm '{}' for {} data", name, to_string(A.space()));
-  return it->second(A, B, opt, stats);
+  return spgemm_registry().create(algorithm, A.space())->multiply(A, B, stats);
 }
 
 std::int64_t spgemm_products(const CsrMatrix& A, const CsrMatrix& B) {

@@ -49,6 +49,19 @@ void add_scaled_product(double a, const Vector& d, const Vector& r, Vector& y) {
   SAGA_VEC_DISPATCH(y.space(), add_scaled_product(a, d, r, y));
 }
 
+void scaled_difference(const Vector& w, const Vector& b, const Vector& y, Vector& r) {
+  same(w, b, "scaled_difference");
+  same(w, y, "scaled_difference");
+  same(w, r, "scaled_difference");
+  SAGA_VEC_DISPATCH(r.space(), scaled_difference(w, b, y, r));
+}
+
+void step_update(double a, const Vector& r, double b, Vector& d, double c, Vector& x) {
+  same(r, d, "step_update");
+  same(r, x, "step_update");
+  SAGA_VEC_DISPATCH(x.space(), step_update(a, r, b, d, c, x));
+}
+
 double dot(const Vector& x, const Vector& y) {
   same(x, y, "dot");
   if (x.space() == Space::host) return host::dot(x, y);
@@ -60,6 +73,29 @@ double norm2(const Vector& x) { return std::sqrt(dot(x, x)); }
 bool all_finite(const Vector& x) {
   if (x.space() == Space::host) return host::all_finite(x);
   SAGA_DEVICE_CALL(return cuda::all_finite(x));
+}
+
+namespace {
+// splitmix64: tiny, portable, and fully specified (unlike std distributions).
+std::uint64_t splitmix64(std::uint64_t& s) {
+  std::uint64_t z = (s += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+}  // namespace
+
+Vector random_vector(std::size_t n, std::uint64_t seed, Space space) {
+  std::vector<double> v(n);
+  std::uint64_t s = seed;
+  for (auto& x : v) x = static_cast<double>(splitmix64(s) >> 11) * 0x1.0p-53;
+  return Vector::from_vector(v, space, "random vector");
+}
+
+Vector ones(std::size_t n, Space space) {
+  Vector v(n, space, "ones");
+  fill(v, 1.0);
+  return v;
 }
 
 }  // namespace saga

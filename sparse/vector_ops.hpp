@@ -2,6 +2,8 @@
 // Dense vector operations for Krylov solvers and smoothers, on the space the
 // vectors live in. Reductions (dot, norm2) are deterministic: a fixed blocking
 // and a fixed summation order, independent of the thread count.
+#include <cstdint>
+
 #include "sparse/array.hpp"
 
 namespace saga {
@@ -13,9 +15,20 @@ void scale(double a, Vector& x);                             // x = a x
 void multiply(const Vector& x, const Vector& y, Vector& z);  // z = x .* y
 // y = y + a * (d .* r): the damped-Jacobi update, one pass.
 void add_scaled_product(double a, const Vector& d, const Vector& r, Vector& y);
+// r = w .* (b - y): a scaled residual (y = A x), one pass.
+void scaled_difference(const Vector& w, const Vector& b, const Vector& y, Vector& r);
+// d = a r + b d, then x = c x + d: a Krylov/Chebyshev step, one pass. b = 0
+// (c = 0) ignores the old contents of d (x).
+void step_update(double a, const Vector& r, double b, Vector& d, double c, Vector& x);
 double dot(const Vector& x, const Vector& y);
 double norm2(const Vector& x);
 // True when every entry is finite.
 bool all_finite(const Vector& x);
+
+// A vector of ones in `space`.
+Vector ones(std::size_t n, Space space);
+// Entries uniform in [0, 1) from a fixed generator (splitmix64: the same on every
+// platform and backend for the same seed), in `space`.
+Vector random_vector(std::size_t n, std::uint64_t seed, Space space);
 
 }  // namespace saga

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Run ON THE GPU MACHINE from the repository root (with .deps carried):
-#   bash tools/device_run.sh OUTDIR [--no-tests] [--no-bench] [--seed-suite] [--profile] [--fe] [--quick]
+#   bash tools/device_run.sh OUTDIR [--no-tests] [--no-bench] [--seed-suite] [--profile] [--fe] [--quick] [--components]
 # Builds the CUDA backend with the unpacked Debian dependencies (see
 # tools/device_deps.sh), runs the `gpu` and host tests, the sparse benchmark
 # and optionally the seed-problem solves on both backends (--seed-suite), the
@@ -10,9 +10,9 @@
 # results to OUTDIR (few files: the device tool returns at most 8) and prints a
 # short summary last.
 set -uo pipefail
-OUT=${1:?usage: device_run.sh OUTDIR [--no-tests] [--no-bench] [--seed-suite] [--profile] [--fe] [--quick]}
+OUT=${1:?usage: device_run.sh OUTDIR [--no-tests] [--no-bench] [--seed-suite] [--profile] [--fe] [--quick] [--components]}
 shift
-TESTS=1 BENCH=1 SEED=0 PROFILE=0 FE=0 QUICK=""
+TESTS=1 BENCH=1 SEED=0 PROFILE=0 FE=0 QUICK="" COMPONENTS=0
 for a in "$@"; do
   case "$a" in
     --no-tests) TESTS=0 ;;
@@ -21,6 +21,7 @@ for a in "$@"; do
     --profile) PROFILE=1 ;;
     --fe) FE=1 ;;
     --quick) QUICK=--quick ;;
+    --components) COMPONENTS=1 ;;
     *) echo "unknown option $a"; exit 2 ;;
   esac
 done
@@ -51,6 +52,20 @@ if [ $BENCH = 1 ]; then
   ./build-device/benchmarks/saga-bench --json "$OUT/bench_sparse.json" --markdown "$OUT/bench_sparse.md" $QUICK \
     > "$OUT/bench.log" 2>&1 || summary "bench failed: $(tail -3 "$OUT/bench.log")"
   cat "$OUT/bench_sparse.md" 2>/dev/null
+fi
+if [ $COMPONENTS = 1 ]; then
+  # Baseline: the sources of commit 71fb8df in .baseline (git archive, carried).
+  t0=$(date +%s)
+  if [ -d .baseline ] && (cd .baseline && SAGA_BUILD_DIR=build-baseline bash tools/build.sh -DSAGA_BUILD_TESTS=OFF > "$OUT/build_baseline.log" 2>&1); then
+    summary "baseline build: $(( $(date +%s) - t0 )) s"
+    t0=$(date +%s)
+    bash tools/component_bench.sh build-device .baseline/build-baseline "$OUT/comp" 3 > "$OUT/components.log" 2>&1
+    summary "component bench: $(( $(date +%s) - t0 )) s, $(grep -c FAILED "$OUT/components.log") failures"
+    cp "$OUT/comp/components.md" "$OUT/components.md" 2>/dev/null
+    tar czf "$OUT/component_runs.tar.gz" -C "$OUT/comp" runs && rm -rf "$OUT/comp"
+  else
+    summary "baseline build failed or .baseline missing (git archive 71fb8df | tar -x -C .baseline)"
+  fi
 fi
 if [ $SEED = 1 ]; then
   t0=$(date +%s)

@@ -1,8 +1,8 @@
 // saga: command-line client of the library.
-//   saga solve CONFIG.yaml [--backend auto|host|cuda] [--report FILE.json] [--progress]
+//   saga solve CONFIG.yaml [--backend auto|host|cuda] [--set KEY.PATH=VALUE]... [--report FILE.json] [--progress]
 //   saga profile-setup CONFIG.yaml [--repeat R] [--spgemm NAME|all] [--backend ...] [--json F] [--csv F]
 //   saga sweep SWEEP.yaml [--repeat R] [--backend ...] [--json F] [--csv F]
-//   saga info
+//   saga info [--components] [--names KIND]
 #include <spdlog/spdlog.h>
 
 #include <CLI/CLI.hpp>
@@ -13,16 +13,67 @@
 #include <sstream>
 #include <iostream>
 
-#include "api/profile.hpp"
-#include "api/run.hpp"
+#include "app/profile.hpp"
+#include "app/run.hpp"
+#include "amg/coarse_solver.hpp"
 #include "core/device.hpp"
+#include "core/log.hpp"
+#include "solver/cycle.hpp"
+#include "solver/krylov.hpp"
+#include "problems/problem.hpp"
+#include "solver/smoother.hpp"
 #include "sparse/spgemm.hpp"
 #include "sparse/spmv.hpp"
 
 using namespace saga;
 
 namespace {
-int cmd_info() {
+// Every registry: its components, where they run, the default, and (with
+// --components) each component's parameters.
+template <class Reg>
+void print_registry(const Reg& r, bool details) {
+  const std::string dh = r.default_name(Space::host), dd = r.default_name(Space::device);
+  fmt::print("{} ({}): default {}\n", r.kind(), r.key(),
+             dh == dd || dd.empty() ? dh : fmt::format("{} on host, {} on cuda", dh, dd));
+  for (const auto& e : r.entries()) {
+    fmt::print("  {:<16} [{}{}{}] {}\n", e.name, e.host ? "host" : "", e.host && e.device ? ", " : "",
+               e.device ? "cuda" : "", e.summary);
+    if (!details) continue;
+    for (const auto& d : e.docs())
+      fmt::print("      {:<20} {:<8} default {:<10} {} — {}\n", d.key, d.type, d.default_value, d.range, d.doc);
+  }
+}
+
+// `saga info --names KIND`: one name per line (for scripts).
+int print_names(const std::string& kind) {
+  auto out = [](const std::vector<std::string>& v) {
+    for (const auto& n : v) fmt::print("{}\n", n);
+    return 0;
+  };
+  const Space s = device::compiled() && device::count() > 0 ? Space::device : Space::host;
+  if (kind == "spgemm") return out(spgemm_registry().names(s));
+  if (kind == "spmv") return out(spmv_registry().names(s));
+  if (kind == "coarse_solver") return out(amg::coarse_solvers().names());
+  if (kind == "cycle") return out(cycles().names());
+  if (kind == "smoother") return out(smoothers().names());
+  if (kind == "solver") return out(krylov_methods().names());
+  if (kind == "problem") return out(problem_generators().names());
+  throw InputError(fmt::format("saga info --names {}: expected spgemm, spmv, coarse_solver, cycle, smoother, solver "
+                               "or problem",
+                               kind));
+}
+
+void print_components(bool details) {
+  print_registry(spgemm_registry(), details);
+  print_registry(spmv_registry(), details);
+  print_registry(amg::coarse_solvers(), details);
+  print_registry(cycles(), details);
+  print_registry(smoothers(), details);
+  print_registry(krylov_methods(), details);
+  print_registry(problem_generators(), details);
+}
+
+int cmd_info(bool components) {
   fmt::print("saga {}\n", SAGA_VERSION);
   fmt::print("build: {} | {} | CUDA {} | OpenMP {} threads\n", SAGA_BUILD_TYPE, SAGA_CXX_COMPILER, SAGA_CUDA_INFO,
              omp_get_max_threads());
@@ -42,10 +93,7 @@ int cmd_info() {
     return s.empty() ? std::string("-") : s;
   };
   fmt::print("backends: host{}\n", n > 0 ? ", cuda (auto selects cuda)" : " (auto selects host)");
-  fmt::print("SpGEMM algorithms: host [{}], device [{}]\n", list(spgemm_algorithms(Space::host)),
-             list(spgemm_algorithms(Space::device)));
-  fmt::print("SpMV algorithms: host [{}], device [{}]\n", list(spmv_algorithms(Space::host)),
-             list(spmv_algorithms(Space::device)));
+  print_components(components);
   return 0;
 }
 
@@ -82,17 +130,17 @@ int cmd_profile(const std::vector<RunConfig>& configs, const std::vector<std::st
   std::ostringstream csv;
   bool header = true;
   for (const RunConfig& cfg : configs) {
-    const Backend b = resolve_backend(cfg.backend);
+    const auto exec = Executor::from_name(cfg.backend);
     std::vector<std::string> names;
     for (const auto& n : spgemm)
       if (n == "all") {
-        for (const auto& x : profile_spgemm_choices(b)) names.push_back(x);
+        for (const auto& x : profile_spgemm_choices(exec->space())) names.push_back(x);
       } else {
         names.push_back(n);
       }
     if (names.empty()) names.push_back("");  // the config's own choice
     for (const auto& name : names) {
-      const SetupProfile p = profile_setup(cfg, b, repeat, name);
+      const SetupProfile p = profile_setup(cfg, exec, repeat, name);
       if (!quiet) std::cout << format_profile(p) << "\n";
       all.push_back(to_json(p));
       write_profile_csv(p, csv, header);
@@ -117,6 +165,8 @@ int main(int argc, char** argv) {
   solve->add_option("config", config_path, "YAML config (see docs/config.md)")->required();
   solve->add_option("--backend", backend_name, "auto | host | cuda (overrides the config)");
   solve->add_option("--report", report_path, "write a JSON report here (schema: docs/report.schema.json)");
+  std::vector<std::string> overrides;
+  solve->add_option("--set", overrides, "KEY.PATH=VALUE over the config, e.g. amg.cycle=W (repeatable)");
   bool every_iteration = false;
   solve->add_flag("--progress", every_iteration, "a progress line every iteration (default: only on long solves)");
 
@@ -128,6 +178,7 @@ int main(int argc, char** argv) {
   profile->add_option("--spgemm", spgemm_name, "SpGEMM implementation, or 'all' (default: the config's)");
   profile->add_option("--backend", backend_name, "auto | host | cuda (overrides the config)");
   profile->add_option("--json", json_path, "write the profiles as JSON");
+  profile->add_option("--set", overrides, "KEY.PATH=VALUE over the config (repeatable)");
   profile->add_option("--csv", csv_path, "write one CSV row per phase (and per level)");
 
   auto* sweep = app.add_subcommand("sweep", "profile-setup over the configs of a sweep file (docs/config.md)");
@@ -138,15 +189,25 @@ int main(int argc, char** argv) {
   sweep->add_option("--backend", backend_name, "auto | host | cuda (overrides the sweep)");
   sweep->add_option("--json", json_path, "write the profiles as JSON");
   sweep->add_option("--csv", csv_path, "write one CSV row per problem, SpGEMM and phase (and level)");
-  auto* info = app.add_subcommand("info", "GPU, build configuration and available backends");
+  auto* info = app.add_subcommand("info", "GPU, build configuration, backends and every component");
+  bool components = false;
+  info->add_flag("--components", components, "also list each component's parameters (key, type, default, range)");
+  std::string names_of;
+  info->add_option("--names", names_of, "print the component names of one kind, one per line");
   CLI11_PARSE(app, argc, argv);
 
   spdlog::set_pattern("%^[%l]%$ %v");
+  set_log_sink([](LogLevel level, const std::string& msg) {
+    if (level == LogLevel::warning)
+      spdlog::warn("{}", msg);
+    else
+      spdlog::info("{}", msg);
+  });
   spdlog::set_level(quiet ? spdlog::level::err : verbose ? spdlog::level::debug : spdlog::level::warn);
   try {
-    if (info->parsed()) return cmd_info();
+    if (info->parsed()) return names_of.empty() ? cmd_info(components) : print_names(names_of);
     if (profile->parsed()) {
-      RunConfig cfg = load_config(config_path);
+      RunConfig cfg = load_config(config_path, overrides);
       if (!backend_name.empty()) cfg.backend = backend_name;
       return cmd_profile({cfg}, spgemm_name.empty() ? std::vector<std::string>{} : std::vector<std::string>{spgemm_name},
                          repeat, json_path, csv_path, quiet);
@@ -160,7 +221,7 @@ int main(int argc, char** argv) {
       }
       return cmd_profile(configs, sw.spgemm, sweep_repeat > 0 ? sweep_repeat : sw.repeat, json_path, csv_path, quiet);
     }
-    RunConfig cfg = load_config(config_path);
+    RunConfig cfg = load_config(config_path, overrides);
     if (!backend_name.empty()) cfg.backend = backend_name;
     Progress progress;
     progress.every = every_iteration || verbose;
@@ -168,8 +229,7 @@ int main(int argc, char** argv) {
       cfg.solver.progress = &progress_line;
       cfg.solver.progress_data = &progress;
     }
-    const Backend b = resolve_backend(cfg.backend);
-    const RunResult r = run_solve(cfg, b);
+    const RunResult r = run_solve(cfg);
     if (!quiet) std::cout << format_summary(r);
     if (!report_path.empty()) {
       std::ofstream out(report_path);

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs `saga solve` on every seed config (configs/poisson_*.yaml) on the given
+# Runs `saga solve` on every seed config (configs/poisson_*_N*.yaml) on the given
 # backends, with b = A x* and with b = 1, writing one JSON report per run into
 # OUTDIR/reports and a Markdown table (tools/seed_table.py) to OUTDIR.
 #   bash tools/seed_suite.sh BUILD_DIR OUTDIR [backends...]   (default: cuda host)
@@ -10,7 +10,7 @@ shift 2
 BACKENDS=${*:-cuda host}
 cd "$(dirname "$0")/.."
 mkdir -p "$OUT/reports"
-for cfg in configs/poisson_*.yaml; do
+for cfg in configs/poisson_*_N*.yaml; do
   name=$(basename "$cfg" .yaml)
   for b in $BACKENDS; do
     for rhs in random_solution ones; do

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Markdown table of saga's seed-suite reports (tools/seed_suite.sh) beside the
-peers' column C (parallel MIS-2) of ../shared/reference/README.md."""
+peers' column C (parallel MIS-2), copied into REF_C below (docs/results.md §1)."""
 import json, pathlib, sys
 
 # Column C of the reference (PCG iterations, operator complexity), b = A x*.
@@ -11,10 +11,10 @@ REF_B = {("2d5", 512): 11, ("2d5", 1024): 13, ("2d9", 512): 10, ("2d9", 1024): 1
          ("3d7", 101): 13, ("3d7", 128): 14, ("3d27", 64): 9, ("3d27", 101): 9}
 
 rows = {}
-for f in sorted(pathlib.Path(sys.argv[1]).glob("*.json")):
+for f in sorted(pathlib.Path(sys.argv[1]).glob("poisson_*_N*_*.json")):  # the seed configs, not the variants
     r = json.loads(f.read_text())
     p = r["config"]["problem"]
-    key = (p["stencil"], p["N"])
+    key = (p["params"]["stencil"], p["params"]["N"])
     rows.setdefault(key, {})[(r["backend"], p["rhs"])] = r
 
 print("| problem | N | backend | levels | op. cx (C) | PCG its b=Ax* (C / B) | PCG its b=1 | setup s | "

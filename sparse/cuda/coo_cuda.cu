@@ -35,7 +35,7 @@ CsrMatrix coo_to_csr(const CooMatrix& coo) {
   Array<std::uint64_t> keys(n, Space::device, "COO keys");
   Array<int> bad = Array<int>::from_vector({0x7fffffff}, Space::device, "COO check flag");
   if (n) {
-    pack_keys<<<grid_for(n), kThreads>>>(coo.row.data(), coo.col.data(), n, col_bits, coo.rows, coo.cols, keys.data(),
+    pack_keys<<<grid_for(n), kThreads, 0, ::saga::device_stream()>>>(coo.row.data(), coo.col.data(), n, col_bits, coo.rows, coo.cols, keys.data(),
                                          bad.data());
     SAGA_CUDA_LAUNCH("pack_keys");
   }
@@ -54,7 +54,7 @@ CsrMatrix coo_to_csr(const CooMatrix& coo) {
   Array<index_t> col(checked_offset(static_cast<std::int64_t>(u), "COO to CSR result"), Space::device, "CSR col");
   Array<double> val(u, Space::device, "CSR val");
   prim::keys_to_csr(keys.data(), u, coo.rows, col_bits, 0, row_ptr.data(), col.data());
-  if (u) SAGA_CUDA(cudaMemcpyAsync(val.data(), uvals.data(), u * sizeof(double), cudaMemcpyDeviceToDevice, 0));
+  if (u) SAGA_CUDA(cudaMemcpyAsync(val.data(), uvals.data(), u * sizeof(double), cudaMemcpyDeviceToDevice, ::saga::device_stream()));
   return CsrMatrix(coo.rows, coo.cols, std::move(row_ptr), std::move(col), std::move(val));
 }
 
@@ -66,7 +66,7 @@ CooMatrix csr_to_coo(const CsrMatrix& A) {
   coo.col = A.col().clone();
   coo.val = A.val().clone();
   if (A.rows()) {
-    expand_rows<<<grid_for(static_cast<std::int64_t>(A.rows()) * 32), kThreads>>>(A.row_ptr().data(), A.rows(),
+    expand_rows<<<grid_for(static_cast<std::int64_t>(A.rows()) * 32), kThreads, 0, ::saga::device_stream()>>>(A.row_ptr().data(), A.rows(),
                                                                                      coo.row.data());
     SAGA_CUDA_LAUNCH("expand_rows");
   }

@@ -1,15 +1,22 @@
 #include "sparse/cuda/cusparse_util.cuh"
 
+#include "core/executor.hpp"
+
 namespace saga::cuda {
 
+namespace {
+void* create_handle(const Executor& exec) {
+  cusparseHandle_t handle;
+  SAGA_CUSPARSE(cusparseCreate(&handle));
+  SAGA_CUSPARSE(cusparseSetStream(handle, static_cast<cudaStream_t>(exec.stream())));
+  return handle;
+}
+void destroy_handle(void* h) { cusparseDestroy(static_cast<cusparseHandle_t>(h)); }
+}  // namespace
+
 cusparseHandle_t cusparse_handle() {
-  static cusparseHandle_t h = [] {
-    cusparseHandle_t handle;
-    SAGA_CUSPARSE(cusparseCreate(&handle));
-    SAGA_CUSPARSE(cusparseSetStream(handle, 0));
-    return handle;
-  }();
-  return h;
+  return static_cast<cusparseHandle_t>(
+      active_executor(Space::device)->library_handle("cusparse", &create_handle, &destroy_handle));
 }
 
 CusparseCsr::CusparseCsr(const CsrMatrix& A) {

@@ -1,5 +1,5 @@
 #pragma once
-// cuSPARSE handle (one per process, on the saga stream) and error checks.
+// cuSPARSE handle (one per executor, on its stream) and error checks.
 #include <cusparse.h>
 
 #include "core/cuda_check.cuh"
@@ -14,6 +14,7 @@
   } while (0)
 
 namespace saga::cuda {
+// The handle of the active device executor.
 cusparseHandle_t cusparse_handle();
 // A generic-API descriptor of a CSR matrix (non-owning); destroyed with the object.
 struct CusparseCsr {

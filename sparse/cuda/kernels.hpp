@@ -4,6 +4,7 @@
 // this folder. All arguments live in device memory.
 #include "sparse/coo.hpp"
 #include "sparse/spgemm.hpp"
+#include "sparse/spmv.hpp"
 
 namespace saga::cuda {
 
@@ -21,6 +22,8 @@ void axpby(double a, const Vector& x, double b, Vector& y);
 void scale(double a, Vector& x);
 void multiply(const Vector& x, const Vector& y, Vector& z);
 void add_scaled_product(double a, const Vector& d, const Vector& r, Vector& y);
+void scaled_difference(const Vector& w, const Vector& b, const Vector& y, Vector& r);
+void step_update(double a, const Vector& r, double b, Vector& d, double c, Vector& x);
 double dot(const Vector& x, const Vector& y);
 bool all_finite(const Vector& x);
 

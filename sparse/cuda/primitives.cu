@@ -14,21 +14,21 @@ namespace {
 struct Temp {
   void* p = nullptr;
   Temp(std::size_t bytes, const char* what) : p(bytes ? device::allocate(bytes, what) : nullptr) {}
-  ~Temp() { device::release(p); }
+  ~Temp() { device::release(p, device::current_stream()); }
 };
 
 template <class T>
 void scan_impl(const T* in, T* out, std::size_t n) {
   // out[0..n) = exclusive scan; out[n] = out[n-1] + in[n-1].
   if (n == 0) {
-    SAGA_CUDA(cudaMemsetAsync(out, 0, sizeof(T), 0));
+    SAGA_CUDA(cudaMemsetAsync(out, 0, sizeof(T), ::saga::device_stream()));
     return;
   }
   std::size_t bytes = 0;
-  SAGA_CUDA(cub::DeviceScan::InclusiveSum(nullptr, bytes, in, out + 1, static_cast<std::int64_t>(n), 0));
+  SAGA_CUDA(cub::DeviceScan::InclusiveSum(nullptr, bytes, in, out + 1, static_cast<std::int64_t>(n), ::saga::device_stream()));
   Temp t(bytes, "scan temporary storage");
-  SAGA_CUDA(cudaMemsetAsync(out, 0, sizeof(T), 0));
-  SAGA_CUDA(cub::DeviceScan::InclusiveSum(t.p, bytes, in, out + 1, static_cast<std::int64_t>(n), 0));
+  SAGA_CUDA(cudaMemsetAsync(out, 0, sizeof(T), ::saga::device_stream()));
+  SAGA_CUDA(cub::DeviceScan::InclusiveSum(t.p, bytes, in, out + 1, static_cast<std::int64_t>(n), ::saga::device_stream()));
 }
 
 __global__ void keys_to_csr_kernel(const std::uint64_t* keys, std::int64_t n, int rows, int col_bits,
@@ -52,10 +52,10 @@ void sort_pairs(const std::uint64_t* keys_in, std::uint64_t* keys_out, const dou
   if (n == 0) return;
   std::size_t bytes = 0;
   SAGA_CUDA(cub::DeviceRadixSort::SortPairs(nullptr, bytes, keys_in, keys_out, vals_in, vals_out,
-                                            static_cast<std::int64_t>(n), 0, end_bit, 0));
+                                            static_cast<std::int64_t>(n), 0, end_bit, ::saga::device_stream()));
   Temp t(bytes, "radix sort temporary storage");
   SAGA_CUDA(cub::DeviceRadixSort::SortPairs(t.p, bytes, keys_in, keys_out, vals_in, vals_out,
-                                            static_cast<std::int64_t>(n), 0, end_bit, 0));
+                                            static_cast<std::int64_t>(n), 0, end_bit, ::saga::device_stream()));
 }
 
 std::size_t reduce_by_key(const std::uint64_t* keys_in, const double* vals_in, std::uint64_t* keys_out,
@@ -64,10 +64,10 @@ std::size_t reduce_by_key(const std::uint64_t* keys_in, const double* vals_in, s
   Array<std::int64_t> count(1, Space::device, "reduce-by-key count");
   std::size_t bytes = 0;
   SAGA_CUDA(cub::DeviceReduce::ReduceByKey(nullptr, bytes, keys_in, keys_out, vals_in, vals_out, count.data(),
-                                           ::cuda::std::plus<double>{}, static_cast<std::int64_t>(n), 0));
+                                           ::cuda::std::plus<double>{}, static_cast<std::int64_t>(n), ::saga::device_stream()));
   Temp t(bytes, "reduce-by-key temporary storage");
   SAGA_CUDA(cub::DeviceReduce::ReduceByKey(t.p, bytes, keys_in, keys_out, vals_in, vals_out, count.data(),
-                                           ::cuda::std::plus<double>{}, static_cast<std::int64_t>(n), 0));
+                                           ::cuda::std::plus<double>{}, static_cast<std::int64_t>(n), ::saga::device_stream()));
   return static_cast<std::size_t>(count.get(0));
 }
 
@@ -75,9 +75,9 @@ std::int64_t sum(const std::int64_t* in, std::size_t n) {
   if (n == 0) return 0;
   Array<std::int64_t> out(1, Space::device, "sum result");
   std::size_t bytes = 0;
-  SAGA_CUDA(cub::DeviceReduce::Sum(nullptr, bytes, in, out.data(), static_cast<std::int64_t>(n), 0));
+  SAGA_CUDA(cub::DeviceReduce::Sum(nullptr, bytes, in, out.data(), static_cast<std::int64_t>(n), ::saga::device_stream()));
   Temp t(bytes, "sum temporary storage");
-  SAGA_CUDA(cub::DeviceReduce::Sum(t.p, bytes, in, out.data(), static_cast<std::int64_t>(n), 0));
+  SAGA_CUDA(cub::DeviceReduce::Sum(t.p, bytes, in, out.data(), static_cast<std::int64_t>(n), ::saga::device_stream()));
   return out.get(0);
 }
 
@@ -89,7 +89,7 @@ int bits_for(std::int64_t count) {
 
 void keys_to_csr(const std::uint64_t* keys, std::size_t n, int rows, int col_bits, std::int32_t base,
                  std::int32_t* row_ptr, std::int32_t* col) {
-  keys_to_csr_kernel<<<grid_for(static_cast<std::int64_t>(n) + 1), kThreads>>>(
+  keys_to_csr_kernel<<<grid_for(static_cast<std::int64_t>(n) + 1), kThreads, 0, ::saga::device_stream()>>>(
       keys, static_cast<std::int64_t>(n), rows, col_bits, base, row_ptr, col);
   SAGA_CUDA_LAUNCH("keys_to_csr");
 }

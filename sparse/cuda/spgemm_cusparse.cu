@@ -10,7 +10,7 @@ namespace {
 struct DeviceBuffer {
   void* p = nullptr;
   DeviceBuffer(std::size_t bytes, const char* what) : p(bytes ? device::allocate(bytes, what) : nullptr) {}
-  ~DeviceBuffer() { device::release(p); }
+  ~DeviceBuffer() { device::release(p, device::current_stream()); }
 };
 }  // namespace
 
@@ -52,5 +52,18 @@ CsrMatrix spgemm_cusparse(const CsrMatrix& A, const CsrMatrix& B, const SpgemmOp
   }
   return CsrMatrix(A.rows(), B.cols(), std::move(row_ptr), std::move(col), std::move(val));
 }
+
+namespace {
+struct CusparseSpgemm {
+  static constexpr const char* name = "cusparse";
+  static constexpr const char* summary = "cusparseSpGEMM (ALG_DEFAULT), for comparison";
+  static constexpr bool runs_on_host = false, runs_on_device = true;
+  using Params = NoParams;
+  static std::unique_ptr<SpgemmAlgorithm> make(const Params&) {
+    return std::make_unique<SpgemmFunction>(&spgemm_cusparse);
+  }
+};
+}  // namespace
+void add_spgemm_cusparse(SpgemmRegistry& r) { r.add<CusparseSpgemm>(); }
 
 }  // namespace saga::cuda

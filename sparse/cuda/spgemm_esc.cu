@@ -54,7 +54,7 @@ __global__ void expand_kernel(index_t r0, index_t r1, const std::int64_t* prod_p
 Array<std::int64_t> product_offsets(const CsrMatrix& A, const CsrMatrix& B) {
   Array<std::int64_t> per_row(A.rows(), Space::device, "SpGEMM products per row");
   if (A.rows()) {
-    row_products_kernel<<<grid_for(static_cast<std::int64_t>(A.rows()) * 32), kThreads>>>(
+    row_products_kernel<<<grid_for(static_cast<std::int64_t>(A.rows()) * 32), kThreads, 0, ::saga::device_stream()>>>(
         A.rows(), A.row_ptr().data(), A.col().data(), B.row_ptr().data(), per_row.data());
     SAGA_CUDA_LAUNCH("row_products");
   }
@@ -120,7 +120,7 @@ CsrMatrix spgemm_esc(const CsrMatrix& A, const CsrMatrix& B, const SpgemmOptions
     Array<std::uint64_t> keys(p, Space::device, "SpGEMM expansion keys");
     Array<double> v(p, Space::device, "SpGEMM expansion values");
     if (p) {
-      expand_kernel<<<grid_for(static_cast<std::int64_t>(r1 - r0) * 32), kThreads>>>(
+      expand_kernel<<<grid_for(static_cast<std::int64_t>(r1 - r0) * 32), kThreads, 0, ::saga::device_stream()>>>(
           r0, r1, prod_ptr.data(), A.row_ptr().data(), A.col().data(), A.val().data(), B.row_ptr().data(),
           B.col().data(), B.val().data(), col_bits, keys.data(), v.data());
       SAGA_CUDA_LAUNCH("expand");
@@ -136,7 +136,7 @@ CsrMatrix spgemm_esc(const CsrMatrix& A, const CsrMatrix& B, const SpgemmOptions
     // keys_to_csr writes row_ptr[r0 .. r1]; the next slice rewrites row_ptr[r1]
     // with the same value.
     prim::keys_to_csr(keys.data(), u, r1 - r0, col_bits, base, row_ptr.data() + r0, c.data());
-    if (u) SAGA_CUDA(cudaMemcpyAsync(cv.data(), v.data(), u * sizeof(double), cudaMemcpyDeviceToDevice, 0));
+    if (u) SAGA_CUDA(cudaMemcpyAsync(cv.data(), v.data(), u * sizeof(double), cudaMemcpyDeviceToDevice, ::saga::device_stream()));
     nnz += static_cast<std::int64_t>(u);
     cols.push_back(std::move(c));
     vals.push_back(std::move(cv));
@@ -154,8 +154,8 @@ CsrMatrix spgemm_esc(const CsrMatrix& A, const CsrMatrix& B, const SpgemmOptions
     for (std::size_t s = 0; s < cols.size(); ++s) {
       const std::size_t u = cols[s].size();
       if (u) {
-        SAGA_CUDA(cudaMemcpyAsync(col.data() + at, cols[s].data(), u * sizeof(index_t), cudaMemcpyDeviceToDevice, 0));
-        SAGA_CUDA(cudaMemcpyAsync(val.data() + at, vals[s].data(), u * sizeof(double), cudaMemcpyDeviceToDevice, 0));
+        SAGA_CUDA(cudaMemcpyAsync(col.data() + at, cols[s].data(), u * sizeof(index_t), cudaMemcpyDeviceToDevice, ::saga::device_stream()));
+        SAGA_CUDA(cudaMemcpyAsync(val.data() + at, vals[s].data(), u * sizeof(double), cudaMemcpyDeviceToDevice, ::saga::device_stream()));
       }
       at += u;
     }
@@ -167,5 +167,26 @@ CsrMatrix spgemm_esc(const CsrMatrix& A, const CsrMatrix& B, const SpgemmOptions
   }
   return CsrMatrix(m, n, std::move(row_ptr), std::move(col), std::move(val));
 }
+
+namespace {
+struct Esc {
+  static constexpr const char* name = "esc";
+  static constexpr const char* summary = "reference expand-sort-contract in row slices (device default)";
+  static constexpr bool runs_on_host = false, runs_on_device = true;
+  struct Params {
+    double memory_budget_mib = 2048;
+    template <class V>
+    void visit(V& v) {
+      v("memory_budget_mib", memory_budget_mib, "device memory one expansion slice may use (MiB)", positive());
+    }
+  };
+  static std::unique_ptr<SpgemmAlgorithm> make(const Params& p) {
+    SpgemmOptions o;
+    o.memory_budget_bytes = static_cast<std::size_t>(p.memory_budget_mib * 1048576.0);
+    return std::make_unique<SpgemmFunction>(&spgemm_esc, o);
+  }
+};
+}  // namespace
+void add_spgemm_esc(SpgemmRegistry& r) { r.add<Esc>(); }
 
 }  // namespace saga::cuda

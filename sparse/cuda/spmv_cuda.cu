@@ -26,7 +26,7 @@ __global__ void csr_vector_kernel(index_t rows, const offset_t* __restrict__ rp,
 
 template <int V>
 void launch_csr_vector(double alpha, const CsrMatrix& A, const Vector& x, double beta, Vector& y) {
-  csr_vector_kernel<V><<<grid_for(static_cast<std::int64_t>(A.rows()) * V), kThreads>>>(
+  csr_vector_kernel<V><<<grid_for(static_cast<std::int64_t>(A.rows()) * V), kThreads, 0, ::saga::device_stream()>>>(
       A.rows(), A.row_ptr().data(), A.col().data(), A.val().data(), x.data(), alpha, beta, y.data());
   SAGA_CUDA_LAUNCH("csr_vector_kernel");
 }
@@ -34,7 +34,7 @@ void launch_csr_vector(double alpha, const CsrMatrix& A, const Vector& x, double
 // cusparseSpMV state tied to one matrix: descriptor, buffer, preprocessing.
 struct CusparseSpmvPlan {
   std::shared_ptr<CusparseCsr> mat;
-  std::shared_ptr<void> buffer;
+  std::shared_ptr<Array<char>> buffer;
 };
 }  // namespace
 
@@ -65,15 +65,36 @@ void spmv_cusparse(double alpha, const CsrMatrix& A, const Vector& x, double bet
     std::size_t bytes = 0;
     SAGA_CUSPARSE(cusparseSpMV_bufferSize(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, p.mat->d, dx, &beta, dy,
                                           CUDA_R_64F, CUSPARSE_SPMV_ALG_DEFAULT, &bytes));
-    p.buffer = std::shared_ptr<void>(device::allocate(bytes ? bytes : 1, "cuSPARSE SpMV buffer"), device::release);
+    p.buffer = std::make_shared<Array<char>>(bytes ? bytes : 1, Space::device, "cuSPARSE SpMV buffer");
     SAGA_CUSPARSE(cusparseSpMV_preprocess(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, p.mat->d, dx, &beta, dy,
-                                          CUDA_R_64F, CUSPARSE_SPMV_ALG_DEFAULT, p.buffer.get()));
+                                          CUDA_R_64F, CUSPARSE_SPMV_ALG_DEFAULT, p.buffer->data()));
     return p;
   });
   SAGA_CUSPARSE(cusparseSpMV(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, plan.mat->d, dx, &beta, dy, CUDA_R_64F,
-                             CUSPARSE_SPMV_ALG_DEFAULT, plan.buffer.get()));
+                             CUSPARSE_SPMV_ALG_DEFAULT, plan.buffer->data()));
   cusparseDestroyDnVec(dx);
   cusparseDestroyDnVec(dy);
 }
+
+namespace {
+struct CsrVector {
+  static constexpr const char* name = "csr_vector";
+  static constexpr const char* summary = "V threads per row, V from the mean row length (device default)";
+  static constexpr bool runs_on_host = false, runs_on_device = true;
+  using Params = NoParams;
+  static std::unique_ptr<SpmvAlgorithm> make(const Params&) {
+    return std::make_unique<SpmvFunction>(&spmv_csr_vector);
+  }
+};
+struct CusparseSpmv {
+  static constexpr const char* name = "cusparse";
+  static constexpr const char* summary = "cusparseSpMV with its analysis cached on the matrix";
+  static constexpr bool runs_on_host = false, runs_on_device = true;
+  using Params = NoParams;
+  static std::unique_ptr<SpmvAlgorithm> make(const Params&) { return std::make_unique<SpmvFunction>(&spmv_cusparse); }
+};
+}  // namespace
+void add_spmv_csr_vector(SpmvRegistry& r) { r.add<CsrVector>(); }
+void add_spmv_cusparse(SpmvRegistry& r) { r.add<CusparseSpmv>(); }
 
 }  // namespace saga::cuda

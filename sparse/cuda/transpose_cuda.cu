@@ -23,7 +23,7 @@ CsrMatrix transpose(const CsrMatrix& A) {
   const int col_bits = prim::bits_for(A.cols());
   Array<std::uint64_t> keys(n, Space::device, "transpose keys");
   if (A.rows()) {
-    transpose_keys<<<grid_for(static_cast<std::int64_t>(A.rows()) * 32), kThreads>>>(
+    transpose_keys<<<grid_for(static_cast<std::int64_t>(A.rows()) * 32), kThreads, 0, ::saga::device_stream()>>>(
         A.row_ptr().data(), A.col().data(), A.rows(), row_bits, keys.data());
     SAGA_CUDA_LAUNCH("transpose_keys");
   }

@@ -23,6 +23,18 @@ __global__ void multiply_kernel(const double* x, const double* y, double* z, std
 __global__ void add_scaled_product_kernel(double a, const double* d, const double* r, double* y, std::int64_t n) {
   for (std::int64_t i = global_thread(); i < n; i += grid_stride()) y[i] += a * d[i] * r[i];
 }
+__global__ void scaled_difference_kernel(const double* w, const double* b, const double* y, double* r,
+                                         std::int64_t n) {
+  for (std::int64_t i = global_thread(); i < n; i += grid_stride()) r[i] = w[i] * (b[i] - y[i]);
+}
+__global__ void step_update_kernel(double a, const double* r, double b, double* d, double c, double* x,
+                                   std::int64_t n) {
+  for (std::int64_t i = global_thread(); i < n; i += grid_stride()) {
+    const double di = b == 0.0 ? a * r[i] : a * r[i] + b * d[i];
+    d[i] = di;
+    x[i] = c == 0.0 ? di : c * x[i] + di;
+  }
+}
 __device__ double block_sum(double s) {
   __shared__ double warp_sums[kThreads / 32];
   for (int off = 16; off > 0; off /= 2) s += __shfl_down_sync(0xffffffffu, s, off);
@@ -56,42 +68,54 @@ unsigned grid_of(std::size_t n) { return std::min<unsigned>(grid_for(static_cast
 
 void fill(Vector& x, double v) {
   if (x.empty()) return;
-  fill_kernel<<<grid_of(x.size()), kThreads>>>(x.data(), x.size(), v);
+  fill_kernel<<<grid_of(x.size()), kThreads, 0, ::saga::device_stream()>>>(x.data(), x.size(), v);
   SAGA_CUDA_LAUNCH("fill");
 }
 void axpby(double a, const Vector& x, double b, Vector& y) {
   if (x.empty()) return;
-  axpby_kernel<<<grid_of(x.size()), kThreads>>>(a, x.data(), b, y.data(), x.size());
+  axpby_kernel<<<grid_of(x.size()), kThreads, 0, ::saga::device_stream()>>>(a, x.data(), b, y.data(), x.size());
   SAGA_CUDA_LAUNCH("axpby");
 }
 void scale(double a, Vector& x) {
   if (x.empty()) return;
-  scale_kernel<<<grid_of(x.size()), kThreads>>>(a, x.data(), x.size());
+  scale_kernel<<<grid_of(x.size()), kThreads, 0, ::saga::device_stream()>>>(a, x.data(), x.size());
   SAGA_CUDA_LAUNCH("scale");
 }
 void multiply(const Vector& x, const Vector& y, Vector& z) {
   if (x.empty()) return;
-  multiply_kernel<<<grid_of(x.size()), kThreads>>>(x.data(), y.data(), z.data(), x.size());
+  multiply_kernel<<<grid_of(x.size()), kThreads, 0, ::saga::device_stream()>>>(x.data(), y.data(), z.data(), x.size());
   SAGA_CUDA_LAUNCH("multiply");
 }
 void add_scaled_product(double a, const Vector& d, const Vector& r, Vector& y) {
   if (y.empty()) return;
-  add_scaled_product_kernel<<<grid_of(y.size()), kThreads>>>(a, d.data(), r.data(), y.data(), y.size());
+  add_scaled_product_kernel<<<grid_of(y.size()), kThreads, 0, ::saga::device_stream()>>>(a, d.data(), r.data(), y.data(), y.size());
   SAGA_CUDA_LAUNCH("add_scaled_product");
+}
+void scaled_difference(const Vector& w, const Vector& b, const Vector& y, Vector& r) {
+  if (r.empty()) return;
+  scaled_difference_kernel<<<grid_of(r.size()), kThreads, 0, ::saga::device_stream()>>>(w.data(), b.data(), y.data(),
+                                                                                         r.data(), r.size());
+  SAGA_CUDA_LAUNCH("scaled_difference");
+}
+void step_update(double a, const Vector& r, double b, Vector& d, double c, Vector& x) {
+  if (d.empty()) return;
+  step_update_kernel<<<grid_of(d.size()), kThreads, 0, ::saga::device_stream()>>>(a, r.data(), b, d.data(), c,
+                                                                                   x.data(), d.size());
+  SAGA_CUDA_LAUNCH("step_update");
 }
 double dot(const Vector& x, const Vector& y) {
   if (x.empty()) return 0.0;
   Array<double> partial(kDotBlocks, Space::device, "dot partial sums");
-  dot_partial<<<kDotBlocks, kThreads>>>(x.data(), y.data(), x.size(), partial.data());
+  dot_partial<<<kDotBlocks, kThreads, 0, ::saga::device_stream()>>>(x.data(), y.data(), x.size(), partial.data());
   SAGA_CUDA_LAUNCH("dot_partial");
-  sum_partials<<<1, kThreads>>>(partial.data(), kDotBlocks);
+  sum_partials<<<1, kThreads, 0, ::saga::device_stream()>>>(partial.data(), kDotBlocks);
   SAGA_CUDA_LAUNCH("sum_partials");
   return partial.get(0);
 }
 bool all_finite(const Vector& x) {
   if (x.empty()) return true;
   Array<int> bad = Array<int>::zeros(1, Space::device, "finite flag");
-  finite_kernel<<<grid_of(x.size()), kThreads>>>(x.data(), x.size(), bad.data());
+  finite_kernel<<<grid_of(x.size()), kThreads, 0, ::saga::device_stream()>>>(x.data(), x.size(), bad.data());
   SAGA_CUDA_LAUNCH("finite");
   return bad.get(0) == 0;
 }

@@ -83,4 +83,17 @@ CsrMatrix spgemm_gustavson(const CsrMatrix& A, const CsrMatrix& B, const SpgemmO
   return CsrMatrix(m, n, std::move(row_ptr), std::move(col), std::move(val));
 }
 
+namespace {
+struct Gustavson {
+  static constexpr const char* name = "gustavson";
+  static constexpr const char* summary = "row-by-row, dense accumulator per thread (host)";
+  static constexpr bool runs_on_host = true, runs_on_device = false;
+  using Params = NoParams;
+  static std::unique_ptr<SpgemmAlgorithm> make(const Params&) {
+    return std::make_unique<SpgemmFunction>(&spgemm_gustavson);
+  }
+};
+}  // namespace
+void add_spgemm_gustavson(SpgemmRegistry& r) { r.add<Gustavson>(); }
+
 }  // namespace saga::host

@@ -17,4 +17,15 @@ void spmv(double alpha, const CsrMatrix& A, const Vector& x, double beta, Vector
   }
 }
 
+namespace {
+struct OmpRows {
+  static constexpr const char* name = "omp_rows";
+  static constexpr const char* summary = "one row per loop iteration, OpenMP static schedule (host)";
+  static constexpr bool runs_on_host = true, runs_on_device = false;
+  using Params = NoParams;
+  static std::unique_ptr<SpmvAlgorithm> make(const Params&) { return std::make_unique<SpmvFunction>(&spmv); }
+};
+}  // namespace
+void add_spmv_omp_rows(SpmvRegistry& r) { r.add<OmpRows>(); }
+
 }  // namespace saga::host

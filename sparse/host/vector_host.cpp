@@ -54,6 +54,26 @@ void add_scaled_product(double a, const Vector& d, const Vector& r, Vector& y) {
   for (std::size_t i = 0; i < n; ++i) yp[i] += a * dp[i] * rp[i];
 }
 
+void scaled_difference(const Vector& w, const Vector& b, const Vector& y, Vector& r) {
+  const double *wp = w.data(), *bp = b.data(), *yp = y.data();
+  double* rp = r.data();
+  const std::size_t n = r.size();
+#pragma omp parallel for schedule(static)
+  for (std::size_t i = 0; i < n; ++i) rp[i] = wp[i] * (bp[i] - yp[i]);
+}
+
+void step_update(double a, const Vector& r, double b, Vector& d, double c, Vector& x) {
+  const double* rp = r.data();
+  double *dp = d.data(), *xp = x.data();
+  const std::size_t n = d.size();
+#pragma omp parallel for schedule(static)
+  for (std::size_t i = 0; i < n; ++i) {
+    const double di = b == 0.0 ? a * rp[i] : a * rp[i] + b * dp[i];
+    dp[i] = di;
+    xp[i] = c == 0.0 ? di : c * xp[i] + di;
+  }
+}
+
 double dot(const Vector& x, const Vector& y) {
   const double *xp = x.data(), *yp = y.data();
   const std::size_t n = x.size();

@@ -4,7 +4,7 @@
 #include "amg/mis2.hpp"
 #include "amg/strength.hpp"
 #include "amg/tentative.hpp"
-#include "api/run.hpp"
+#include "app/run.hpp"
 #include "api/saga.hpp"
 #include "problems/structured.hpp"
 #include "sparse/csr_ops.hpp"
@@ -72,14 +72,13 @@ TEST_CASE("GPU hierarchy equals the host hierarchy and PCG iterations agree") {
       }
     }
     RunConfig c;
-    c.problem.stencil = stencil_name(s);
-    c.problem.N = N;
-    const RunResult rh = run_solve(c, Backend::host), rd = run_solve(c, Backend::cuda);
+    c.problem.type = Component("poisson", Options().set("stencil", stencil_name(s)).set("N", N));
+    const RunResult rh = run_solve(c, Executor::host()), rd = run_solve(c, Executor::cuda());
     CHECK(rd.solve.converged);
     CHECK(std::abs(rd.solve.iterations - rh.solve.iterations) <= 1);
     CHECK(rd.hierarchy.operator_complexity == doctest::Approx(rh.hierarchy.operator_complexity));
     // Deterministic on the device too.
-    const RunResult rd2 = run_solve(c, Backend::cuda);
+    const RunResult rd2 = run_solve(c, Executor::cuda());
     CHECK(rd2.solve.residual_history == rd.solve.residual_history);
   }
 }

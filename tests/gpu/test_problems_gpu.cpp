@@ -1,7 +1,7 @@
 // The CUDA problem generators equal the host ones: structured variants
 // (anisotropy, jumping coefficients) and P1 assembly on generated and Gmsh
 // meshes; AMG-PCG on FE problems takes the same iterations on both backends.
-#include "api/run.hpp"
+#include "app/run.hpp"
 #include "problems/fe_assembly.hpp"
 #include "problems/gmsh_reader.hpp"
 #include "problems/mesh_generate.hpp"
@@ -73,7 +73,7 @@ TEST_CASE("GPU AMG-PCG on FE and variant problems takes the host's iterations") 
   for (const char* text : configs) {
     CAPTURE(text);
     const RunConfig c = parse_config(text, "gpu.yaml");
-    const RunResult rh = run_solve(c, Backend::host), rd = run_solve(c, Backend::cuda);
+    const RunResult rh = run_solve(c, Executor::host()), rd = run_solve(c, Executor::cuda());
     CHECK(rh.solve.converged);
     CHECK(rd.solve.converged);
     CHECK(std::abs(rd.solve.iterations - rh.solve.iterations) <= 1);

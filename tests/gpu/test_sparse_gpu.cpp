@@ -98,10 +98,8 @@ TEST_CASE("GPU ESC and cuSPARSE SpGEMM equal host Gustavson") {
     const HostCsr ref = to_host_csr(spgemm(Ah, Bh, {}, &hs));
     check_equal(ref, from_eigen(EigenCsr(to_eigen(ab[0]) * to_eigen(ab[1]))), 1e-12);  // and against Eigen
     for (const std::string alg : {"esc", "cusparse"}) {
-      SpgemmOptions o;
-      o.algorithm = alg;
       SpgemmStats ds;
-      const HostCsr got = to_host_csr(spgemm(Ah.to(Space::device), Bh.to(Space::device), o, &ds));
+      const HostCsr got = to_host_csr(spgemm(Ah.to(Space::device), Bh.to(Space::device), Component(alg), &ds));
       check_equal(got, ref, 1e-12);
       check_equal(got, from_eigen(EigenCsr(to_eigen(ab[0]) * to_eigen(ab[1]))), 1e-12);
       CHECK(ds.products == hs.products);
@@ -113,13 +111,13 @@ TEST_CASE("GPU ESC and cuSPARSE SpGEMM equal host Gustavson") {
 TEST_CASE("GPU ESC SpGEMM in row slices equals one slice") {
   const CsrMatrix A = poisson(Stencil::fe3d_27pt, 12, Space::device);
   const HostCsr ref = to_host_csr(spgemm(A.to(Space::host), A.to(Space::host)));
-  SpgemmOptions o;
-  o.memory_budget_bytes = 200000;  // forces many slices
   SpgemmStats st;
-  check_equal(to_host_csr(spgemm(A, A, o, &st)), ref, 1e-12);
+  // 200000 bytes force many slices
+  check_equal(to_host_csr(spgemm(A, A, {"esc", Options().set("memory_budget_mib", 200000.0 / 1048576)}, &st)), ref,
+              1e-12);
   CHECK(st.slices > 5);
-  o.memory_budget_bytes = 1;  // one row per slice
-  check_equal(to_host_csr(spgemm(A, A, o, &st)), ref, 1e-12);
+  // one byte: one row per slice
+  check_equal(to_host_csr(spgemm(A, A, {"esc", Options().set("memory_budget_mib", 1.0 / 1048576)}, &st)), ref, 1e-12);
   CHECK(st.slices == A.rows());
 }
 

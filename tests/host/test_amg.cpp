@@ -5,7 +5,7 @@
 #include "amg/mis2.hpp"
 #include "amg/strength.hpp"
 #include "amg/tentative.hpp"
-#include "api/run.hpp"
+#include "app/run.hpp"
 #include "api/saga.hpp"
 #include "problems/rhs.hpp"
 #include "problems/structured.hpp"
@@ -179,10 +179,9 @@ TEST_CASE("Galerkin coarse matrix is symmetric and equals dense P^T A P") {
 namespace {
 SolveResult solve_poisson(Stencil s, index_t N, const std::string& rhs = "random_solution") {
   RunConfig c;
-  c.problem.stencil = stencil_name(s);
-  c.problem.N = N;
+  c.problem.type = Component("poisson", Options().set("stencil", stencil_name(s)).set("N", N));
   c.problem.rhs = rhs;
-  return run_solve(c, Backend::host).solve;
+  return run_solve(c, Executor::host()).solve;
 }
 }  // namespace
 
@@ -213,27 +212,25 @@ TEST_CASE("the same config gives the same iterates twice (deterministic)") {
 
 TEST_CASE("stand-alone AMG, W-cycle and the solution error") {
   RunConfig c;
-  c.problem.stencil = "2d5";
-  c.problem.N = 64;
+  c.problem.type = Component("poisson", Options().set("stencil", "2d5").set("N", 64));
   c.solver.type = "amg";
   c.solver.max_iterations = 200;
-  const RunResult r = run_solve(c, Backend::host);
+  const RunResult r = run_solve(c, Executor::host());
   CHECK(r.solve.converged);
   CHECK(r.solve.convergence_factor < 0.8);
   REQUIRE(r.error.has_value());
   CHECK(*r.error < 1e-6);
   c.amg.cycle = "W";
   c.solver.type = "pcg";
-  const RunResult w = run_solve(c, Backend::host);
+  const RunResult w = run_solve(c, Executor::host());
   CHECK(w.solve.converged);
 }
 
 TEST_CASE("non-convergence is reported, not hidden") {
   RunConfig c;
-  c.problem.stencil = "2d5";
-  c.problem.N = 64;
+  c.problem.type = Component("poisson", Options().set("stencil", "2d5").set("N", 64));
   c.solver.max_iterations = 2;
-  const RunResult r = run_solve(c, Backend::host);
+  const RunResult r = run_solve(c, Executor::host());
   CHECK_FALSE(r.solve.converged);
   CHECK(r.solve.iterations == 2);
   CHECK(r.solve.message.find("did NOT converge") != std::string::npos);

@@ -61,10 +61,11 @@ TEST_CASE("embedding: user matrix in, preconditioner out, user's own CG") {
 }
 
 TEST_CASE("backend resolution") {
-  CHECK(resolve_backend("host") == Backend::host);
-  CHECK_THROWS_AS(resolve_backend("tpu"), InputError);
+  CHECK(Executor::from_name("host") == Executor::host());
+  CHECK(Executor::from_name("host")->space() == Space::host);
+  CHECK_THROWS_WITH_AS(Executor::from_name("tpu"), doctest::Contains("expected auto, host or cuda"), InputError);
   if (!device::compiled() || device::count() == 0) {
-    CHECK(resolve_backend("auto") == Backend::host);
-    CHECK_THROWS_WITH_AS(resolve_backend("cuda"), doctest::Contains("cuda"), UnavailableError);
+    CHECK(Executor::from_name("auto") == Executor::host());
+    CHECK_THROWS_WITH_AS(Executor::from_name("cuda"), doctest::Contains("cuda"), UnavailableError);
   }
 }

@@ -4,8 +4,8 @@
 // validator rejects broken reports.
 #include <fstream>
 
-#include "api/profile.hpp"
-#include "api/run.hpp"
+#include "app/profile.hpp"
+#include "app/run.hpp"
 #include "tests/helpers.hpp"
 #include "tests/json_schema.hpp"
 
@@ -35,7 +35,7 @@ TEST_CASE("saga solve reports validate against docs/report.schema.json") {
   };
   for (const char* text : configs) {
     CAPTURE(text);
-    const RunResult r = run_solve(parse_config(text, "c.yaml"), Backend::host);
+    const RunResult r = run_solve(parse_config(text, "c.yaml"), Executor::host());
     const nlohmann::json j = to_json(r);
     check_valid(v, j);
     CHECK(j["hierarchy"]["levels"].size() == r.hierarchy.levels.size());
@@ -43,7 +43,7 @@ TEST_CASE("saga solve reports validate against docs/report.schema.json") {
   }
   // The validator is not vacuous.
   nlohmann::json j = to_json(run_solve(parse_config("problem: {type: poisson, stencil: 2d5, N: 20}", "c.yaml"),
-                                       Backend::host));
+                                       Executor::host()));
   j["solve"].erase("iterations");
   j["backend"] = "tpu";
   j["hierarchy"]["levels"][0]["rows"] = -3;
@@ -55,7 +55,7 @@ TEST_CASE("saga solve reports validate against docs/report.schema.json") {
 TEST_CASE("profile-setup JSON validates against docs/profile.schema.json; repeated profiles agree") {
   const SchemaValidator v(load(SAGA_SOURCE_DIR "/docs/profile.schema.json"));
   const RunConfig c = parse_config("problem: {type: poisson, stencil: 2d9, N: 64}", "c.yaml");
-  const SetupProfile p = profile_setup(c, Backend::host, 3);
+  const SetupProfile p = profile_setup(c, Executor::host(), 3);
   check_valid(v, to_json(p));
   CHECK(p.repeat == 3);
   CHECK(p.setup.min <= p.setup.median);
@@ -76,7 +76,7 @@ TEST_CASE("profile-setup JSON validates against docs/profile.schema.json; repeat
   const std::string text = csv.str();
   CHECK(std::count(text.begin(), text.end(), '\n') ==
         1 + 1 + static_cast<long>(p.phases.size()) + 1 + static_cast<long>(p.phases.size() * p.phase_level.size()));
-  CHECK_THROWS_WITH_AS(profile_setup(c, Backend::host, 1, "nonexistent"), doctest::Contains("not available"),
+  CHECK_THROWS_WITH_AS(profile_setup(c, Executor::host(), 1, "nonexistent"), doctest::Contains("unknown SpGEMM algorithm 'nonexistent'"),
                        InputError);
   const TimeStat t = time_stat({3, 1, 2, 10});
   CHECK(t.median == 2.5);

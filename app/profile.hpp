@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "api/config.hpp"
+#include "app/config.hpp"
 #include "api/saga.hpp"
 
 namespace saga {
@@ -33,7 +33,8 @@ struct SpgemmProfile {
 struct SetupProfile {
   std::string config;
   std::string problem;
-  Backend backend = Backend::host;
+  Space backend = Space::host;
+  std::string executor;
   std::string device;
   std::string spgemm;  // the implementation used
   index_t rows = 0;
@@ -52,11 +53,12 @@ struct SetupProfile {
 };
 
 // SpGEMM implementations a profile can use on a backend ("all" expands to these).
-std::vector<std::string> profile_spgemm_choices(Backend backend);
+std::vector<std::string> profile_spgemm_choices(Space backend);
 
 // Builds the problem once, then the hierarchy 1 + repeat times (the first is a
 // warm-up and is not counted). `spgemm` empty: the config's choice.
-SetupProfile profile_setup(const RunConfig& config, Backend backend, int repeat, const std::string& spgemm = "");
+SetupProfile profile_setup(const RunConfig& config, const std::shared_ptr<const Executor>& exec, int repeat,
+                           const std::string& spgemm = "");
 
 std::string format_profile(const SetupProfile& p);
 nlohmann::json to_json(const SetupProfile& p);

@@ -1,77 +1,25 @@
-#include "api/run.hpp"
+#include "app/run.hpp"
 
 #include <spdlog/spdlog.h>
 
 #include <chrono>
 #include <filesystem>
 
+#include "app/component_json.hpp"
 #include "core/device.hpp"
-#include "problems/fe_assembly.hpp"
-#include "problems/gmsh_geo.hpp"
-#include "problems/gmsh_reader.hpp"
-#include "problems/mesh_generate.hpp"
+#include "problems/problem.hpp"
 #include "problems/rhs.hpp"
-#include "problems/structured.hpp"
 #include "sparse/matrix_market.hpp"
 #include "sparse/vector_ops.hpp"
 
 namespace saga {
 
-namespace {
-std::string coefficient_type(const ProblemConfig& c) {
-  if (!c.group_coefficients.empty()) return "groups";
-  switch (c.coefficient.kind) {
-    case CoefficientField::Kind::checkerboard: return "checkerboard";
-    case CoefficientField::Kind::random: return "random";
-    default: return "constant";
-  }
-}
-
-std::string describe_variant(const ProblemConfig& c) {
-  std::string s;
-  if (!c.anisotropy.is_isotropic())
-    s += fmt::format(", anisotropy eps={} angle={}", c.anisotropy.epsilon, c.anisotropy.angle_degrees);
-  if (!c.coefficient.is_constant())
-    s += fmt::format(", {} coefficient contrast={} blocks={}", coefficient_type(c), c.coefficient.contrast,
-                     c.coefficient.blocks);
-  for (const auto& [g, v] : c.group_coefficients) s += fmt::format(", kappa({})={}", g, v);
-  return s;
-}
-}  // namespace
-
 Problem build_problem(const ProblemConfig& c, Space space) {
   Problem p;
-  if (c.type == "poisson") {
-    const Stencil s = parse_stencil(c.stencil);
-    p.A = poisson(make_stencil_spec(s, c.anisotropy, c.coefficient), c.N, space);
-    p.description = fmt::format("poisson {} N={}{}", stencil_name(s), c.N, describe_variant(c));
-  } else if (c.type == "fe") {
-    Mesh m;
-    if (c.mesh == "square" || c.mesh == "box") {
-      m = unit_simplex_mesh(c.mesh == "square" ? 2 : 3, c.cells, c.perturbation, c.seed);
-      p.description = fmt::format("P1 FE on the unit {} ({} cells per side, perturbation {})", c.mesh, c.cells,
-                                  c.perturbation);
-    } else {
-      const bool geo = std::filesystem::path(c.mesh).extension() == ".geo";
-      m = geo ? mesh_from_geo(c.mesh, c.h) : read_gmsh(c.mesh);
-      p.description = fmt::format("P1 FE on {}{}", c.mesh, geo ? fmt::format(" (gmsh, h = {})", c.h) : "");
-      if (c.dirichlet.empty())
-        mark_boundary_dirichlet(m);
-      else
-        mark_group_dirichlet(m, c.dirichlet);
-    }
-    p.description += fmt::format(", {} {}{}", m.cell_count(), m.dim == 2 ? "triangles" : "tetrahedra",
-                                 describe_variant(c));
-    FeCoefficients k{c.anisotropy, c.coefficient, c.group_coefficients};
-    p.A = assemble_p1(m, k, space).A;
-  } else if (c.type == "matrix_market") {
-    CsrMatrix A = read_matrix_market(c.matrix);
-    SAGA_REQUIRE(A.rows() == A.cols(), "{}: matrix is {}x{}, not square", c.matrix, A.rows(), A.cols());
-    p.A = A.to(space);
-    p.description = fmt::format("matrix_market {}", c.matrix);
-  } else {
-    SAGA_REQUIRE(false, "unknown problem type '{}'", c.type);
-  }
+  const ProblemContext ctx{c.directory, c.seed};
+  GeneratedMatrix g = problem_generators().create(c.type, space, ctx)->generate(space);
+  p.A = std::move(g.A);
+  p.description = std::move(g.description);
   if (c.rhs == "random_solution") {
     ManufacturedSystem m = rhs_from_random_solution(p.A, c.seed);
     p.b = std::move(m.b);
@@ -90,14 +38,20 @@ Problem build_problem(const ProblemConfig& c, Space space) {
   return p;
 }
 
-RunResult run_solve(const RunConfig& config, Backend backend) {
+RunResult run_solve(const RunConfig& config) { return run_solve(config, Executor::from_name(config.backend)); }
+
+RunResult run_solve(const RunConfig& config, const std::shared_ptr<const Executor>& exec) {
   RunResult r;
   r.config = config;
-  r.backend = backend;
-  const Space space = space_of(backend);
-  if (backend == Backend::cuda) r.device_name = device::info().name;
+  const Space space = exec->space();
+  r.backend = space;
+  r.executor = exec->name();
+  validate(config.amg, space);  // before any work
+  validate(config.solver, space);
+  ExecutorScope scope(exec);
+  if (space == Space::device) r.device_name = device::info().name;
   auto now = [&] {
-    if (backend == Backend::cuda) device::synchronize();
+    exec->synchronize();
     return std::chrono::steady_clock::now();
   };
   auto t0 = now();
@@ -109,9 +63,12 @@ RunResult run_solve(const RunConfig& config, Backend backend) {
   spdlog::info("problem: {} (n = {}, nnz = {}) built in {:.3f} s", r.problem, r.rows, r.nnz, r.problem_seconds);
 
   t0 = now();
-  Solver solver(std::move(p.A), config.amg, config.solver);
+  Solver solver(std::move(p.A), config.amg, config.solver, exec);
   r.setup_seconds = std::chrono::duration<double>(now() - t0).count();
   r.hierarchy = solver.stats();
+  const MultigridCycle& cycle = solver.preconditioner().cycle();
+  r.cycle = cycles().resolve(config.amg.cycle, space);
+  for (std::size_t l = 0; l < r.hierarchy.levels.size(); ++l) r.smoothers.push_back(cycle.smoother_name(l));
   Vector x = Vector::zeros(r.rows, space, "solution");
   r.solve = solver.solve(p.b, x);
   r.solve_seconds = r.solve.seconds;
@@ -126,7 +83,7 @@ RunResult run_solve(const RunConfig& config, Backend backend) {
 std::string format_summary(const RunResult& r) {
   const auto& h = r.hierarchy;
   std::string s;
-  s += fmt::format("backend   {}{}\n", to_string(r.backend), r.device_name.empty() ? "" : " (" + r.device_name + ")");
+  s += fmt::format("backend   {}{}\n", r.executor, r.device_name.empty() ? "" : " (" + r.device_name + ")");
   s += fmt::format("problem   {}\n          n = {}, nnz = {}\n", r.problem, r.rows, r.nnz);
   s += fmt::format("hierarchy {} levels, grid complexity {:.3f}, operator complexity {:.3f}\n", h.levels.size(),
                    h.grid_complexity, h.operator_complexity);
@@ -146,7 +103,9 @@ std::string format_summary(const RunResult& r) {
   s += fmt::format("  SpGEMM share of setup: {:.1f}% ({:.4f} s)\n", 100.0 * h.spgemm_seconds() / h.setup_seconds,
                    h.spgemm_seconds());
   const auto& so = r.solve;
-  s += fmt::format("solve     {} ({}): {}\n", r.config.solver.type, r.config.amg.cycle + "-cycle", so.message);
+  s += fmt::format("solve     {} preconditioned by {} ({}-cycle, {} smoother, {} coarse solver): {}\n", so.method,
+                   r.config.solver.preconditioner.name, r.cycle, r.smoothers.empty() ? "-" : r.smoothers.front(),
+                   h.coarse_solver, so.message);
   s += fmt::format("          iterations {}, final relative residual {:.3e}, convergence factor {:.3f}\n",
                    so.iterations, so.relative_residual, so.convergence_factor);
   if (r.error) s += fmt::format("          error ||x - x*|| / ||x*|| = {:.3e}\n", *r.error);
@@ -161,43 +120,16 @@ nlohmann::json to_json(const RunResult& r) {
   json j;
   j["saga_version"] = SAGA_VERSION;
   j["config"] = {{"name", r.config.name},
-                 {"problem",
-                  {{"type", r.config.problem.type},
-                   {"stencil", r.config.problem.stencil},
-                   {"N", r.config.problem.N},
-                   {"matrix", r.config.problem.matrix},
-                   {"rhs", r.config.problem.rhs},
-                   {"seed", r.config.problem.seed},
-                   {"anisotropy",
-                    {{"epsilon", r.config.problem.anisotropy.epsilon},
-                     {"angle", r.config.problem.anisotropy.angle_degrees}}},
-                   {"coefficient",
-                    {{"type", coefficient_type(r.config.problem)},
-                     {"contrast", r.config.problem.coefficient.contrast},
-                     {"blocks", r.config.problem.coefficient.blocks},
-                     {"seed", r.config.problem.coefficient.seed},
-                     {"groups", r.config.problem.group_coefficients}}},
-                   {"mesh", r.config.problem.mesh},
-                   {"cells", r.config.problem.cells},
-                   {"perturbation", r.config.problem.perturbation},
-                   {"h", r.config.problem.h},
-                   {"dirichlet", r.config.problem.dirichlet}}},
-                 {"amg",
-                  {{"theta", r.config.amg.theta},
-                   {"coarse_size", r.config.amg.coarse_size},
-                   {"max_levels", r.config.amg.max_levels},
-                   {"smoother", r.config.amg.smoother},
-                   {"pre_sweeps", r.config.amg.pre_sweeps},
-                   {"post_sweeps", r.config.amg.post_sweeps},
-                   {"omega", r.config.amg.smoother_omega},
-                   {"prolongator_omega", r.config.amg.prolongator_omega},
-                   {"cycle", r.config.amg.cycle},
-                   {"spgemm", r.config.amg.spgemm.algorithm.empty() ? "auto" : r.config.amg.spgemm.algorithm}}},
-                 {"solver",
-                  {{"type", r.config.solver.type},
-                   {"tolerance", r.config.solver.tolerance},
-                   {"max_iterations", r.config.solver.max_iterations}}}};
-  j["backend"] = to_string(r.backend);
+                 {"problem", problem_json(r.config.problem, r.backend)},
+                 {"amg", amg_json(r.config.amg, r.backend)},
+                 {"solver", solver_json(r.config.solver, r.backend)}};
+  j["backend"] = backend_name(r.backend);
+  j["executor"] = r.executor;
+  j["cycle"] = r.cycle;
+  j["smoothers"] = r.smoothers;
+  j["coarse_solver"] = h.coarse_solver;
+  j["spgemm"] = h.spgemm_algorithm;
+  j["method"] = r.solve.method;
   j["device"] = r.device_name;
   j["problem"] = {{"description", r.problem}, {"rows", r.rows}, {"nnz", r.nnz}, {"seconds", r.problem_seconds}};
   json levels = json::array();

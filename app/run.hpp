@@ -6,7 +6,7 @@
 #include <optional>
 #include <string>
 
-#include "api/config.hpp"
+#include "app/config.hpp"
 #include "api/saga.hpp"
 
 namespace saga {
@@ -22,7 +22,7 @@ Problem build_problem(const ProblemConfig& c, Space space);
 
 struct RunResult {
   RunConfig config;
-  Backend backend = Backend::host;
+  Space backend = Space::host;           // where it ran
   std::string device_name;
   std::string problem;
   index_t rows = 0;
@@ -32,9 +32,16 @@ struct RunResult {
   SolveResult solve;
   std::optional<double> error;  // ||x - x*|| / ||x*||
   double setup_seconds = 0, solve_seconds = 0;
+  std::string executor;            // e.g. cuda:0
+  std::string cycle;               // the cycle shape that ran
+  std::vector<std::string> smoothers;  // the smoother of each level (coarse solver on the coarsest)
 };
 
-RunResult run_solve(const RunConfig& config, Backend backend);
+// Builds, sets up and solves on `exec`. Every component name and option is
+// checked for that backend before any work.
+RunResult run_solve(const RunConfig& config, const std::shared_ptr<const Executor>& exec);
+// ... on the executor of config.backend.
+RunResult run_solve(const RunConfig& config);
 
 std::string format_summary(const RunResult& r);
 nlohmann::json to_json(const RunResult& r);

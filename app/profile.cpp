@@ -1,13 +1,13 @@
-#include "api/profile.hpp"
+#include "app/profile.hpp"
 
-#include <spdlog/spdlog.h>
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
 #include <filesystem>
 
-#include "api/run.hpp"
+#include "app/run.hpp"
 #include "core/device.hpp"
+#include "core/log.hpp"
 #include "sparse/spgemm.hpp"
 
 namespace saga {
@@ -23,26 +23,25 @@ TimeStat time_stat(std::vector<double> s) {
   return t;
 }
 
-std::vector<std::string> profile_spgemm_choices(Backend backend) { return spgemm_algorithms(space_of(backend)); }
+std::vector<std::string> profile_spgemm_choices(Space backend) { return spgemm_registry().names(backend); }
 
-SetupProfile profile_setup(const RunConfig& config, Backend backend, int repeat, const std::string& spgemm) {
+SetupProfile profile_setup(const RunConfig& config, const std::shared_ptr<const Executor>& exec, int repeat,
+                           const std::string& spgemm) {
   SAGA_REQUIRE(repeat >= 1, "--repeat {} must be at least 1", repeat);
+  const Space space = exec->space();
   AmgParams params = config.amg;
-  if (!spgemm.empty()) {
-    const auto choices = profile_spgemm_choices(backend);
-    SAGA_REQUIRE(std::find(choices.begin(), choices.end(), spgemm) != choices.end(),
-                 "SpGEMM '{}' is not available on the {} backend", spgemm, to_string(backend));
-    params.spgemm.algorithm = spgemm;
-  }
-  const Space space = space_of(backend);
+  if (!spgemm.empty()) params.spgemm = Component(spgemm);
+  validate(params, space);  // an unknown or unsupported SpGEMM fails here, before any work
+  ExecutorScope scope(exec);
   Problem problem = build_problem(config.problem, space);
   SetupProfile p;
   p.config = config.name;
   p.problem = problem.description;
-  p.backend = backend;
-  if (backend == Backend::cuda) p.device = device::info().name;
-  p.spgemm = params.spgemm.algorithm.empty() ? "default (" + spgemm_algorithms(space).front() + ")"
-                                             : params.spgemm.algorithm;
+  p.backend = space;
+  p.executor = exec->name();
+  if (space == Space::device) p.device = device::info().name;
+  // The registry names what runs: its default when the config says nothing.
+  p.spgemm = spgemm_registry().resolve(params.spgemm, space);
   p.rows = problem.A.rows();
   p.nnz = problem.A.nnz();
   p.repeat = repeat;
@@ -50,9 +49,9 @@ SetupProfile profile_setup(const RunConfig& config, Backend backend, int repeat,
 
   std::vector<HierarchyStats> runs;
   for (int r = 0; r <= repeat; ++r) {
-    const Hierarchy h(problem.A.clone(), params);
+    const Hierarchy h(problem.A.clone(), params, Vector(), 1, exec);
     if (r > 0) runs.push_back(h.stats());
-    spdlog::info("profile {}: setup {} of {}: {:.4f} s", config.name, r, repeat, h.stats().setup_seconds);
+    log_info("profile {}: setup {} of {}: {:.4f} s", config.name, r, repeat, h.stats().setup_seconds);
   }
   const HierarchyStats& last = runs.back();
   p.last = last;
@@ -102,7 +101,7 @@ nlohmann::json json_stat(const TimeStat& t) {
 
 std::string format_profile(const SetupProfile& p) {
   std::string s;
-  s += fmt::format("profile   {} on {}{}, SpGEMM {}\n", p.config, to_string(p.backend),
+  s += fmt::format("profile   {} on {}{}, SpGEMM {}\n", p.config, backend_name(p.backend),
                    p.device.empty() ? "" : " (" + p.device + ")", p.spgemm);
   s += fmt::format("problem   {}\n          n = {}, nnz = {}, {} levels, operator complexity {:.3f}\n", p.problem,
                    p.rows, p.nnz, p.levels, p.operator_complexity);
@@ -153,7 +152,7 @@ nlohmann::json to_json(const SetupProfile& p) {
   return {{"saga_version", SAGA_VERSION},
           {"config", p.config},
           {"problem", {{"description", p.problem}, {"rows", p.rows}, {"nnz", p.nnz}}},
-          {"backend", to_string(p.backend)},
+          {"backend", backend_name(p.backend)},
           {"device", p.device},
           {"spgemm", p.spgemm},
           {"repeat", p.repeat},
@@ -178,7 +177,7 @@ void write_profile_csv(const SetupProfile& p, std::ostream& out, bool header) {
   };
   auto row = [&](const std::string& level, const std::string& phase, const TimeStat& t) {
     out << fmt::format("{},{},{},{},{},{},{},{},{},{},{:.6e},{:.6e},{:.6e},{:.4f},{:.4f},{:.6e}\n", quote(p.config),
-                       quote(p.problem), p.rows, p.nnz, to_string(p.backend), quote(p.device), quote(p.spgemm),
+                       quote(p.problem), p.rows, p.nnz, backend_name(p.backend), quote(p.device), quote(p.spgemm),
                        p.repeat, level, phase, t.median, t.min, t.max, t.spread(),
                        p.setup.median > 0 ? t.median / p.setup.median : 0.0, p.setup.median);
   };

@@ -1,0 +1,38 @@
+#pragma once
+// The YAML run configuration of `saga solve` (schema: docs/config.md).
+// Every field has a default; unknown keys and wrong types are InputErrors naming
+// the file, line and key.
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "solver/cycle_params.hpp"
+#include "solver/krylov.hpp"
+
+namespace saga {
+
+// problem: {type: NAME, rhs, seed, ...the generator's own keys}
+// (problems/problem.hpp; the generators and their keys: docs/problems.md).
+struct ProblemConfig {
+  Component type = "poisson";            // the generator and its options (nested keys dotted)
+  std::string rhs = "random_solution";   // random_solution | ones | a Matrix Market vector path
+  std::uint64_t seed = 0;                // x* for random_solution, and the generator's randomness
+  std::string directory;                 // of the config file (relative paths)
+};
+
+struct RunConfig {
+  ProblemConfig problem;
+  AmgParams amg;
+  SolverParams solver;
+  std::string backend = "auto";          // auto | host | cuda
+  std::string name;                      // where it came from (for messages)
+};
+
+// overrides: "KEY.PATH=VALUE" settings applied over the file (saga solve --set),
+// e.g. amg.cycle=W, amg.smoother.omega=0.6, solver.type=gmres.
+RunConfig load_config(const std::string& path, const std::vector<std::string>& overrides = {});
+RunConfig parse_config(const std::string& yaml_text, const std::string& name,
+                       const std::vector<std::string>& overrides = {});
+
+}  // namespace saga

@@ -1,0 +1,113 @@
+#include "solver/krylov/restarted_gmres.hpp"
+
+#include <cmath>
+#include <vector>
+
+#include "solver/krylov/common.hpp"
+#include "sparse/vector_ops.hpp"
+
+namespace saga {
+
+SolveResult RestartedGmres::solve(const LinearOperator& A, const LinearOperator* M, const Vector& b, Vector& x,
+                                  const SolverParams& p) const {
+  using namespace krylov;
+  check_system(A, M, b, x);
+  const Space s = A.space();
+  Clock clock{s == Space::device};
+  SolveResult res;
+  const std::size_t n = A.rows();
+  const int m = m_;
+  std::vector<Vector> V, Z;
+  for (int j = 0; j <= m; ++j) V.emplace_back(n, s, "GMRES basis");
+  if (flexible_)
+    for (int j = 0; j < m; ++j) Z.emplace_back(n, s, "FGMRES preconditioned basis");
+  Vector r(n, s, "GMRES residual"), w(n, s, "GMRES work"), z(n, s, "GMRES preconditioned vector");
+  std::vector<double> H(static_cast<std::size_t>(m + 1) * m), cs(m), sn(m), g(m + 1);
+  auto h = [&](int i, int j) -> double& { return H[static_cast<std::size_t>(j) * (m + 1) + i]; };
+  const double bnorm = norm2(b);
+  if (zero_rhs(bnorm, x, res, p, clock)) return res;
+
+  residual(A, b, x, r, w);
+  double beta = norm2(r);
+  if (record(res, p, beta / bnorm)) {
+    finish(res, p, clock);
+    return res;
+  }
+  for (;;) {
+    axpby(1.0 / beta, r, 0.0, V[0]);
+    std::fill(g.begin(), g.end(), 0.0);
+    g[0] = beta;
+    int k = 0;  // basis vectors used in this cycle
+    bool stop = false;
+    while (k < m && res.iterations < p.max_iterations) {
+      const int j = k;
+      Vector& zj = flexible_ ? Z[j] : z;
+      precondition(M, V[j], zj);
+      A.apply(zj, w);
+      for (int i = 0; i <= j; ++i) {  // modified Gram-Schmidt
+        h(i, j) = dot(w, V[i]);
+        axpby(-h(i, j), V[i], 1.0, w);
+      }
+      h(j + 1, j) = norm2(w);
+      for (int i = 0; i < j; ++i) {  // previous rotations
+        const double t = cs[i] * h(i, j) + sn[i] * h(i + 1, j);
+        h(i + 1, j) = -sn[i] * h(i, j) + cs[i] * h(i + 1, j);
+        h(i, j) = t;
+      }
+      const double d = std::hypot(h(j, j), h(j + 1, j));
+      const double hn = h(j + 1, j);
+      cs[j] = d > 0 ? h(j, j) / d : 1.0;
+      sn[j] = d > 0 ? hn / d : 0.0;
+      h(j, j) = d;
+      h(j + 1, j) = 0.0;
+      g[j + 1] = -sn[j] * g[j];
+      g[j] = cs[j] * g[j];
+      ++k;
+      ++res.iterations;
+      const double est = std::abs(g[j + 1]) / bnorm;
+      res.residual_history.push_back(est);
+      if (p.progress) p.progress(res.iterations, est, p.progress_data);
+      if (!std::isfinite(est)) {
+        res.message = fmt::format("diverged: residual became {} at iteration {}", est, res.iterations);
+        stop = true;
+        break;
+      }
+      if (est <= p.tolerance || hn <= 1e-300) break;  // converged (to be checked) or lucky breakdown
+      axpby(1.0 / hn, w, 0.0, V[j + 1]);
+    }
+    // y = H^-1 g (upper triangular k x k), x += Z y (flexible) or M (V y).
+    std::vector<double> y(k);
+    for (int i = k - 1; i >= 0; --i) {
+      double t = g[i];
+      for (int l = i + 1; l < k; ++l) t -= h(i, l) * y[l];
+      y[i] = h(i, i) != 0.0 ? t / h(i, i) : 0.0;
+    }
+    if (flexible_) {
+      for (int i = 0; i < k; ++i) axpby(y[i], Z[i], 1.0, x);
+    } else if (k > 0) {
+      axpby(y[0], V[0], 0.0, w);
+      for (int i = 1; i < k; ++i) axpby(y[i], V[i], 1.0, w);
+      precondition(M, w, z);
+      axpby(1.0, z, 1.0, x);
+    }
+    if (stop) break;
+    residual(A, b, x, r, w);
+    beta = norm2(r);
+    const double rel = beta / bnorm;
+    if (!res.residual_history.empty()) res.residual_history.back() = rel;  // the true residual
+    if (!std::isfinite(rel)) {
+      res.message = fmt::format("diverged: residual became {} at iteration {}", rel, res.iterations);
+      break;
+    }
+    if (rel <= p.tolerance) {
+      res.converged = true;
+      break;
+    }
+    if (res.iterations >= p.max_iterations) break;
+    if (beta == 0.0) break;
+  }
+  finish(res, p, clock);
+  return res;
+}
+
+}  // namespace saga

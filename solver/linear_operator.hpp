@@ -1,0 +1,67 @@
+#pragma once
+// LinearOperator: anything that maps a vector to a vector — a matrix, a
+// multigrid cycle, a smoother, a Krylov solve, a user's callback. Krylov
+// methods take operators for both the system and the preconditioner, so any
+// method can precondition any other (AmgX-style nesting), and the C API and
+// Python bindings wrap them.
+#include <functional>
+#include <utility>
+
+#include "sparse/csr.hpp"
+
+namespace saga {
+
+class LinearOperator {
+ public:
+  virtual ~LinearOperator() = default;
+  virtual index_t rows() const = 0;
+  virtual index_t cols() const { return rows(); }
+  virtual Space space() const = 0;
+  // y = Op x. y's old contents are ignored; x and y are distinct vectors.
+  virtual void apply(const Vector& x, Vector& y) const = 0;
+};
+
+// A CSR matrix as an operator (y = A x with the default SpMV); A must outlive it.
+class MatrixOperator final : public LinearOperator {
+ public:
+  explicit MatrixOperator(const CsrMatrix& A) : A_(A) {}
+  index_t rows() const override { return A_.rows(); }
+  index_t cols() const override { return A_.cols(); }
+  Space space() const override { return A_.space(); }
+  void apply(const Vector& x, Vector& y) const override;
+  const CsrMatrix& matrix() const { return A_; }
+
+ private:
+  const CsrMatrix& A_;
+};
+
+// y = x.
+class IdentityOperator final : public LinearOperator {
+ public:
+  IdentityOperator(index_t n, Space s) : n_(n), s_(s) {}
+  index_t rows() const override { return n_; }
+  Space space() const override { return s_; }
+  void apply(const Vector& x, Vector& y) const override;
+
+ private:
+  index_t n_;
+  Space s_;
+};
+
+// A user's function as an operator (e.g. a matrix-free product or their own
+// preconditioner).
+class FunctionOperator final : public LinearOperator {
+ public:
+  using Fn = std::function<void(const Vector& x, Vector& y)>;
+  FunctionOperator(index_t n, Space s, Fn fn) : n_(n), s_(s), fn_(std::move(fn)) {}
+  index_t rows() const override { return n_; }
+  Space space() const override { return s_; }
+  void apply(const Vector& x, Vector& y) const override { fn_(x, y); }
+
+ private:
+  index_t n_;
+  Space s_;
+  Fn fn_;
+};
+
+}  // namespace saga

@@ -1,0 +1,40 @@
+#include "solver/smoother.hpp"
+
+#include "amg/spectral_radius.hpp"
+#include "sparse/csr_ops.hpp"
+
+// The smoothers: one line each (the add_* function its file in solver/smoothers/ defines).
+#define SAGA_SMOOTHER_COMPONENTS(X) \
+  X(jacobi)                         \
+  /* one line per smoother, above */
+
+namespace saga {
+
+#define SAGA_DECLARE(name) void add_##name(SmootherRegistry&);
+SAGA_SMOOTHER_COMPONENTS(SAGA_DECLARE)
+#undef SAGA_DECLARE
+
+const SmootherRegistry& smoothers() {
+  static const SmootherRegistry r = [] {
+    SmootherRegistry reg("smoother", "amg.smoother");
+#define SAGA_ADD(name) add_##name(reg);
+    SAGA_SMOOTHER_COMPONENTS(SAGA_ADD)
+#undef SAGA_ADD
+    reg.set_default("jacobi");
+    return reg;
+  }();
+  return r;
+}
+
+double level_rho(const SmootherLevel& L) {
+  if (L.rho > 0) return L.rho;
+  return amg::spectral_radius_dinv_a(L.A, L.dinv, 15);
+}
+
+SmootherOperator::SmootherOperator(const CsrMatrix& A, const Component& c, int sweeps)
+    : A_(A), dinv_(inverse_diagonal(A)), sweeps_(sweeps) {
+  SAGA_REQUIRE(sweeps >= 1, "smoother as a preconditioner: sweeps = {} must be at least 1", sweeps);
+  smoother_ = smoothers().create(c, A.space(), SmootherLevel{A, dinv_, 0.0});
+}
+
+}  // namespace saga

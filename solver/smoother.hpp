@@ -1,0 +1,52 @@
+#pragma once
+// Smoothers (relaxation) of the multigrid cycle, behind the smoother registry
+// (amg.smoother). Each smoother is a component in solver/smoothers/ that owns
+// its parameters and is built per level from the level's matrix, its inverse
+// diagonal and the rho(D^-1 A) estimate of the setup. A new smoother: its file,
+// its test, its docs entry and one line in SAGA_SMOOTHER_COMPONENTS
+// (solver/smoother.cpp).
+#include <memory>
+
+#include "core/registry.hpp"
+#include "solver/linear_operator.hpp"
+
+namespace saga {
+
+// What a smoother is built from on one level.
+struct SmootherLevel {
+  const CsrMatrix& A;
+  const Vector& dinv;  // 1 / diag(A)
+  double rho = 0;      // rho(D^-1 A) estimate; 0 = unknown (the smoother estimates it if it needs it)
+};
+
+class Smoother {
+ public:
+  virtual ~Smoother() = default;
+  // `sweeps` smoothing steps on A x = b, updating x in place; with zero_guess
+  // x's contents are ignored and taken as 0 (saves a product).
+  virtual void smooth(const Vector& b, Vector& x, int sweeps, bool zero_guess) const = 0;
+};
+
+using SmootherRegistry = Registry<Smoother, const SmootherLevel&>;
+const SmootherRegistry& smoothers();
+
+// rho(D^-1 A) of a level: the setup's estimate, or a fresh one when unknown.
+double level_rho(const SmootherLevel& L);
+
+// One smoother sweep from zero as an operator (a smoother as a preconditioner).
+class SmootherOperator final : public LinearOperator {
+ public:
+  // Builds smoother `c` for A (its own inverse diagonal and rho estimate).
+  SmootherOperator(const CsrMatrix& A, const Component& c, int sweeps = 1);
+  index_t rows() const override { return A_.rows(); }
+  Space space() const override { return A_.space(); }
+  void apply(const Vector& x, Vector& y) const override { smoother_->smooth(x, y, sweeps_, true); }
+
+ private:
+  const CsrMatrix& A_;
+  Vector dinv_;
+  std::unique_ptr<Smoother> smoother_;
+  int sweeps_;
+};
+
+}  // namespace saga

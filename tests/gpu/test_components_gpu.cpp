@@ -1,0 +1,178 @@
+// The components on the CUDA backend against the host backend: every smoother
+// and cycle, every Krylov method, the nonsymmetric problem; and executors: two
+// solvers on two executors (two streams) from two threads give exactly the
+// results of sequential runs.
+#include <chrono>
+#include <thread>
+
+#include "api/saga.hpp"
+#include "problems/problem.hpp"
+#include "problems/structured.hpp"
+#include "solver/cycle.hpp"
+#include "sparse/csr_ops.hpp"
+#include "sparse/spmv.hpp"
+#include "sparse/vector_ops.hpp"
+#include "tests/helpers.hpp"
+
+using namespace saga;
+using namespace saga::test;
+
+namespace {
+SolveResult solve(const CsrMatrix& A, const Vector& b, const AmgParams& amg, const SolverParams& sp,
+                  std::vector<double>* x_out = nullptr, std::shared_ptr<const Executor> exec = nullptr) {
+  const Solver s(A, amg, sp, exec);
+  ExecutorScope scope(s.executor());
+  Vector x = Vector::zeros(A.rows(), A.space());
+  SolveResult r = s.solve(b, x);
+  if (x_out) *x_out = x.to_vector();
+  return r;
+}
+}  // namespace
+
+TEST_CASE("GPU row absolute sums equal host") {
+  std::mt19937_64 rng(fresh_seed());
+  RandomSpec sp;
+  sp.rows = sp.cols = 500;
+  const CsrMatrix A = from_host_csr(random_csr(sp, rng), Space::host);
+  CHECK(row_abs_sums(A.to(Space::device)).to_vector() == row_abs_sums(A).to_vector());
+}
+
+TEST_CASE("GPU smoothers and cycles match the host: iterations and solution") {
+  std::mt19937_64 rng(fresh_seed());
+  const CsrMatrix Ah = poisson(Stencil::fd3d_7pt, 32, Space::host), Ad = Ah.to(Space::device);
+  const Vector bh = random_vector(Ah.rows(), rng(), Space::host), bd = bh.to(Space::device);
+  for (const std::string& sm : smoothers().names())
+    for (const std::string& cy : cycles().names()) {
+      CAPTURE(sm);
+      CAPTURE(cy);
+      AmgParams p;
+      p.smoother = sm;
+      p.cycle = cy;
+      SolverParams sp;
+      sp.type = cy == "F" ? "fcg" : "pcg";  // the F-cycle is not symmetric
+      std::vector<double> xh, xd;
+      const SolveResult rh = solve(Ah, bh, p, sp, &xh), rd = solve(Ad, bd, p, sp, &xd);
+      CHECK(rh.converged);
+      CHECK(rd.converged);
+      CHECK(std::abs(rh.iterations - rd.iterations) <= 1);
+      CHECK(max_rel_diff(xd, xh) < 1e-6);
+    }
+}
+
+TEST_CASE("GPU Krylov methods match the host on SPD and nonsymmetric problems") {
+  std::mt19937_64 rng(fresh_seed());
+  const CsrMatrix Ah = poisson(Stencil::fe3d_27pt, 24, Space::host), Ad = Ah.to(Space::device);
+  const Vector bh = random_vector(Ah.rows(), rng(), Space::host), bd = bh.to(Space::device);
+  for (const std::string& m : krylov_methods().names()) {
+    CAPTURE(m);
+    SolverParams sp;
+    sp.type = m;
+    sp.max_iterations = 1000;
+    std::vector<double> xh, xd;
+    const SolveResult rh = solve(Ah, bh, AmgParams{}, sp, &xh), rd = solve(Ad, bd, AmgParams{}, sp, &xd);
+    CHECK(rh.converged);
+    CHECK(rd.converged);
+    CHECK(std::abs(rh.iterations - rd.iterations) <= 1 + rh.iterations / 50);
+    CHECK(max_rel_diff(xd, xh) < 1e-6);
+  }
+  const ProblemContext ctx;
+  const CsrMatrix Ch = problem_generators()
+                           .create(Component("convection_diffusion", Options().set("N", 128).set("peclet", 0.1)),
+                                   Space::host, ctx)
+                           ->generate(Space::host)
+                           .A;
+  const CsrMatrix Cd = Ch.to(Space::device);
+  const Vector ch = random_vector(Ch.rows(), rng(), Space::host), cd = ch.to(Space::device);
+  AmgParams lu;
+  lu.coarse_solver = "dense_lu";
+  for (const std::string& m : krylov_methods().names()) {
+    if (krylov_methods().create(m, Space::host)->needs_spd()) continue;
+    CAPTURE(m);
+    SolverParams sp;
+    sp.type = m;
+    std::vector<double> xh, xd;
+    const SolveResult rh = solve(Ch, ch, lu, sp, &xh), rd = solve(Cd, cd, lu, sp, &xd);
+    CHECK(rh.converged);
+    CHECK(rd.converged);
+    CHECK(std::abs(rh.iterations - rd.iterations) <= 2);
+    CHECK(max_rel_diff(xd, xh) < 1e-6);
+  }
+}
+
+TEST_CASE("two solvers on two executors run concurrently from two threads, with the sequential results") {
+  std::mt19937_64 rng(fresh_seed());
+  const CsrMatrix A1 = poisson(Stencil::fd3d_7pt, 64, Space::device);
+  const CsrMatrix A2 = poisson(Stencil::fe3d_27pt, 40, Space::device);
+  const Vector b1 = random_vector(A1.rows(), rng(), Space::device), b2 = random_vector(A2.rows(), rng(), Space::device);
+  const auto e1 = Executor::cuda(), e2 = Executor::cuda();
+  CHECK(e1->stream() != e2->stream());
+  CHECK(e1->stream() != nullptr);
+  CHECK(e1->name() == "cuda:0");
+  // Sequential reference, each on its executor.
+  std::vector<double> x1, x2;
+  const auto t0 = std::chrono::steady_clock::now();
+  const SolveResult s1 = solve(A1, b1, AmgParams{}, SolverParams{}, &x1, e1);
+  const SolveResult s2 = solve(A2, b2, AmgParams{}, SolverParams{}, &x2, e2);
+  const double sequential = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  // The same two solves at the same time.
+  std::vector<double> y1, y2;
+  SolveResult c1, c2;
+  std::string err1, err2;
+  const auto t1 = std::chrono::steady_clock::now();
+  std::thread th1([&] {
+    try {
+      c1 = solve(A1, b1, AmgParams{}, SolverParams{}, &y1, e1);
+    } catch (const std::exception& e) {
+      err1 = e.what();
+    }
+  });
+  std::thread th2([&] {
+    try {
+      c2 = solve(A2, b2, AmgParams{}, SolverParams{}, &y2, e2);
+    } catch (const std::exception& e) {
+      err2 = e.what();
+    }
+  });
+  th1.join();
+  th2.join();
+  const double concurrent = std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
+  CHECK(err1.empty());
+  CHECK(err2.empty());
+  CHECK(c1.converged);
+  CHECK(c2.converged);
+  CHECK(c1.residual_history == s1.residual_history);  // deterministic, and no cross-talk between streams
+  CHECK(c2.residual_history == s2.residual_history);
+  CHECK(y1 == x1);
+  CHECK(y2 == x2);
+  MESSAGE("setup + solve of two systems: sequential " << sequential << " s, concurrent " << concurrent << " s");
+}
+
+TEST_CASE("device arrays outlive their executor safely; executors must match the matrix's space") {
+  Vector v;
+  {
+    const auto e = Executor::cuda();
+    ExecutorScope s(e);
+    v = ones(1000, Space::device);
+  }  // the executor lives on in v, which frees on its stream
+  CHECK(v.get(999) == 1.0);
+  const CsrMatrix A = poisson(Stencil::fd2d_5pt, 16, Space::host);
+  CHECK_THROWS_WITH_AS(Solver(A, AmgParams{}, SolverParams{}, Executor::cuda()),
+                       doctest::Contains("the matrix lives on the host but the executor is cuda:0"), InputError);
+}
+
+TEST_CASE("GPU fused vector passes equal host") {
+  std::mt19937_64 rng(fresh_seed());
+  const std::size_t n = 100003;
+  const Vector w = random_vector(n, rng(), Space::host), b = random_vector(n, rng(), Space::host),
+               y = random_vector(n, rng(), Space::host);
+  Vector rh(n, Space::host), rd(n, Space::device);
+  scaled_difference(w, b, y, rh);
+  scaled_difference(w.to(Space::device), b.to(Space::device), y.to(Space::device), rd);
+  CHECK(rd.to_vector() == rh.to_vector());
+  Vector dh = random_vector(n, rng(), Space::host), xh = random_vector(n, rng(), Space::host);
+  Vector dd = dh.to(Space::device), xd = xh.to(Space::device);
+  step_update(0.25, rh, 1.5, dh, -1.0, xh);
+  step_update(0.25, rd, 1.5, dd, -1.0, xd);
+  CHECK(max_rel_diff(dd.to_vector(), dh.to_vector()) < 1e-15);  // the device may contract to FMA
+  CHECK(max_rel_diff(xd.to_vector(), xh.to_vector()) < 1e-15);
+}

@@ -1,0 +1,186 @@
+// Every registered Krylov method against Eigen's direct solvers: on an SPD
+// problem, and (those that do not need SPD) with the SA preconditioner on the
+// nonsymmetric convection-diffusion matrix; GMRES's finite termination;
+// nesting (a Krylov solve preconditioning every flexible method) and a user's
+// function as the operator. Method-specific properties have their own files
+// (test_krylov_<name>.cpp).
+#include <Eigen/SparseCholesky>
+#include <Eigen/SparseLU>
+
+#include "api/saga.hpp"
+#include "app/config.hpp"
+#include "app/run.hpp"
+#include "problems/problem.hpp"
+#include "problems/structured.hpp"
+#include "sparse/spmv.hpp"
+#include "sparse/vector_ops.hpp"
+#include "tests/helpers.hpp"
+
+using namespace saga;
+using namespace saga::test;
+
+namespace {
+Eigen::VectorXd vec(const Vector& v) {
+  const auto x = v.to_vector();
+  return Eigen::Map<const Eigen::VectorXd>(x.data(), static_cast<Eigen::Index>(x.size()));
+}
+CsrMatrix convection_diffusion(index_t N, double peclet) {
+  const ProblemContext ctx;
+  return problem_generators()
+      .create(Component("convection_diffusion", Options().set("N", N).set("peclet", peclet)), Space::host, ctx)
+      ->generate(Space::host)
+      .A;
+}
+}  // namespace
+
+TEST_CASE("every Krylov method solves an SPD problem to Eigen's LDLT solution") {
+  std::mt19937_64 rng(fresh_seed());
+  const CsrMatrix A = poisson(Stencil::fe2d_9pt, 48, Space::host);
+  const Vector b = random_vector(A.rows(), rng(), Space::host);
+  Eigen::SimplicialLDLT<EigenCsr::PlainObject> ldlt;
+  const Eigen::SparseMatrix<double> Ae = to_eigen(A);
+  ldlt.compute(Ae);
+  const Eigen::VectorXd xe = ldlt.solve(vec(b));
+  AmgParams amg;
+  amg.coarse_size = 50;
+  for (const std::string& m : krylov_methods().names()) {
+    CAPTURE(m);
+    SolverParams sp;
+    sp.type = m;
+    sp.tolerance = 1e-10;
+    sp.max_iterations = m == "cg" ? 2000 : 300;
+    const Solver s(A, amg, sp);
+    Vector x = Vector::zeros(A.rows(), Space::host);
+    const SolveResult r = s.solve(b, x);
+    CHECK(r.converged);
+    CHECK(r.method == m);
+    CHECK(r.relative_residual <= 1e-10);
+    CHECK((vec(x) - xe).norm() <= 1e-7 * xe.norm());
+    // The reported residual is the true one.
+    Vector res = b.clone();
+    spmv(-1.0, A, x, 1.0, res);
+    CHECK(norm2(res) / norm2(b) <= 1.5e-10);
+    if (m != "cg") CHECK(r.iterations <= (m == "amg" ? 80 : 25));
+    MESSAGE(m << ": " << r.iterations << " iterations");
+  }
+}
+
+TEST_CASE("GMRES(m) without a preconditioner terminates in at most n steps (m >= n)") {
+  std::mt19937_64 rng(fresh_seed());
+  const CsrMatrix A = convection_diffusion(4, 3.0);  // 16 unknowns, nonsymmetric
+  const Vector b = random_vector(A.rows(), rng(), Space::host);
+  SolverParams sp;
+  sp.type = Component("gmres", Options().set("restart", 50));
+  sp.tolerance = 1e-12;
+  const MatrixOperator op(A);
+  Vector x = Vector::zeros(A.rows(), Space::host);
+  const SolveResult r = krylov_solve(op, nullptr, b, x, sp);
+  CHECK(r.converged);
+  CHECK(r.iterations <= 16);
+}
+
+TEST_CASE("every method for nonsymmetric A solves convection-diffusion with SA-AMG") {
+  std::mt19937_64 rng(fresh_seed());
+  // Mesh Péclet 0.05 and 0.5: |w| about 10 and 100 on the unit square (N = 96).
+  // Strong convection is hard for SA-AMG with R = P^T: iterations grow with Pe.
+  for (double pe : {0.05, 0.5}) {
+    const CsrMatrix A = convection_diffusion(96, pe);
+    const Vector b = random_vector(A.rows(), rng(), Space::host);
+    Eigen::SparseLU<Eigen::SparseMatrix<double>> lu;
+    lu.compute(Eigen::SparseMatrix<double>(to_eigen(A)));
+    const Eigen::VectorXd xe = lu.solve(vec(b));
+    AmgParams amg;
+    amg.coarse_solver = "dense_lu";
+    amg.coarse_size = 100;
+    for (const std::string& m : krylov_methods().names()) {
+      if (krylov_methods().create(m, Space::host)->needs_spd()) continue;
+      CAPTURE(pe);
+      CAPTURE(m);
+      SolverParams sp;
+      sp.type = m;
+      sp.tolerance = 1e-10;
+      const Solver s(A, amg, sp);
+      Vector x = Vector::zeros(A.rows(), Space::host);
+      const SolveResult r = s.solve(b, x);
+      CHECK(r.converged);
+      CHECK(r.iterations <= (pe < 0.1 ? 40 : 120));
+      CHECK((vec(x) - xe).norm() <= 1e-7 * xe.norm());
+      MESSAGE("convection-diffusion Pe " << pe << " " << m << ": " << r.iterations << " iterations");
+    }
+  }
+  // The Cholesky coarse solver refuses a nonsymmetric coarse matrix instead of
+  // returning a wrong inverse.
+  AmgParams chol;
+  chol.coarse_size = 100;
+  CHECK_THROWS_WITH_AS(AmgPreconditioner(convection_diffusion(64, 5.0), chol), doctest::Contains("dense_lu"),
+                       InputError);
+}
+
+TEST_CASE("nesting: an inner PCG(AMG) solve preconditions every flexible method; a smoother preconditions CG") {
+  std::mt19937_64 rng(fresh_seed());
+  const CsrMatrix A = poisson(Stencil::fd3d_7pt, 20, Space::host);
+  const Vector b = random_vector(A.rows(), rng(), Space::host);
+  int flexible = 0;
+  for (const std::string& outer : krylov_methods().names()) {
+    if (!krylov_methods().create(outer, Space::host)->flexible()) continue;
+    ++flexible;
+    CAPTURE(outer);
+    SolverParams sp;
+    sp.type = outer;
+    sp.preconditioner = Component("pcg", Options().set("max_iterations", 3).set("tolerance", 1e-2));
+    const Solver s(A, AmgParams{}, sp);
+    Vector x = Vector::zeros(A.rows(), Space::host);
+    const SolveResult r = s.solve(b, x);
+    CHECK(r.converged);
+    CHECK(r.iterations <= 6);
+  }
+  CHECK(flexible >= 1);
+  SolverParams sp;
+  sp.type = "pcg";
+  sp.preconditioner = Component("jacobi", Options().set("sweeps", 3));  // a polynomial preconditioner
+  const Solver s(A, AmgParams{}, sp);
+  Vector x = Vector::zeros(A.rows(), Space::host);
+  const SolveResult with = s.solve(b, x);
+  sp.preconditioner = "none";
+  Vector y = Vector::zeros(A.rows(), Space::host);
+  const SolveResult without = Solver(A, AmgParams{}, sp).solve(b, y);
+  CHECK(with.converged);
+  CHECK(without.converged);
+  CHECK(with.iterations < without.iterations);
+}
+
+TEST_CASE("a user's function is an operator: matrix-free 1D Laplacian, closed-form solution") {
+  const index_t n = 200;
+  const FunctionOperator lap(n, Space::host, [n](const Vector& x, Vector& y) {
+    for (index_t i = 0; i < n; ++i) y[i] = 2 * x[i] - (i > 0 ? x[i - 1] : 0.0) - (i + 1 < n ? x[i + 1] : 0.0);
+  });
+  const Vector b = ones(n, Space::host);
+  Vector x = Vector::zeros(n, Space::host);
+  SolverParams sp;
+  sp.type = "cg";
+  sp.tolerance = 1e-12;
+  const SolveResult r = krylov_solve(lap, nullptr, b, x, sp);
+  CHECK(r.converged);
+  CHECK(r.iterations <= n);
+  for (index_t i : {0, n / 3, n - 1}) CHECK(x[i] == doctest::Approx(0.5 * (i + 1) * (n - i)).epsilon(1e-8));
+}
+
+TEST_CASE("breakdowns and bad input are reported") {
+  const CsrMatrix A = poisson(Stencil::fd2d_5pt, 8, Space::host);
+  const MatrixOperator op(A);
+  Vector b = ones(A.rows(), Space::host), x = Vector::zeros(A.rows(), Space::host), small(3, Space::host);
+  SolverParams sp;
+  CHECK_THROWS_WITH_AS(krylov_solve(op, nullptr, b, small, sp), doctest::Contains("x has 3 entries"), InputError);
+  sp.type = Component("gmres", Options().set("restart", 0));
+  CHECK_THROWS_WITH_AS(krylov_solve(op, nullptr, b, x, sp),
+                       doctest::Contains("solver.restart: 0 is not allowed (expected [1, 1000])"), InputError);
+  sp.type = Component("pcg", Options().set("restart", 5));
+  CHECK_THROWS_WITH_AS(krylov_solve(op, nullptr, b, x, sp), doctest::Contains("this component has no parameters"),
+                       InputError);
+  // A negative definite operator breaks CG down with a message.
+  sp.type = "cg";
+  const FunctionOperator neg(A.rows(), Space::host, [&](const Vector& v, Vector& w) { spmv(-1.0, A, v, 0.0, w); });
+  const SolveResult r = krylov_solve(neg, nullptr, b, x, sp);
+  CHECK_FALSE(r.converged);
+  CHECK(r.message.find("breakdown") != std::string::npos);
+}
