@@ -6,6 +6,7 @@
 // The smoothers: one line each (the add_* function its file in solver/smoothers/ defines).
 #define SAGA_SMOOTHER_COMPONENTS(X) \
   X(jacobi)                         \
+  X(l1_jacobi)                      \
   /* one line per smoother, above */
 
 namespace saga {
