@@ -7,6 +7,7 @@
 #define SAGA_SMOOTHER_COMPONENTS(X) \
   X(jacobi)                         \
   X(l1_jacobi)                      \
+  X(chebyshev)                      \
   /* one line per smoother, above */
 
 namespace saga {
