@@ -10,6 +10,7 @@
   X(cg)                           \
   X(fcg)                          \
   X(gmres)                        \
+  X(fgmres)                       \
   X(amg)                          \
   /* one line per method, above */
 
