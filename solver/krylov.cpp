@@ -11,6 +11,7 @@
   X(fcg)                          \
   X(gmres)                        \
   X(fgmres)                       \
+  X(bicgstab)                     \
   X(amg)                          \
   /* one line per method, above */
 

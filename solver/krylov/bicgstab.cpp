@@ -1,0 +1,99 @@
+// Right-preconditioned BiCGStab (van der Vorst 1992; Saad, "Iterative Methods",
+// Alg. 7.7 with right preconditioning): for nonsymmetric A, two products with A
+// and two with M per iteration, short recurrences. Breakdowns (rho = 0 or
+// omega = 0) are reported, not hidden.
+#include <cmath>
+
+#include "solver/krylov/common.hpp"
+#include "sparse/vector_ops.hpp"
+
+namespace saga {
+
+namespace {
+class Bicgstab final : public KrylovMethod {
+ public:
+  SolveResult solve(const LinearOperator& A, const LinearOperator* M, const Vector& b, Vector& x,
+                    const SolverParams& p) const override {
+    using namespace krylov;
+    check_system(A, M, b, x);
+    const Space s = A.space();
+    Clock clock{s == Space::device};
+    SolveResult res;
+    const std::size_t n = A.rows();
+    Vector r(n, s, "BiCGStab residual"), rhat(n, s, "BiCGStab shadow residual"), pv(n, s, "BiCGStab direction"),
+        v(n, s, "BiCGStab A*M*p"), ph(n, s, "BiCGStab M*p"), sv(n, s, "BiCGStab s"), sh(n, s, "BiCGStab M*s"),
+        t(n, s, "BiCGStab A*M*s");
+    const double bnorm = norm2(b);
+    if (zero_rhs(bnorm, x, res, p, clock)) return res;
+    residual(A, b, x, r, v);
+    if (record(res, p, norm2(r) / bnorm)) {
+      finish(res, p, clock);
+      return res;
+    }
+    copy(r, rhat);
+    double rho_old = 1.0, alpha = 1.0, omega = 1.0;
+    while (res.iterations < p.max_iterations) {
+      const double rho = dot(rhat, r);
+      if (rho == 0.0 || !std::isfinite(rho)) {
+        res.message = fmt::format("breakdown at iteration {}: (r0, r) = {} (restart from the current x)",
+                                  res.iterations, rho);
+        break;
+      }
+      if (res.iterations == 0) {
+        copy(r, pv);
+      } else {
+        const double beta = (rho / rho_old) * (alpha / omega);
+        axpby(-omega, v, 1.0, pv);  // p = r + beta (p - omega v)
+        axpby(1.0, r, beta, pv);
+      }
+      precondition(M, pv, ph);
+      A.apply(ph, v);
+      const double rv = dot(rhat, v);
+      if (rv == 0.0 || !std::isfinite(rv)) {
+        res.message = fmt::format("breakdown at iteration {}: (r0, A M p) = {}", res.iterations, rv);
+        break;
+      }
+      alpha = rho / rv;
+      copy(r, sv);
+      axpby(-alpha, v, 1.0, sv);  // s = r - alpha v
+      const double snorm = norm2(sv) / bnorm;
+      if (snorm <= p.tolerance) {  // half step suffices
+        axpby(alpha, ph, 1.0, x);
+        copy(sv, r);
+        ++res.iterations;
+        record(res, p, snorm);
+        break;
+      }
+      precondition(M, sv, sh);
+      A.apply(sh, t);
+      const double tt = dot(t, t);
+      omega = tt > 0 ? dot(t, sv) / tt : 0.0;
+      axpby(alpha, ph, 1.0, x);
+      axpby(omega, sh, 1.0, x);
+      copy(sv, r);
+      axpby(-omega, t, 1.0, r);  // r = s - omega t
+      ++res.iterations;
+      if (record(res, p, norm2(r) / bnorm)) break;
+      if (omega == 0.0) {
+        res.message = fmt::format("breakdown at iteration {}: omega = 0", res.iterations);
+        break;
+      }
+      rho_old = rho;
+    }
+    finish(res, p, clock);
+    return res;
+  }
+};
+
+struct BicgstabComponent {
+  static constexpr const char* name = "bicgstab";
+  static constexpr const char* summary = "right-preconditioned BiCGStab: nonsymmetric A, fixed M";
+  static constexpr bool runs_on_host = true, runs_on_device = true;
+  using Params = NoParams;
+  static std::unique_ptr<KrylovMethod> make(const Params&) { return std::make_unique<Bicgstab>(); }
+};
+}  // namespace
+
+void add_bicgstab(KrylovRegistry& r) { r.add<BicgstabComponent>(); }
+
+}  // namespace saga

@@ -1,0 +1,60 @@
+// BiCGStab: solves nonsymmetric systems without a preconditioner, stops at the
+// half step when s is small, and reports a breakdown (skew-symmetric A makes
+// (r0, A p) vanish at once) instead of a wrong answer.
+#include "api/saga.hpp"
+#include "problems/problem.hpp"
+#include "sparse/spmv.hpp"
+#include "sparse/vector_ops.hpp"
+#include "tests/helpers.hpp"
+
+using namespace saga;
+using namespace saga::test;
+
+TEST_CASE("BiCGStab without a preconditioner solves convection-diffusion; the residual is the true one") {
+  std::mt19937_64 rng(fresh_seed());
+  const ProblemContext ctx;
+  const CsrMatrix A = problem_generators()
+                          .create(Component("convection_diffusion", Options().set("N", 40).set("peclet", 0.8)),
+                                  Space::host, ctx)
+                          ->generate(Space::host)
+                          .A;
+  const Vector b = random_vector(A.rows(), rng(), Space::host);
+  const MatrixOperator op(A);
+  SolverParams sp;
+  sp.type = "bicgstab";
+  sp.tolerance = 1e-10;
+  sp.max_iterations = 1000;
+  Vector x = Vector::zeros(A.rows(), Space::host);
+  const SolveResult r = krylov_solve(op, nullptr, b, x, sp);
+  CHECK(r.converged);
+  Vector res = b.clone();
+  spmv(-1.0, A, x, 1.0, res);
+  CHECK(norm2(res) / norm2(b) <= 1.1e-10);
+  CHECK(r.residual_history.size() == static_cast<std::size_t>(r.iterations + 1));
+}
+
+TEST_CASE("BiCGStab reports the breakdown of a skew-symmetric system; GMRES solves it in 2 steps") {
+  // Blocks [[0, 1], [-1, 0]]: r^T A r = 0 for every r, and A^2 = -I.
+  const index_t n = 20;
+  HostCsr h{n, n, {0}, {}, {}};
+  for (index_t i = 0; i < n; ++i) {
+    h.col.push_back(i % 2 == 0 ? i + 1 : i - 1);
+    h.val.push_back(i % 2 == 0 ? 1.0 : -1.0);
+    h.row_ptr.push_back(static_cast<offset_t>(h.col.size()));
+  }
+  const CsrMatrix A = from_host_csr(h, Space::host);
+  const MatrixOperator op(A);
+  std::mt19937_64 rng(fresh_seed());
+  const Vector b = random_vector(n, rng(), Space::host);
+  SolverParams sp;
+  sp.type = "bicgstab";
+  Vector x = Vector::zeros(n, Space::host);
+  const SolveResult r = krylov_solve(op, nullptr, b, x, sp);
+  CHECK_FALSE(r.converged);
+  CHECK(r.message.find("breakdown at iteration 0") != std::string::npos);
+  sp.type = "gmres";
+  Vector y = Vector::zeros(n, Space::host);
+  const SolveResult g = krylov_solve(op, nullptr, b, y, sp);
+  CHECK(g.converged);
+  CHECK(g.iterations == 2);
+}
