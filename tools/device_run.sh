@@ -52,6 +52,9 @@ if [ $BENCH = 1 ]; then
   ./build-device/benchmarks/saga-bench --json "$OUT/bench_sparse.json" --markdown "$OUT/bench_sparse.md" $QUICK \
     > "$OUT/bench.log" 2>&1 || summary "bench failed: $(tail -3 "$OUT/bench.log")"
   cat "$OUT/bench_sparse.md" 2>/dev/null
+  ./build-device/benchmarks/saga-bench-executors --json "$OUT/bench_executors.json" > "$OUT/bench_executors.md" 2>&1 \
+    || summary "executor bench failed: $(tail -3 "$OUT/bench_executors.md")"
+  cat "$OUT/bench_executors.md"
 fi
 if [ $COMPONENTS = 1 ]; then
   # Baseline: the sources of commit 71fb8df in .baseline (git archive, carried).
