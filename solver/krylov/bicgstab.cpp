@@ -14,22 +14,16 @@ class Bicgstab final : public KrylovMethod {
  public:
   SolveResult solve(const LinearOperator& A, const LinearOperator* M, const Vector& b, Vector& x,
                     const SolverParams& p) const override {
-    using namespace krylov;
-    check_system(A, M, b, x);
+    using krylov::precondition;
+    krylov::Run run(A, M, b, x, p);
+    if (run.done()) return run.finish();
     const Space s = A.space();
-    Clock clock{s == Space::device};
-    SolveResult res;
     const std::size_t n = A.rows();
     Vector r(n, s, "BiCGStab residual"), rhat(n, s, "BiCGStab shadow residual"), pv(n, s, "BiCGStab direction"),
         v(n, s, "BiCGStab A*M*p"), ph(n, s, "BiCGStab M*p"), sv(n, s, "BiCGStab s"), sh(n, s, "BiCGStab M*s"),
         t(n, s, "BiCGStab A*M*s");
-    const double bnorm = norm2(b);
-    if (zero_rhs(bnorm, x, res, p, clock)) return res;
-    residual(A, b, x, r, v);
-    if (record(res, p, norm2(r) / bnorm)) {
-      finish(res, p, clock);
-      return res;
-    }
+    if (run.start(b, x, r, v)) return run.finish();
+    SolveResult& res = run.result;
     copy(r, rhat);
     double rho_old = 1.0, alpha = 1.0, omega = 1.0;
     while (res.iterations < p.max_iterations) {
@@ -56,12 +50,12 @@ class Bicgstab final : public KrylovMethod {
       alpha = rho / rv;
       copy(r, sv);
       axpby(-alpha, v, 1.0, sv);  // s = r - alpha v
-      const double snorm = norm2(sv) / bnorm;
-      if (snorm <= p.tolerance) {  // half step suffices
+      const double snorm = norm2(sv);
+      if (snorm <= p.tolerance * run.bnorm()) {  // the half step suffices
         axpby(alpha, ph, 1.0, x);
         copy(sv, r);
         ++res.iterations;
-        record(res, p, snorm);
+        run.record(snorm);
         break;
       }
       precondition(M, sv, sh);
@@ -73,15 +67,14 @@ class Bicgstab final : public KrylovMethod {
       copy(sv, r);
       axpby(-omega, t, 1.0, r);  // r = s - omega t
       ++res.iterations;
-      if (record(res, p, norm2(r) / bnorm)) break;
+      if (run.record(norm2(r))) break;
       if (omega == 0.0) {
         res.message = fmt::format("breakdown at iteration {}: omega = 0", res.iterations);
         break;
       }
       rho_old = rho;
     }
-    finish(res, p, clock);
-    return res;
+    return run.finish();
   }
 };
 

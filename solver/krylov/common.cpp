@@ -8,7 +8,8 @@
 
 namespace saga::krylov {
 
-void check_system(const LinearOperator& A, const LinearOperator* M, const Vector& b, const Vector& x) {
+Run::Run(const LinearOperator& A, const LinearOperator* M, const Vector& b, Vector& x, const SolverParams& p)
+    : A_(A), p_(p), device_(A.space() == Space::device) {
   SAGA_REQUIRE(A.rows() == A.cols(), "solve: operator is {}x{}, not square", A.rows(), A.cols());
   SAGA_REQUIRE(b.size() == static_cast<std::size_t>(A.rows()), "solve: b has {} entries, A has {} rows", b.size(),
                A.rows());
@@ -21,47 +22,54 @@ void check_system(const LinearOperator& A, const LinearOperator* M, const Vector
                  to_string(M->space()), A.rows(), A.cols(), to_string(A.space()));
   SAGA_REQUIRE(all_finite(b), "solve: the right-hand side has NaN or Inf entries");
   SAGA_REQUIRE(all_finite(x), "solve: the initial guess has NaN or Inf entries");
+  bnorm_ = norm2(b);
+  if (bnorm_ == 0.0) {  // the solution is x = 0, reached at iteration 0
+    fill(x, 0.0);
+    result.residual_history.push_back(0.0);
+    result.converged = true;
+    done_ = true;
+  }
 }
 
-double Clock::seconds() const {
-  if (device) device::synchronize();
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+bool Run::start(const Vector& b, const Vector& x, Vector& r, Vector& w) {
+  residual(A_, b, x, r, w);
+  return record(norm2(r));
 }
 
-void finish(SolveResult& r, const SolverParams& p, const Clock& c) {
-  r.seconds = c.seconds();
-  r.relative_residual = r.residual_history.back();
-  if (r.iterations > 0 && r.residual_history.front() > 0)
-    r.convergence_factor = std::pow(r.relative_residual / r.residual_history.front(), 1.0 / r.iterations);
-  if (r.converged)
-    r.message = fmt::format("converged in {} iterations to relative residual {:.3e}", r.iterations,
-                            r.relative_residual);
-  else if (r.message.empty())
-    r.message = fmt::format("did NOT converge: {} iterations reached, relative residual {:.3e} > tolerance {:.1e}",
-                            r.iterations, r.relative_residual, p.tolerance);
-}
-
-bool zero_rhs(double bnorm, Vector& x, SolveResult& r, const SolverParams& p, const Clock& c) {
-  if (bnorm != 0.0) return false;
-  fill(x, 0.0);
-  r.residual_history.push_back(0.0);
-  r.converged = true;
-  finish(r, p, c);
-  return true;
-}
-
-bool record(SolveResult& r, const SolverParams& p, double rel) {
-  r.residual_history.push_back(rel);
-  if (p.progress) p.progress(r.iterations, rel, p.progress_data);
+bool Run::record(double rnorm) {
+  const double rel = rnorm / bnorm_;
+  result.residual_history.push_back(rel);
+  if (p_.progress) p_.progress(result.iterations, rel, p_.progress_data);
   if (!std::isfinite(rel)) {
-    r.message = fmt::format("diverged: residual became {} at iteration {}", rel, r.iterations);
+    result.message = fmt::format("diverged: residual became {} at iteration {}", rel, result.iterations);
     return true;
   }
-  if (rel <= p.tolerance) {
-    r.converged = true;
+  if (rel <= p_.tolerance) {
+    result.converged = true;
     return true;
   }
   return false;
+}
+
+void Run::stop(const std::string& why, double rnorm) {
+  result.message = why;
+  result.residual_history.push_back(rnorm / bnorm_);
+}
+
+SolveResult Run::finish() {
+  if (device_) device::synchronize();
+  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count();
+  result.relative_residual = result.residual_history.back();
+  if (result.iterations > 0 && result.residual_history.front() > 0)
+    result.convergence_factor =
+        std::pow(result.relative_residual / result.residual_history.front(), 1.0 / result.iterations);
+  if (result.converged)
+    result.message = fmt::format("converged in {} iterations to relative residual {:.3e}", result.iterations,
+                                 result.relative_residual);
+  else if (result.message.empty())
+    result.message = fmt::format("did NOT converge: {} iterations reached, relative residual {:.3e} > tolerance {:.1e}",
+                                 result.iterations, result.relative_residual, p_.tolerance);
+  return std::move(result);
 }
 
 void precondition(const LinearOperator* M, const Vector& r, Vector& z) {

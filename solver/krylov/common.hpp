@@ -1,30 +1,45 @@
 #pragma once
-// What every Krylov method in solver/krylov/ shares: input checks, the clock,
-// recording residuals (progress, divergence, convergence) and the final
-// message.
+// What every Krylov method in solver/krylov/ shares: the bookkeeping of one
+// solve (input checks, the clock, ||b||, the residual history with progress,
+// divergence and convergence, the final message) and two small operations.
 #include <chrono>
 
 #include "solver/krylov.hpp"
 
 namespace saga::krylov {
 
-void check_system(const LinearOperator& A, const LinearOperator* M, const Vector& b, const Vector& x);
+class Run {
+ public:
+  // Checks the system. A zero right-hand side finishes the solve at once with
+  // x = 0 (done() is true).
+  Run(const LinearOperator& A, const LinearOperator* M, const Vector& b, Vector& x, const SolverParams& p);
+  bool done() const { return done_; }
+  double bnorm() const { return bnorm_; }
+  // r = b - A x (w is scratch for A x), recorded as the first residual; true
+  // when the solve is over already (x0 meets the tolerance, or r is not finite).
+  bool start(const Vector& b, const Vector& x, Vector& r, Vector& w);
+  // Records ||r|| / ||b|| for ||r|| = rnorm; true when the solve must stop
+  // (converged, or the residual is not finite).
+  bool record(double rnorm);
+  // Ends the solve without convergence, for a reason (a breakdown).
+  void stop(const std::string& why, double rnorm);
+  // Seconds, final residual, convergence factor and message.
+  SolveResult finish();
 
-struct Clock {
-  bool device;
-  std::chrono::steady_clock::time_point t0 = std::chrono::steady_clock::now();
-  double seconds() const;
+  SolveResult result;
+
+ private:
+  const LinearOperator& A_;
+  const SolverParams& p_;
+  bool device_;
+  bool done_ = false;
+  double bnorm_ = 0;
+  std::chrono::steady_clock::time_point t0_ = std::chrono::steady_clock::now();
 };
 
-// Fills seconds, relative residual, convergence factor and message.
-void finish(SolveResult& r, const SolverParams& p, const Clock& c);
-// b = 0: the solution is x = 0, reached at iteration 0 (returns true).
-bool zero_rhs(double bnorm, Vector& x, SolveResult& r, const SolverParams& p, const Clock& c);
-// Appends rel; true when the solve must stop (converged or not finite).
-bool record(SolveResult& r, const SolverParams& p, double rel);
 // z = M r (or z = r without M).
 void precondition(const LinearOperator* M, const Vector& r, Vector& z);
-// r = b - A x (w is scratch for A x).
+// r = b - A x (w is scratch for A x; one fused SpMV for a matrix).
 void residual(const LinearOperator& A, const Vector& b, const Vector& x, Vector& r, Vector& w);
 
 }  // namespace saga::krylov

@@ -11,10 +11,10 @@ namespace saga {
 SolveResult RestartedGmres::solve(const LinearOperator& A, const LinearOperator* M, const Vector& b, Vector& x,
                                   const SolverParams& p) const {
   using namespace krylov;
-  check_system(A, M, b, x);
+  Run run(A, M, b, x, p);
+  if (run.done()) return run.finish();
+  SolveResult& res = run.result;
   const Space s = A.space();
-  Clock clock{s == Space::device};
-  SolveResult res;
   const std::size_t n = A.rows();
   const int m = m_;
   std::vector<Vector> V, Z;
@@ -24,15 +24,9 @@ SolveResult RestartedGmres::solve(const LinearOperator& A, const LinearOperator*
   Vector r(n, s, "GMRES residual"), w(n, s, "GMRES work"), z(n, s, "GMRES preconditioned vector");
   std::vector<double> H(static_cast<std::size_t>(m + 1) * m), cs(m), sn(m), g(m + 1);
   auto h = [&](int i, int j) -> double& { return H[static_cast<std::size_t>(j) * (m + 1) + i]; };
-  const double bnorm = norm2(b);
-  if (zero_rhs(bnorm, x, res, p, clock)) return res;
-
-  residual(A, b, x, r, w);
+  const double bnorm = run.bnorm();
+  if (run.start(b, x, r, w)) return run.finish();
   double beta = norm2(r);
-  if (record(res, p, beta / bnorm)) {
-    finish(res, p, clock);
-    return res;
-  }
   for (;;) {
     axpby(1.0 / beta, r, 0.0, V[0]);
     std::fill(g.begin(), g.end(), 0.0);
@@ -106,8 +100,7 @@ SolveResult RestartedGmres::solve(const LinearOperator& A, const LinearOperator*
     if (res.iterations >= p.max_iterations) break;
     if (beta == 0.0) break;
   }
-  finish(res, p, clock);
-  return res;
+  return run.finish();
 }
 
 }  // namespace saga

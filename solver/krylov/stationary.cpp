@@ -13,24 +13,18 @@ class Stationary final : public KrylovMethod {
   bool needs_spd() const override { return true; }
   SolveResult solve(const LinearOperator& A, const LinearOperator* M, const Vector& b, Vector& x,
                     const SolverParams& p) const override {
-    using namespace krylov;
-    check_system(A, M, b, x);
-    const Space s = A.space();
-    Clock clock{s == Space::device};
-    SolveResult res;
+    krylov::Run run(A, M, b, x, p);
+    if (run.done()) return run.finish();
     const std::size_t n = A.rows();
-    Vector r(n, s, "residual"), e(n, s, "correction");
-    const double bnorm = norm2(b);
-    if (zero_rhs(bnorm, x, res, p, clock)) return res;
+    Vector r(n, A.space(), "residual"), e(n, A.space(), "correction");
     for (;;) {
-      residual(A, b, x, r, e);
-      if (record(res, p, norm2(r) / bnorm) || res.iterations >= p.max_iterations) break;
-      precondition(M, r, e);
+      krylov::residual(A, b, x, r, e);
+      if (run.record(norm2(r)) || run.result.iterations >= p.max_iterations) break;
+      krylov::precondition(M, r, e);
       axpby(1.0, e, 1.0, x);
-      ++res.iterations;
+      ++run.result.iterations;
     }
-    finish(res, p, clock);
-    return res;
+    return run.finish();
   }
 };
 

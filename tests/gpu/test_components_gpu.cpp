@@ -27,6 +27,19 @@ SolveResult solve(const CsrMatrix& A, const Vector& b, const AmgParams& amg, con
   if (x_out) *x_out = x.to_vector();
   return r;
 }
+// The same solve on the host and on the GPU: both converge, with the same
+// iterations (up to `slack`) and the same solution.
+void check_backends_agree(const CsrMatrix& Ah, const Vector& bh, const AmgParams& amg, const SolverParams& sp,
+                          int slack) {
+  const CsrMatrix Ad = Ah.to(Space::device);
+  const Vector bd = bh.to(Space::device);
+  std::vector<double> xh, xd;
+  const SolveResult rh = solve(Ah, bh, amg, sp, &xh), rd = solve(Ad, bd, amg, sp, &xd);
+  CHECK(rh.converged);
+  CHECK(rd.converged);
+  CHECK(std::abs(rh.iterations - rd.iterations) <= slack);
+  CHECK(max_rel_diff(xd, xh) < 1e-6);
+}
 }  // namespace
 
 TEST_CASE("GPU row absolute sums equal host") {
@@ -39,8 +52,8 @@ TEST_CASE("GPU row absolute sums equal host") {
 
 TEST_CASE("GPU smoothers and cycles match the host: iterations and solution") {
   std::mt19937_64 rng(fresh_seed());
-  const CsrMatrix Ah = poisson(Stencil::fd3d_7pt, 32, Space::host), Ad = Ah.to(Space::device);
-  const Vector bh = random_vector(Ah.rows(), rng(), Space::host), bd = bh.to(Space::device);
+  const CsrMatrix Ah = poisson(Stencil::fd3d_7pt, 32, Space::host);
+  const Vector bh = random_vector(Ah.rows(), rng(), Space::host);
   for (const std::string& sm : smoothers().names())
     for (const std::string& cy : cycles().names()) {
       CAPTURE(sm);
@@ -50,30 +63,20 @@ TEST_CASE("GPU smoothers and cycles match the host: iterations and solution") {
       p.cycle = cy;
       SolverParams sp;
       sp.type = cy == "F" ? "fcg" : "pcg";  // the F-cycle is not symmetric
-      std::vector<double> xh, xd;
-      const SolveResult rh = solve(Ah, bh, p, sp, &xh), rd = solve(Ad, bd, p, sp, &xd);
-      CHECK(rh.converged);
-      CHECK(rd.converged);
-      CHECK(std::abs(rh.iterations - rd.iterations) <= 1);
-      CHECK(max_rel_diff(xd, xh) < 1e-6);
+      check_backends_agree(Ah, bh, p, sp, 1);
     }
 }
 
 TEST_CASE("GPU Krylov methods match the host on SPD and nonsymmetric problems") {
   std::mt19937_64 rng(fresh_seed());
-  const CsrMatrix Ah = poisson(Stencil::fe3d_27pt, 24, Space::host), Ad = Ah.to(Space::device);
-  const Vector bh = random_vector(Ah.rows(), rng(), Space::host), bd = bh.to(Space::device);
+  const CsrMatrix Ah = poisson(Stencil::fe3d_27pt, 24, Space::host);
+  const Vector bh = random_vector(Ah.rows(), rng(), Space::host);
   for (const std::string& m : krylov_methods().names()) {
     CAPTURE(m);
     SolverParams sp;
     sp.type = m;
     sp.max_iterations = 1000;
-    std::vector<double> xh, xd;
-    const SolveResult rh = solve(Ah, bh, AmgParams{}, sp, &xh), rd = solve(Ad, bd, AmgParams{}, sp, &xd);
-    CHECK(rh.converged);
-    CHECK(rd.converged);
-    CHECK(std::abs(rh.iterations - rd.iterations) <= 1 + rh.iterations / 50);
-    CHECK(max_rel_diff(xd, xh) < 1e-6);
+    check_backends_agree(Ah, bh, AmgParams{}, sp, m == "cg" ? 4 : 1);  // unpreconditioned CG: ~100 iterations
   }
   const ProblemContext ctx;
   const CsrMatrix Ch = problem_generators()
@@ -81,8 +84,7 @@ TEST_CASE("GPU Krylov methods match the host on SPD and nonsymmetric problems") 
                                    Space::host, ctx)
                            ->generate(Space::host)
                            .A;
-  const CsrMatrix Cd = Ch.to(Space::device);
-  const Vector ch = random_vector(Ch.rows(), rng(), Space::host), cd = ch.to(Space::device);
+  const Vector ch = random_vector(Ch.rows(), rng(), Space::host);
   AmgParams lu;
   lu.coarse_solver = "dense_lu";
   for (const std::string& m : krylov_methods().names()) {
@@ -90,12 +92,7 @@ TEST_CASE("GPU Krylov methods match the host on SPD and nonsymmetric problems") 
     CAPTURE(m);
     SolverParams sp;
     sp.type = m;
-    std::vector<double> xh, xd;
-    const SolveResult rh = solve(Ch, ch, lu, sp, &xh), rd = solve(Cd, cd, lu, sp, &xd);
-    CHECK(rh.converged);
-    CHECK(rd.converged);
-    CHECK(std::abs(rh.iterations - rd.iterations) <= 2);
-    CHECK(max_rel_diff(xd, xh) < 1e-6);
+    check_backends_agree(Ch, ch, lu, sp, 2);
   }
 }
 

@@ -12,20 +12,14 @@
 #include "sparse/spgemm.hpp"
 #include "sparse/spmv.hpp"
 #include "sparse/vector_ops.hpp"
+#include "tests/config_errors.hpp"
 #include "tests/helpers.hpp"
 
 using namespace saga;
 using namespace saga::test;
 
 namespace {
-std::string err(const std::string& text) {
-  try {
-    parse_config(text, "c.yaml");
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "no error";
-}
+std::string err(const std::string& text) { return test::config_error(text); }
 }  // namespace
 
 namespace {

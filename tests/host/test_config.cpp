@@ -2,19 +2,13 @@
 #include <filesystem>
 
 #include "app/config.hpp"
+#include "tests/config_errors.hpp"
 #include "tests/helpers.hpp"
 
 using namespace saga;
 
 namespace {
-std::string err(const std::string& text) {
-  try {
-    parse_config(text, "c.yaml");
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "no error";
-}
+std::string err(const std::string& text) { return test::config_error(text); }
 }  // namespace
 
 TEST_CASE("config defaults and full parse") {
