@@ -33,4 +33,28 @@ Aggregates aggregate_mis2(const CsrMatrix& S, std::uint32_t seed) {
   return a;
 }
 
+namespace {
+class Mis2 final : public AggregationMethod {
+ public:
+  Aggregates aggregate(const CsrMatrix& S, std::uint32_t seed) const override { return aggregate_mis2(S, seed); }
+};
+struct Mis2Component {
+  static constexpr const char* name = "mis2";
+  static constexpr const char* summary = "roots from a distance-2 maximal independent set, two joining passes";
+  static constexpr bool runs_on_host = true, runs_on_device = true;
+  using Params = NoParams;
+  static std::unique_ptr<AggregationMethod> make(const Params&) { return std::make_unique<Mis2>(); }
+};
+}  // namespace
+
+const AggregationRegistry& aggregation_methods() {
+  static const AggregationRegistry r = [] {
+    AggregationRegistry reg("aggregation method", "amg.aggregation");
+    reg.add<Mis2Component>();
+    reg.set_default("mis2");
+    return reg;
+  }();
+  return r;
+}
+
 }  // namespace saga::amg

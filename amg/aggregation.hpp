@@ -8,6 +8,7 @@
 // neighbour) is itself a root and forms a singleton aggregate.
 #include <cstdint>
 
+#include "core/registry.hpp"
 #include "sparse/csr.hpp"
 
 namespace saga::amg {
@@ -19,5 +20,16 @@ struct Aggregates {
 };
 
 Aggregates aggregate_mis2(const CsrMatrix& S, std::uint32_t seed);
+
+// Aggregation methods, behind the aggregation registry (amg.aggregation):
+//   mis2 (default): the distance-2 MIS aggregation above, hash priorities
+//   seeded with amg.seed + level (deterministic).
+class AggregationMethod {
+ public:
+  virtual ~AggregationMethod() = default;
+  virtual Aggregates aggregate(const CsrMatrix& S, std::uint32_t seed) const = 0;
+};
+using AggregationRegistry = Registry<AggregationMethod>;
+const AggregationRegistry& aggregation_methods();
 
 }  // namespace saga::amg

@@ -36,6 +36,8 @@ void validate(const SetupParams& p, std::optional<Space> space) {
   read_params(copy, Options(), "amg");
   spgemm_registry().validate(p.spgemm, space);
   amg::coarse_solvers().validate(p.coarse_solver, space);
+  amg::strength_measures().validate(p.strength, space);
+  amg::aggregation_methods().validate(p.aggregation, space);
   for (std::size_t l = 0; l < p.levels.size(); ++l) p.at_level(static_cast<int>(l));
 }
 
@@ -65,6 +67,9 @@ Hierarchy::Hierarchy(CsrMatrix A, const SetupParams& params, Vector B, int k,
   }
   SAGA_REQUIRE(B.space() == s, "near-nullspace and matrix live in different spaces");
 
+  const auto strength = amg::strength_measures().create(params_.strength, s);
+  const auto aggregation = amg::aggregation_methods().create(params_.aggregation, s);
+
   Level fine;
   fine.A = std::move(A);
   fine.B = std::move(B);
@@ -91,12 +96,9 @@ Hierarchy::Hierarchy(CsrMatrix A, const SetupParams& params, Vector B, int k,
     // Strength of connection and MIS-2 aggregation at threshold theta (timed
     // into this level's phases; the times add up when called twice).
     auto aggregate = [&](double theta) {
-      const CsrMatrix S = timer.time(sec["strength"], [&] {
-        const Vector d = diagonal(L.A, false);
-        return amg::symmetric_strength(L.A, d, theta);
-      });
+      const CsrMatrix S = timer.time(sec["strength"], [&] { return strength->strong(L.A, theta); });
       return timer.time(sec["aggregation"],
-                        [&] { return amg::aggregate_mis2(S, params_.seed + static_cast<std::uint32_t>(lvl)); });
+                        [&] { return aggregation->aggregate(S, params_.seed + static_cast<std::uint32_t>(lvl)); });
     };
     amg::Aggregates ag = aggregate(here.theta);
     if (here.theta > 0 && ag.count > L.A.rows() / 2) {
@@ -146,6 +148,8 @@ Hierarchy::Hierarchy(CsrMatrix A, const SetupParams& params, Vector B, int k,
   stats_.setup_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_setup).count();
   stats_.coarse_pseudo_inverse = coarse_.pseudo_inverse;
   stats_.coarse_solver = coarse_.name;
+  stats_.strength = amg::strength_measures().resolve(params_.strength, space());
+  stats_.aggregation = amg::aggregation_methods().resolve(params_.aggregation, space());
   stats_.spgemm_algorithm = spgemm_registry().resolve(params_.spgemm, space());
   double rows = 0, nnz = 0;
   for (const auto& l : stats_.levels) {

@@ -58,6 +58,7 @@ struct HierarchyStats {
   double spgemm_seconds() const;
   bool coarse_pseudo_inverse = false;
   std::string coarse_solver;     // the coarse-solver component that ran
+  std::string strength, aggregation;  // the strength and aggregation components that ran
   std::string spgemm_algorithm;  // the SpGEMM component that ran
 };
 

@@ -24,6 +24,8 @@ struct SetupParams {
   std::uint32_t seed = 0;         // MIS-2 hash priorities (per level: seed + level)
   Component spgemm;               // SpGEMM algorithm of the setup ("" = the backend's default)
   Component coarse_solver = "dense_cholesky";
+  Component strength = "symmetric";
+  Component aggregation = "mis2";
   // Per-level settings: levels[l] overrides keys of level l (setup keys such as
   // theta, and cycle keys such as smoother and pre_sweeps).
   std::vector<Options> levels;

@@ -2,6 +2,7 @@
 
 #include "amg/functors.hpp"
 #include "sparse/build_rows.hpp"
+#include "sparse/csr_ops.hpp"
 
 namespace saga::amg {
 
@@ -11,6 +12,33 @@ CsrMatrix symmetric_strength(const CsrMatrix& A, const Vector& diag, double thet
                             amg_functors::StrengthRows{A.row_ptr().data(), A.col().data(), A.val().data(),
                                                        diag.data(), theta, nullptr, nullptr, nullptr, nullptr},
                             "strength matrix");
+}
+
+namespace {
+class Symmetric final : public StrengthMeasure {
+ public:
+  CsrMatrix strong(const CsrMatrix& A, double theta) const override {
+    const Vector d = diagonal(A, false);
+    return symmetric_strength(A, d, theta);
+  }
+};
+struct SymmetricComponent {
+  static constexpr const char* name = "symmetric";
+  static constexpr const char* summary = "keep a_ij with |a_ij| >= theta sqrt(|a_ii a_jj|) (SA, Vanek et al.)";
+  static constexpr bool runs_on_host = true, runs_on_device = true;
+  using Params = NoParams;
+  static std::unique_ptr<StrengthMeasure> make(const Params&) { return std::make_unique<Symmetric>(); }
+};
+}  // namespace
+
+const StrengthRegistry& strength_measures() {
+  static const StrengthRegistry r = [] {
+    StrengthRegistry reg("strength measure", "amg.strength");
+    reg.add<SymmetricComponent>();
+    reg.set_default("symmetric");
+    return reg;
+  }();
+  return r;
 }
 
 }  // namespace saga::amg

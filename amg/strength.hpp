@@ -1,8 +1,24 @@
 #pragma once
-// Strength of connection (symmetric): S keeps a_ij when i == j or
-// |a_ij| >= theta * sqrt(|a_ii a_jj|), with A's values.
+// Strength of connection, behind the strength registry (amg.strength): a
+// measure turns A and the threshold theta (amg.theta, per level) into the
+// strength graph S that aggregation reads.
+//   symmetric (default): S keeps a_ij when i == j or
+//   |a_ij| >= theta * sqrt(|a_ii a_jj|), with A's values.
+#include <memory>
+
+#include "core/registry.hpp"
 #include "sparse/csr.hpp"
 
 namespace saga::amg {
+
 CsrMatrix symmetric_strength(const CsrMatrix& A, const Vector& diag, double theta);
-}
+
+class StrengthMeasure {
+ public:
+  virtual ~StrengthMeasure() = default;
+  virtual CsrMatrix strong(const CsrMatrix& A, double theta) const = 0;
+};
+using StrengthRegistry = Registry<StrengthMeasure>;
+const StrengthRegistry& strength_measures();
+
+}  // namespace saga::amg

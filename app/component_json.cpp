@@ -1,6 +1,8 @@
 #include "app/component_json.hpp"
 
+#include "amg/aggregation.hpp"
 #include "amg/coarse_solver.hpp"
+#include "amg/strength.hpp"
 #include "problems/problem.hpp"
 #include "solver/cycle.hpp"
 #include "solver/smoother.hpp"
@@ -21,6 +23,8 @@ nlohmann::json amg_json(const AmgParams& p, Space s) {
   j["smoother"] = component_json(smoothers(), p.smoother, s);
   j["spgemm"] = component_json(spgemm_registry(), p.spgemm, s);
   j["coarse_solver"] = component_json(amg::coarse_solvers(), p.coarse_solver, s);
+  j["strength"] = component_json(amg::strength_measures(), p.strength, s);
+  j["aggregation"] = component_json(amg::aggregation_methods(), p.aggregation, s);
   nlohmann::json levels = nlohmann::json::array();
   for (const auto& o : p.levels) {
     nlohmann::json l = nlohmann::json::object();

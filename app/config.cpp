@@ -92,7 +92,8 @@ std::set<std::string> keys_of() {
 
 void parse_amg(const Reader& r, const YAML::Node& a, AmgParams& ap) {
   r.require_map(a, "amg");
-  const std::set<std::string> components{"cycle", "smoother", "spgemm", "coarse_solver", "levels", "omega"};
+  const std::set<std::string> components{"cycle",    "smoother",    "spgemm", "coarse_solver",
+                                         "strength", "aggregation", "levels", "omega"};
   const Options scalars = scalar_options(r, a, "amg", components);
   std::set<std::string> for_setup = keys_of<CycleParams>(), for_cycle = keys_of<SetupParams>();
   for_setup.insert(components.begin(), components.end());
@@ -103,6 +104,8 @@ void parse_amg(const Reader& r, const YAML::Node& a, AmgParams& ap) {
   if (const YAML::Node n = a["smoother"]) ap.smoother = parse_component(r, n, "amg.smoother");
   if (const YAML::Node n = a["spgemm"]) ap.spgemm = parse_component(r, n, "amg.spgemm");
   if (const YAML::Node n = a["coarse_solver"]) ap.coarse_solver = parse_component(r, n, "amg.coarse_solver");
+  if (const YAML::Node n = a["strength"]) ap.strength = parse_component(r, n, "amg.strength");
+  if (const YAML::Node n = a["aggregation"]) ap.aggregation = parse_component(r, n, "amg.aggregation");
   if (const YAML::Node n = a["omega"]) {
     // Kept from the first configs: the smoother's damping weight. 'auto' means
     // "computed", which every smoother does; a number needs a smoother with a

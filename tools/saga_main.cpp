@@ -15,7 +15,9 @@
 
 #include "app/profile.hpp"
 #include "app/run.hpp"
+#include "amg/aggregation.hpp"
 #include "amg/coarse_solver.hpp"
+#include "amg/strength.hpp"
 #include "core/device.hpp"
 #include "core/log.hpp"
 #include "solver/cycle.hpp"
@@ -54,18 +56,22 @@ int print_names(const std::string& kind) {
   if (kind == "spgemm") return out(spgemm_registry().names(s));
   if (kind == "spmv") return out(spmv_registry().names(s));
   if (kind == "coarse_solver") return out(amg::coarse_solvers().names());
+  if (kind == "strength") return out(amg::strength_measures().names());
+  if (kind == "aggregation") return out(amg::aggregation_methods().names());
   if (kind == "cycle") return out(cycles().names());
   if (kind == "smoother") return out(smoothers().names());
   if (kind == "solver") return out(krylov_methods().names());
   if (kind == "problem") return out(problem_generators().names());
-  throw InputError(fmt::format("saga info --names {}: expected spgemm, spmv, coarse_solver, cycle, smoother, solver "
-                               "or problem",
+  throw InputError(fmt::format("saga info --names {}: expected spgemm, spmv, strength, aggregation, coarse_solver, "
+                               "cycle, smoother, solver or problem",
                                kind));
 }
 
 void print_components(bool details) {
   print_registry(spgemm_registry(), details);
   print_registry(spmv_registry(), details);
+  print_registry(amg::strength_measures(), details);
+  print_registry(amg::aggregation_methods(), details);
   print_registry(amg::coarse_solvers(), details);
   print_registry(cycles(), details);
   print_registry(smoothers(), details);

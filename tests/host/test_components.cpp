@@ -2,7 +2,9 @@
 // that list the choices), parameters declared once (read, validate, list,
 // document), configs as trees of (name, options) nodes with per-level lists,
 // the executor scopes, and the convection-diffusion generator's entries.
+#include "amg/aggregation.hpp"
 #include "amg/coarse_solver.hpp"
+#include "amg/strength.hpp"
 #include "api/saga.hpp"
 #include "app/component_json.hpp"
 #include "app/config.hpp"
@@ -36,6 +38,8 @@ TEST_CASE("registries know their components, defaults and backends") {
   CHECK(cycles().names() == std::vector<std::string>{"V", "W", "F"});
   for (const char* n : {"pcg", "cg", "fcg", "gmres", "amg"}) CHECK(has(krylov_methods().names(), n));
   CHECK(amg::coarse_solvers().names() == std::vector<std::string>{"dense_cholesky", "dense_lu"});
+  CHECK(amg::strength_measures().default_name(Space::host) == "symmetric");
+  CHECK(amg::aggregation_methods().default_name(Space::host) == "mis2");
   CHECK(problem_generators().names() ==
         std::vector<std::string>{"poisson", "fe", "matrix_market", "convection_diffusion"});
   CHECK(smoothers().default_name(Space::host) == "jacobi");
@@ -122,6 +126,8 @@ TEST_CASE("configs are trees of (name, options); every old form still reads") {
   CHECK(j["smoother"]["name"] == "jacobi");
   CHECK(j["smoother"]["params"]["omega"] == 0.6);
   CHECK(j["spgemm"]["name"] == "gustavson");
+  CHECK(j["strength"]["name"] == "symmetric");
+  CHECK(j["aggregation"]["name"] == "mis2");
   // Old forms: a plain name, amg.omega for the smoother's weight.
   const RunConfig o = parse_config("amg: {smoother: jacobi, omega: 0.7, cycle: W}\nsolver: {type: cg}\n", "c.yaml");
   CHECK(o.amg.smoother.options.find("omega")->text == "0.7");
@@ -153,6 +159,10 @@ TEST_CASE("config errors for components name the file, line, key and the valid c
                        InputError);
   CHECK_THROWS_WITH_AS(parse_config("", "c.yaml", {"amg.theta=2"}),
                        doctest::Contains("c.yaml (--set): amg.theta: 2 is not allowed"), InputError);
+  CHECK(err("amg: {strength: classical}\n").find("c.yaml:1:17: amg.strength: unknown strength measure 'classical' "
+                                                  "(choices: symmetric") == 0);
+  CHECK(err("amg: {aggregation: {name: mis2, size: 3}}\n").find("amg.aggregation.size: unknown key") !=
+        std::string::npos);
   CHECK(err("problem: {type: heat}\n").find("c.yaml:1:17: problem.type: unknown problem type 'heat' (choices: "
                                             "poisson, fe, matrix_market, convection_diffusion)") == 0);
   CHECK(err("problem: {type: fe, mesh: box, dirichlet: [feet]}\n").find("generated meshes have no physical groups") !=
