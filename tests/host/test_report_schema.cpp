@@ -58,6 +58,7 @@ TEST_CASE("profile-setup JSON validates against docs/profile.schema.json; repeat
   const SetupProfile p = profile_setup(c, Executor::host(), 3);
   check_valid(v, to_json(p));
   CHECK(p.repeat == 3);
+  CHECK(p.spgemm == "gustavson");  // the registry names what ran: the host default
   CHECK(p.setup.min <= p.setup.median);
   CHECK(p.setup.median <= p.setup.max);
   // The products of each SpGEMM do not depend on the repetition or timing.
