@@ -26,8 +26,11 @@ const std::set<std::string>& cycle_level_keys() {
 
 SetupParams SetupParams::at_level(int l) const {
   SetupParams p = *this;
-  if (l >= 0 && static_cast<std::size_t>(l) < levels.size())
-    read_params(p, levels[l], fmt::format("amg.levels[{}]", l), cycle_level_keys());
+  if (l < 0 || static_cast<std::size_t>(l) >= levels.size()) return p;
+  Options setup_keys;  // the smoother's own options ("smoother.degree") belong to the cycle
+  for (const auto& [k, o] : levels[l].values())
+    if (k.rfind("smoother.", 0) != 0) setup_keys.set(k, o.text, o.where);
+  read_params(p, setup_keys, fmt::format("amg.levels[{}]", l), cycle_level_keys());
   return p;
 }
 

@@ -27,7 +27,8 @@ struct SetupParams {
   Component strength = "symmetric";
   Component aggregation = "mis2";
   // Per-level settings: levels[l] overrides keys of level l (setup keys such as
-  // theta, and cycle keys such as smoother and pre_sweeps).
+  // theta, and cycle keys: pre_sweeps, post_sweeps, smoother and the smoother's
+  // options as "smoother.NAME").
   std::vector<Options> levels;
 
   template <class V>

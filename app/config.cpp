@@ -90,6 +90,28 @@ std::set<std::string> keys_of() {
   return k;
 }
 
+// Nested mappings become dotted keys, lists comma-separated text.
+void flatten(const Reader& r, const YAML::Node& map, const std::string& prefix, Options& out,
+             const std::set<std::string>& skip = {}) {
+  for (const auto& kv : map) {
+    if (skip.count(kv.first.as<std::string>())) continue;
+    const std::string k = prefix + kv.first.as<std::string>();
+    const YAML::Node& v = kv.second;
+    if (v.IsMap()) {
+      flatten(r, v, k + ".", out);
+    } else if (v.IsSequence()) {
+      std::string text;
+      for (const auto& e : v) {
+        if (!e.IsScalar()) r.fail(e, fmt::format("{}: expected a list of single values", k));
+        text += (text.empty() ? "" : ",") + e.Scalar();
+      }
+      out.set(k, text, where(r, v));
+    } else {
+      out.set(k, v.Scalar(), where(r, v));
+    }
+  }
+}
+
 void parse_amg(const Reader& r, const YAML::Node& a, AmgParams& ap) {
   r.require_map(a, "amg");
   const std::set<std::string> components{"cycle",    "smoother",    "spgemm", "coarse_solver",
@@ -133,7 +155,9 @@ void parse_amg(const Reader& r, const YAML::Node& a, AmgParams& ap) {
         continue;
       }
       r.require_map(n[l], what);
-      ap.levels.push_back(scalar_options(r, n[l], what));
+      Options o;  // nested mappings become dotted keys: {smoother: {name: chebyshev, degree: 3}}
+      flatten(r, n[l], "", o);
+      ap.levels.push_back(o);
     }
   }
 }
@@ -153,28 +177,6 @@ void parse_solver(const Reader& r, const YAML::Node& s, SolverParams& sp) {
   // Method options may also sit directly under solver (solver: {type: gmres, restart: 20}).
   for (const auto& [k, o] : method.values()) sp.type.options.set(k, o.text, o.where);
   if (const YAML::Node n = s["preconditioner"]) sp.preconditioner = parse_component(r, n, "solver.preconditioner");
-}
-
-// Nested mappings become dotted keys, lists comma-separated text.
-void flatten(const Reader& r, const YAML::Node& map, const std::string& prefix, Options& out,
-             const std::set<std::string>& skip = {}) {
-  for (const auto& kv : map) {
-    if (skip.count(kv.first.as<std::string>())) continue;
-    const std::string k = prefix + kv.first.as<std::string>();
-    const YAML::Node& v = kv.second;
-    if (v.IsMap()) {
-      flatten(r, v, k + ".", out);
-    } else if (v.IsSequence()) {
-      std::string text;
-      for (const auto& e : v) {
-        if (!e.IsScalar()) r.fail(e, fmt::format("problem.{}: expected a list of values", k));
-        text += (text.empty() ? "" : ",") + e.Scalar();
-      }
-      out.set(k, text, where(r, v));
-    } else {
-      out.set(k, v.Scalar(), where(r, v));
-    }
-  }
 }
 
 void parse_problem(const Reader& r, const YAML::Node& p, ProblemConfig& pc) {

@@ -10,9 +10,10 @@
 // A component parses and checks its own options (core/parameters.hpp); this
 // file only carries them, so the library needs no YAML or JSON dependency.
 #include <map>
-#include <sstream>
 #include <string>
 #include <utility>
+
+#include <fmt/format.h>
 
 namespace saga {
 
@@ -28,13 +29,10 @@ class Options {
   Options(std::initializer_list<std::pair<const std::string, std::string>> kv) {
     for (const auto& [k, v] : kv) values_[k] = Option{v, ""};
   }
-  // Sets a value from code (numbers are written with full precision).
+  // Sets a value from code (numbers in their shortest exact form: 0.7 -> "0.7").
   template <class T>
   Options& set(const std::string& key, const T& value, const std::string& where = "") {
-    std::ostringstream os;
-    os.precision(17);
-    os << value;
-    values_[key] = Option{os.str(), where};
+    values_[key] = Option{fmt::format("{}", value), where};
     return *this;
   }
   Options& set(const std::string& key, const std::string& text, const std::string& where = "") {

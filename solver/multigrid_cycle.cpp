@@ -18,14 +18,26 @@ std::set<std::string> setup_keys() {
 CycleParams CycleParams::at_level(const std::vector<Options>& levels, int l) const {
   CycleParams p = *this;
   if (l < 0 || static_cast<std::size_t>(l) >= levels.size()) return p;
+  // Cycle keys of this level; the smoother's name ("smoother" or
+  // "smoother.name") and options ("smoother.degree") are split off.
   std::set<std::string> other = setup_keys();
-  other.insert("smoother");
-  read_params(p, levels[l], fmt::format("amg.levels[{}]", l), other);
-  if (const Option* s = levels[l].find("smoother"))
-    if (s->text != p.smoother.name) {
-      p.smoother = Component(s->text);
-      p.smoother.where = s->where;
-    }
+  Options cycle_keys, smoother_options;
+  const Option* name = nullptr;
+  for (const auto& [k, o] : levels[l].values()) {
+    if (k == "smoother" || k == "smoother.name")
+      name = &o;
+    else if (k.rfind("smoother.", 0) == 0)
+      smoother_options.set(k.substr(9), o.text, o.where);
+    else
+      cycle_keys.set(k, o.text, o.where);
+  }
+  read_params(p, cycle_keys, fmt::format("amg.levels[{}]", l), other);
+  if (name && name->text != p.smoother.name) {  // another smoother: only this level's options
+    p.smoother = Component(name->text, smoother_options);
+    p.smoother.where = name->where;
+  } else {  // the same smoother: this level's options over the global ones
+    for (const auto& [k, o] : smoother_options.values()) p.smoother.options.set(k, o.text, o.where);
+  }
   return p;
 }
 

@@ -136,3 +136,28 @@ TEST_CASE("fused vector passes: scaled_difference and step_update") {
   CHECK(all_finite(d));
   CHECK(x[5] == 2.0 * r0[5]);
 }
+
+TEST_CASE("per-level smoother options: another smoother with its own options, or the same one re-tuned") {
+  const std::vector<Options> levels = {Options().set("smoother.name", "chebyshev").set("smoother.degree", 3),
+                                       Options().set("smoother.omega", 0.5).set("pre_sweeps", 2)};
+  CycleParams p;
+  p.smoother = Component("jacobi", Options().set("omega", 0.7));
+  const CycleParams l0 = p.at_level(levels, 0), l1 = p.at_level(levels, 1), l2 = p.at_level(levels, 2);
+  CHECK(l0.smoother.name == "chebyshev");
+  CHECK(l0.smoother.options.find("degree")->text == "3");
+  CHECK(l0.smoother.options.find("omega") == nullptr);  // jacobi's weight does not carry over
+  CHECK(l1.smoother.name == "jacobi");
+  CHECK(l1.smoother.options.find("omega")->text == "0.5");
+  CHECK(l1.pre_sweeps == 2);
+  CHECK(l2.smoother.options.find("omega")->text == "0.7");
+  // Built into a cycle; bad level options are errors naming the level.
+  const CsrMatrix A = poisson(Stencil::fd2d_5pt, 64, Space::host);
+  AmgParams amg;
+  amg.coarse_size = 50;
+  amg.levels = levels;
+  const AmgPreconditioner M(A, amg);
+  CHECK(M.cycle().smoother_name(0) == "chebyshev");
+  CHECK(M.cycle().smoother_name(1) == "jacobi");
+  amg.levels = {Options().set("smoother.degre", 3)};
+  CHECK_THROWS_WITH_AS(AmgPreconditioner(A, amg), doctest::Contains("amg.smoother.degre: unknown key"), InputError);
+}
