@@ -47,9 +47,7 @@ nlohmann::json solver_json(const SolverParams& p, Space s) {
   j["type"] = component_json(krylov_methods(), p.type, s);
   const Component& pre = p.preconditioner;
   nlohmann::json params = nlohmann::json::object();
-  bool is_smoother = false;
-  for (const auto& n : smoothers().names()) is_smoother |= n == pre.name;
-  if (is_smoother) {
+  if (smoothers().has(pre.name)) {
     Component smoother;
     const int sweeps = smoother_preconditioner_sweeps(pre, &smoother);
     params = to_json(smoothers().values(smoother, s));

@@ -134,9 +134,8 @@ void parse_amg(const Reader& r, const YAML::Node& a, AmgParams& ap) {
     // weight.
     if (!n.IsScalar()) r.fail(n, "amg.omega: expected a number or 'auto'");
     bool has_omega = false;
-    for (const auto& e : smoothers().entries())
-      if (e.name == ap.smoother.name)
-        for (const auto& d : e.docs()) has_omega |= d.key == "omega";
+    if (smoothers().has(ap.smoother.name))
+      for (const auto& d : smoothers().entry(ap.smoother, std::nullopt).docs()) has_omega |= d.key == "omega";
     if (n.Scalar() == "auto" || n.Scalar() == "0")
       ;  // the smoother's own default
     else if (has_omega)

@@ -10,15 +10,16 @@ std::string number(double x) {
   if (std::isinf(x)) return x > 0 ? "inf" : "-inf";
   return fmt::format("{}", x);
 }
-std::string join(const std::vector<std::string>& v) {
+}  // namespace
+
+std::string join_names(const std::vector<std::string>& v) {
   std::string s;
   for (const auto& x : v) s += (s.empty() ? "" : ", ") + x;
   return s;
 }
-}  // namespace
 
 std::string Check::describe() const {
-  if (!choices.empty()) return "one of " + join(choices);
+  if (!choices.empty()) return "one of " + join_names(choices);
   const bool no_lo = std::isinf(lo), no_hi = std::isinf(hi);
   std::string s;
   if (no_lo && no_hi)
@@ -42,7 +43,7 @@ std::string to_string(const ParamValue& v) {
         else if constexpr (std::is_same_v<T, std::string>)
           return x;
         else if constexpr (std::is_same_v<T, StringList>)
-          return join(x);
+          return join_names(x);
         else if constexpr (std::is_same_v<T, NumberMap>) {
           std::string s;
           for (const auto& [k, v] : x) s += fmt::format("{}{}={}", s.empty() ? "" : ", ", k, v);
@@ -102,7 +103,7 @@ void ParamReader::finish() const {
     std::vector<std::string> all(known_.begin(), known_.end());
     all.insert(all.end(), allowed_.begin(), allowed_.end());
     fail(&opt, key, all.empty() ? std::string("unknown key (this component has no parameters)")
-                                : "unknown key (known: " + join(all) + ")");
+                                : "unknown key (known: " + join_names(all) + ")");
   }
 }
 

@@ -78,6 +78,8 @@ struct ParamEntry {
 };
 using ParamList = std::vector<ParamEntry>;
 std::string to_string(const ParamValue& v);
+// "a, b, c": the lists of names and keys in messages.
+std::string join_names(const std::vector<std::string>& names);
 
 struct ParamDoc {
   std::string key, type, default_value, range, doc;

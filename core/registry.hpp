@@ -110,6 +110,12 @@ class Registry {
       if (!s || e.runs_on(*s)) out.push_back(e.name);
     return out;
   }
+  // True when a component of that name is registered (on any backend).
+  bool has(const std::string& name) const {
+    for (const auto& e : entries_)
+      if (e.name == name) return true;
+    return false;
+  }
   // The default on backend s ("" when nothing runs there in this build).
   std::string default_name(Space s) const {
     auto it = defaults_.find(s);
@@ -147,11 +153,7 @@ class Registry {
   }
 
  private:
-  static std::string join(const std::vector<std::string>& v) {
-    std::string s;
-    for (const auto& x : v) s += (s.empty() ? "" : ", ") + x;
-    return s.empty() ? "none" : s;
-  }
+  static std::string join(const std::vector<std::string>& v) { return v.empty() ? "none" : join_names(v); }
   [[noreturn]] void fail(const Component& c, const std::string& msg) const {
     if (!c.where.empty()) throw InputError(fmt::format("{}: {}: {}", c.where, key_, msg));
     throw InputError(fmt::format("{}: {}", key_, msg));

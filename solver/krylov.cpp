@@ -79,11 +79,7 @@ int smoother_preconditioner_sweeps(const Component& pre, Component* smoother) {
   return sw.sweeps;
 }
 
-bool is_nested_krylov(const Component& pre) {
-  for (const auto& n : krylov_methods().names())
-    if (n == pre.name) return true;
-  return false;
-}
+bool is_nested_krylov(const Component& pre) { return krylov_methods().has(pre.name); }
 
 void validate(const SolverParams& p, std::optional<Space> space) {
   SolverParams copy = p;
@@ -97,20 +93,20 @@ void validate(const SolverParams& p, std::optional<Space> space) {
     if (!pre.options.empty()) fail(fmt::format("'{}' takes no options", pre.name));
     return;
   }
-  for (const auto& n : smoothers().names())
-    if (n == pre.name) {
-      smoother_preconditioner_sweeps(pre);
-      return;
-    }
+  if (smoothers().has(pre.name)) {
+    smoother_preconditioner_sweeps(pre);
+    return;
+  }
   if (is_nested_krylov(pre)) {
     const SolverParams inner = nested_solver_params(pre);
     krylov_methods().validate(inner.type, space);
     return;
   }
-  std::string all = "amg, none";
-  for (const auto& n : smoothers().names()) all += ", " + n;
-  for (const auto& n : krylov_methods().names()) all += ", " + n;
-  fail(fmt::format("unknown preconditioner '{}' (choices: {})", pre.name, all));
+  std::vector<std::string> all{"amg", "none"};
+  const auto sm = smoothers().names(), kr = krylov_methods().names();
+  all.insert(all.end(), sm.begin(), sm.end());
+  all.insert(all.end(), kr.begin(), kr.end());
+  fail(fmt::format("unknown preconditioner '{}' (choices: {})", pre.name, join_names(all)));
 }
 
 SolveResult krylov_solve(const LinearOperator& A, const LinearOperator* M, const Vector& b, Vector& x,

@@ -93,11 +93,6 @@ int cmd_info(bool components) {
                i.name, i.memory_bytes / 1073741824.0, i.free_bytes / 1073741824.0, i.multiprocessors, i.cc_major,
                i.cc_minor, i.l2_bytes >> 20, i.runtime_version, i.driver_version);
   }
-  auto list = [](const std::vector<std::string>& v) {
-    std::string s;
-    for (const auto& x : v) s += (s.empty() ? "" : ", ") + x;
-    return s.empty() ? std::string("-") : s;
-  };
   fmt::print("backends: host{}\n", n > 0 ? ", cuda (auto selects cuda)" : " (auto selects host)");
   print_components(components);
   return 0;
