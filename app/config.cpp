@@ -82,14 +82,6 @@ Component parse_component(const Reader& r, const YAML::Node& n, const std::strin
   return c;
 }
 
-// Keys a struct's visit() declares.
-template <class P>
-std::set<std::string> keys_of() {
-  std::set<std::string> k;
-  for (const auto& d : document_params<P>()) k.insert(d.key);
-  return k;
-}
-
 // Nested mappings become dotted keys, lists comma-separated text.
 void flatten(const Reader& r, const YAML::Node& map, const std::string& prefix, Options& out,
              const std::set<std::string>& skip = {}) {
@@ -117,7 +109,7 @@ void parse_amg(const Reader& r, const YAML::Node& a, AmgParams& ap) {
   const std::set<std::string> components{"cycle",    "smoother",    "spgemm", "coarse_solver",
                                          "strength", "aggregation", "levels", "omega"};
   const Options scalars = scalar_options(r, a, "amg", components);
-  std::set<std::string> for_setup = keys_of<CycleParams>(), for_cycle = keys_of<SetupParams>();
+  std::set<std::string> for_setup = param_keys<CycleParams>(), for_cycle = param_keys<SetupParams>();
   for_setup.insert(components.begin(), components.end());
   for_cycle.insert(components.begin(), components.end());
   read_params(static_cast<SetupParams&>(ap), scalars, "amg", for_setup);
@@ -163,7 +155,7 @@ void parse_amg(const Reader& r, const YAML::Node& a, AmgParams& ap) {
 
 void parse_solver(const Reader& r, const YAML::Node& s, SolverParams& sp) {
   r.require_map(s, "solver");
-  const std::set<std::string> own = keys_of<SolverParams>();
+  const std::set<std::string> own = param_keys<SolverParams>();
   Options scalars, method;
   for (const auto& kv : s) {
     const std::string k = kv.first.as<std::string>();

@@ -218,6 +218,14 @@ std::vector<ParamDoc> document_params() {
   return d.docs;
 }
 
+// The keys a parameter struct declares.
+template <class P>
+std::set<std::string> param_keys() {
+  std::set<std::string> keys;
+  for (const auto& d : document_params<P>()) keys.insert(d.key);
+  return keys;
+}
+
 // A component without parameters.
 struct NoParams {
   template <class V>

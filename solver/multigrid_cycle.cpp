@@ -5,22 +5,13 @@
 
 namespace saga {
 
-namespace {
-std::set<std::string> setup_keys() {
-  ParamDocumenter d;
-  SetupParams().visit(d);
-  std::set<std::string> k;
-  for (const auto& p : d.docs) k.insert(p.key);
-  return k;
-}
-}  // namespace
 
 CycleParams CycleParams::at_level(const std::vector<Options>& levels, int l) const {
   CycleParams p = *this;
   if (l < 0 || static_cast<std::size_t>(l) >= levels.size()) return p;
   // Cycle keys of this level; the smoother's name ("smoother" or
   // "smoother.name") and options ("smoother.degree") are split off.
-  std::set<std::string> other = setup_keys();
+  static const std::set<std::string> other = param_keys<SetupParams>();
   Options cycle_keys, smoother_options;
   const Option* name = nullptr;
   for (const auto& [k, o] : levels[l].values()) {

@@ -208,3 +208,11 @@ TEST_CASE("convection-diffusion entries: upwind stencil, exact values") {
   for (double v : vals) sum += v;
   CHECK(sum == doctest::Approx(0.0));
 }
+
+TEST_CASE("the amg layer's list of cycle keys in amg.levels matches the cycle's parameters") {
+  // amg/ cannot see solver/cycle_params.hpp, so it names the cycle's per-level
+  // keys itself (cycle_level_keys); they must stay those CycleParams declares.
+  std::set<std::string> cycle = param_keys<CycleParams>();
+  cycle.insert("smoother");
+  CHECK(cycle_level_keys() == cycle);
+}
