@@ -10,6 +10,7 @@
 // A component parses and checks its own options (core/parameters.hpp); this
 // file only carries them, so the library needs no YAML or JSON dependency.
 #include <map>
+#include <set>
 #include <string>
 #include <utility>
 
@@ -47,6 +48,12 @@ class Options {
     return it == values_.end() ? nullptr : &it->second;
   }
   bool empty() const { return values_.empty(); }
+  // The options whose keys are in `keys`, and the rest (each keeps its where).
+  std::pair<Options, Options> split(const std::set<std::string>& keys) const {
+    std::pair<Options, Options> out;
+    for (const auto& [k, o] : values_) (keys.count(k) ? out.first : out.second).values_[k] = o;
+    return out;
+  }
   const std::map<std::string, Option>& values() const { return values_; }
 
  private:

@@ -38,15 +38,8 @@ SolverParams nested_solver_params(const Component& pre) {
   inner.tolerance = 0.1;
   inner.max_iterations = 5;
   inner.preconditioner = "amg";
-  std::set<std::string> method_keys;
-  Options own;
-  static const std::set<std::string> shared{"tolerance", "max_iterations"};
-  for (const auto& [k, o] : pre.options.values())
-    if (!shared.count(k)) {
-      own.set(k, o.text, o.where);
-      method_keys.insert(k);
-    }
-  read_params(inner, pre.options, "solver.preconditioner", method_keys);
+  const auto [shared, own] = pre.options.split({"tolerance", "max_iterations"});
+  read_params(inner, shared, "solver.preconditioner");
   inner.type = Component(pre.name, own);
   inner.type.where = pre.where;
   return inner;
@@ -63,15 +56,9 @@ struct SmootherSweeps {
 }  // namespace
 
 int smoother_preconditioner_sweeps(const Component& pre, Component* smoother) {
-  Options own;
   SmootherSweeps sw;
-  std::set<std::string> smoother_keys;
-  for (const auto& [k, o] : pre.options.values())
-    if (k != "sweeps") {
-      own.set(k, o.text, o.where);
-      smoother_keys.insert(k);
-    }
-  read_params(sw, pre.options, "solver.preconditioner", smoother_keys);
+  const auto [sweeps, own] = pre.options.split({"sweeps"});
+  read_params(sw, sweeps, "solver.preconditioner");
   Component c(pre.name, own);
   c.where = pre.where;
   smoothers().validate(c);

@@ -5,7 +5,6 @@
 
 namespace saga {
 
-
 CycleParams CycleParams::at_level(const std::vector<Options>& levels, int l) const {
   CycleParams p = *this;
   if (l < 0 || static_cast<std::size_t>(l) >= levels.size()) return p;
