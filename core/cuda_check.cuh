@@ -29,7 +29,7 @@ namespace saga::cuda_detail {
 #define SAGA_CUDA_LAUNCH(name)                                                          \
   do {                                                                                  \
     SAGA_CUDA(cudaGetLastError());                                                      \
-    SAGA_CUDA(cudaStreamSynchronize(::saga::device_stream()));                                                \
+    SAGA_CUDA(cudaStreamSynchronize(::saga::device_stream()));                          \
   } while (0)
 #else
 #define SAGA_CUDA_LAUNCH(name) SAGA_CUDA(cudaGetLastError())

@@ -111,13 +111,16 @@ void* current_stream() { return stream(); }
 
 void* allocate(std::size_t bytes, const char* what) {
   if (bytes == 0) return nullptr;
-  configure_pool_once();
   void* p = nullptr;
   const auto& exec = active_executor(Space::device);
-  cudaError_t e = exec->pool()
-                      ? cudaMallocFromPoolAsync(&p, bytes, static_cast<cudaMemPool_t>(exec->pool()),
-                                                static_cast<cudaStream_t>(exec->stream()))
-                      : cudaMallocAsync(&p, bytes, static_cast<cudaStream_t>(exec->stream()));
+  cudaError_t e;
+  if (exec->pool()) {  // an executor's own pool, configured when it was made
+    e = cudaMallocFromPoolAsync(&p, bytes, static_cast<cudaMemPool_t>(exec->pool()),
+                                static_cast<cudaStream_t>(exec->stream()));
+  } else {  // the default executor: the device's default pool
+    configure_pool_once();
+    e = cudaMallocAsync(&p, bytes, static_cast<cudaStream_t>(exec->stream()));
+  }
   if (e == cudaErrorMemoryAllocation) {
     cudaGetLastError();
     std::size_t free_b = 0, total_b = 0;

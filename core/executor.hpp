@@ -13,7 +13,7 @@
 // space is active (the GPU's legacy default stream).
 //
 // Two solvers on two executors, driven from two host threads, run concurrently
-// (tests/gpu/test_executor_gpu.cpp). Executor streams are *blocking* streams:
+// (tests/gpu/test_components_gpu.cpp; overlap: saga-bench-executors). Executor streams are *blocking* streams:
 // they order themselves after work on the legacy default stream, so data made
 // outside any scope is safe to hand to a solver. Data made on one executor and
 // used on another needs `producer.synchronize()` first.

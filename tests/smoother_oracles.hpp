@@ -1,8 +1,11 @@
 #pragma once
 // Oracles for smoother tests: a random SPD matrix (a weighted 1D Laplacian with
-// second-neighbour couplings and a positive shift) and Eigen conversions.
+// second-neighbour couplings and a positive shift), Eigen conversions, and the
+// closed form of one diagonal-relaxation sweep.
 #include <Eigen/Dense>
 
+#include "solver/smoother.hpp"
+#include "sparse/csr_ops.hpp"
 #include "sparse/vector_ops.hpp"
 #include "tests/helpers.hpp"
 
@@ -41,6 +44,30 @@ inline Eigen::VectorXd vec(const Vector& v) {
 }
 inline Vector from(const Eigen::VectorXd& v) {
   return Vector::from_vector(std::vector<double>(v.data(), v.data() + v.size()), Space::host);
+}
+
+// The closed form of a diagonal relaxation (jacobi, l1_jacobi) with weight
+// omega and diagonal weights w: one sweep is x + omega W (b - A x), and a sweep
+// from zero is omega W b, whatever x held. rho is the level's rho(D^-1 A).
+inline void check_one_diagonal_sweep(const char* name, double omega, double rho,
+                                     Eigen::VectorXd (*weights)(const Eigen::MatrixXd&)) {
+  std::mt19937_64 rng(fresh_seed());
+  const index_t n = 40;
+  const HostCsr h = random_spd(n, rng);
+  const CsrMatrix A = from_host_csr(h, Space::host);
+  const Eigen::MatrixXd M = dense(h);
+  const Vector dinv = inverse_diagonal(A);
+  const Eigen::VectorXd b = Eigen::VectorXd::Random(n), x0 = Eigen::VectorXd::Random(n);
+  const Eigen::VectorXd w = weights(M);
+  const auto s = smoothers().create(Component(name, Options().set("omega", omega)), Space::host,
+                                    SmootherLevel{A, dinv, rho});
+  Vector x = from(x0);
+  s->smooth(from(b), x, 1, false);
+  const Eigen::VectorXd want = x0 + omega * w.cwiseProduct(b - M * x0);
+  CHECK((vec(x) - want).norm() <= 1e-13 * want.norm());
+  Vector z = from(Eigen::VectorXd::Constant(n, std::nan("")));
+  s->smooth(from(b), z, 1, true);
+  CHECK((vec(z) - omega * w.cwiseProduct(b)).norm() <= 1e-13 * b.norm());
 }
 
 }  // namespace saga::test
