@@ -19,6 +19,9 @@ class LinearOperator {
   virtual Space space() const = 0;
   // y = Op x. y's old contents are ignored; x and y are distinct vectors.
   virtual void apply(const Vector& x, Vector& y) const = 0;
+  // r = b - Op x; w is scratch for Op x. An operator that can fuse the two
+  // (a matrix: one SpMV) overrides it.
+  virtual void residual(const Vector& b, const Vector& x, Vector& r, Vector& w) const;
 };
 
 // A CSR matrix as an operator (y = A x with the default SpMV); A must outlive it.
@@ -29,6 +32,7 @@ class MatrixOperator final : public LinearOperator {
   index_t cols() const override { return A_.cols(); }
   Space space() const override { return A_.space(); }
   void apply(const Vector& x, Vector& y) const override;
+  void residual(const Vector& b, const Vector& x, Vector& r, Vector& w) const override;
   const CsrMatrix& matrix() const { return A_; }
 
  private:

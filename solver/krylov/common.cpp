@@ -3,7 +3,6 @@
 #include <cmath>
 
 #include "core/device.hpp"
-#include "sparse/spmv.hpp"
 #include "sparse/vector_ops.hpp"
 
 namespace saga::krylov {
@@ -32,7 +31,7 @@ Run::Run(const LinearOperator& A, const LinearOperator* M, const Vector& b, Vect
 }
 
 bool Run::start(const Vector& b, const Vector& x, Vector& r, Vector& w) {
-  residual(A_, b, x, r, w);
+  A_.residual(b, x, r, w);
   return record(norm2(r));
 }
 
@@ -77,17 +76,6 @@ void precondition(const LinearOperator* M, const Vector& r, Vector& z) {
     M->apply(r, z);
   else
     copy(r, z);
-}
-
-void residual(const LinearOperator& A, const Vector& b, const Vector& x, Vector& r, Vector& w) {
-  if (const auto* m = dynamic_cast<const MatrixOperator*>(&A)) {  // one fused SpMV
-    copy(b, r);
-    spmv(-1.0, m->matrix(), x, 1.0, r);
-    return;
-  }
-  A.apply(x, w);
-  copy(b, r);
-  axpby(-1.0, w, 1.0, r);
 }
 
 }  // namespace saga::krylov

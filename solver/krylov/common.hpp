@@ -1,7 +1,8 @@
 #pragma once
 // What every Krylov method in solver/krylov/ shares: the bookkeeping of one
 // solve (input checks, the clock, ||b||, the residual history with progress,
-// divergence and convergence, the final message) and two small operations.
+// divergence and convergence, the final message) and applying a preconditioner
+// that may be absent.
 #include <chrono>
 
 #include "solver/krylov.hpp"
@@ -39,7 +40,5 @@ class Run {
 
 // z = M r (or z = r without M).
 void precondition(const LinearOperator* M, const Vector& r, Vector& z);
-// r = b - A x (w is scratch for A x; one fused SpMV for a matrix).
-void residual(const LinearOperator& A, const Vector& b, const Vector& x, Vector& r, Vector& w);
 
 }  // namespace saga::krylov

@@ -85,7 +85,7 @@ SolveResult RestartedGmres::solve(const LinearOperator& A, const LinearOperator*
       axpby(1.0, z, 1.0, x);
     }
     if (stop) break;
-    residual(A, b, x, r, w);
+    A.residual(b, x, r, w);
     beta = norm2(r);
     const double rel = beta / bnorm;
     if (!res.residual_history.empty()) res.residual_history.back() = rel;  // the true residual

@@ -18,7 +18,7 @@ class Stationary final : public KrylovMethod {
     const std::size_t n = A.rows();
     Vector r(n, A.space(), "residual"), e(n, A.space(), "correction");
     for (;;) {
-      krylov::residual(A, b, x, r, e);
+      A.residual(b, x, r, e);
       if (run.record(norm2(r)) || run.result.iterations >= p.max_iterations) break;
       krylov::precondition(M, r, e);
       axpby(1.0, e, 1.0, x);
