@@ -12,7 +12,8 @@
 
 namespace saga {
 
-// What a smoother is built from on one level.
+// What a smoother is built from on one level. A and dinv must outlive the
+// smoother (they are the level's, or a SmootherOperator's own).
 struct SmootherLevel {
   const CsrMatrix& A;
   const Vector& dinv;  // 1 / diag(A)

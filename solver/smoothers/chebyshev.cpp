@@ -17,7 +17,7 @@ namespace {
 class ChebyshevSmoother : public Smoother {
  public:
   ChebyshevSmoother(const CsrMatrix& A, const Vector& dinv, int degree, double lo, double hi)
-      : A_(A), dinv_(dinv.clone()), degree_(degree), theta_((hi + lo) / 2), delta_((hi - lo) / 2),
+      : A_(A), dinv_(dinv), degree_(degree), theta_((hi + lo) / 2), delta_((hi - lo) / 2),
         r_(A.rows(), A.space(), "Chebyshev residual"), d_(A.rows(), A.space(), "Chebyshev direction"),
         w_(A.rows(), A.space(), "Chebyshev product") {}
 
@@ -48,7 +48,7 @@ class ChebyshevSmoother : public Smoother {
 
  private:
   const CsrMatrix& A_;
-  Vector dinv_;
+  const Vector& dinv_;  // the level's (SmootherLevel: outlives the smoother)
   int degree_;
   double theta_, delta_;
   mutable Vector r_, d_, w_;

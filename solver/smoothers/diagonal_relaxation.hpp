@@ -9,25 +9,32 @@ namespace saga {
 
 class DiagonalRelaxation : public Smoother {
  public:
-  DiagonalRelaxation(const CsrMatrix& A, Vector w, double omega)
-      : A_(A), w_(std::move(w)), omega_(omega), r_(A.rows(), A.space(), "smoother residual") {}
+  // W given by the caller (the level's inverse diagonal), which outlives the smoother.
+  DiagonalRelaxation(const CsrMatrix& A, const Vector& w, double omega)
+      : A_(A), w_(&w), omega_(omega), r_(A.rows(), A.space(), "smoother residual") {}
+  // W made for this smoother, and kept by it.
+  DiagonalRelaxation(const CsrMatrix& A, Vector&& w, double omega)
+      : A_(A), owned_(std::move(w)), w_(&owned_), omega_(omega), r_(A.rows(), A.space(), "smoother residual") {}
+  DiagonalRelaxation(const DiagonalRelaxation&) = delete;  // w_ may point into owned_
+  DiagonalRelaxation& operator=(const DiagonalRelaxation&) = delete;
   void smooth(const Vector& b, Vector& x, int sweeps, bool zero_guess) const override {
     for (int s = 0; s < sweeps; ++s) {
       if (zero_guess && s == 0) {  // x = omega W b: no product
-        multiply(w_, b, x);
+        multiply(*w_, b, x);
         scale(omega_, x);
         continue;
       }
       copy(b, r_);
       spmv(-1.0, A_, x, 1.0, r_);
-      add_scaled_product(omega_, w_, r_, x);
+      add_scaled_product(omega_, *w_, r_, x);
     }
   }
   double omega() const { return omega_; }
 
  private:
   const CsrMatrix& A_;
-  Vector w_;
+  Vector owned_;
+  const Vector* w_;
   double omega_;
   mutable Vector r_;
 };

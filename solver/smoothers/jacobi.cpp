@@ -20,7 +20,7 @@ struct Jacobi {
   static std::unique_ptr<Smoother> make(const Params& p, const SmootherLevel& L) {
     const double rho = L.A.rows() > 0 ? level_rho(L) : 0.0;
     const double w = p.omega > 0 ? p.omega : rho > 0 ? 4.0 / (3.0 * rho) : 2.0 / 3.0;
-    return std::make_unique<DiagonalRelaxation>(L.A, L.dinv.clone(), w);
+    return std::make_unique<DiagonalRelaxation>(L.A, L.dinv, w);
   }
 };
 }  // namespace
