@@ -72,6 +72,7 @@ Hierarchy::Hierarchy(CsrMatrix A, const SetupParams& params, Vector B, int k,
 
   const auto strength = amg::strength_measures().create(params_.strength, s);
   const auto aggregation = amg::aggregation_methods().create(params_.aggregation, s);
+  const auto product = spgemm_registry().create(params_.spgemm, s);
 
   Level fine;
   fine.A = std::move(A);
@@ -132,14 +133,24 @@ Hierarchy::Hierarchy(CsrMatrix A, const SetupParams& params, Vector B, int k,
     st.rho = L.rho;
     const double omega = here.prolongator_omega > 0 ? here.prolongator_omega : 4.0 / (3.0 * L.rho);
     SpgemmStats ss;
-    CsrMatrix AT = timer.time(sec["AT"], [&] { return spgemm(L.A, T.T, params_.spgemm, &ss); });
+    if (product->fuses_scaled_add()) {
+      // P = T - ω D⁻¹ (A T) in one pass; the "AT" phase includes the update.
+      L.P = timer.time(sec["AT"], [&] {
+        Vector s = L.dinv.clone();
+        scale(-omega, s);
+        return product->multiply_scaled_add(L.A, T.T, s, T.T, &ss);
+      });
+    } else {
+      CsrMatrix AT = timer.time(sec["AT"], [&] { return product->multiply(L.A, T.T, &ss); });
+      L.P = timer.time(sec["smooth_update"],
+                       [&] { return amg::jacobi_smooth_update(T.T, std::move(AT), L.dinv, omega); });
+    }
     st.spgemm["AT"] = {ss.products, ss.nnz_c, sec["AT"]};
-    L.P = timer.time(sec["smooth_update"], [&] { return amg::jacobi_smooth_update(T.T, std::move(AT), L.dinv, omega); });
     L.R = timer.time(sec["transpose"], [&] { return transpose(L.P); });
-    CsrMatrix AP = timer.time(sec["AP"], [&] { return spgemm(L.A, L.P, params_.spgemm, &ss); });
+    CsrMatrix AP = timer.time(sec["AP"], [&] { return product->multiply(L.A, L.P, &ss); });
     st.spgemm["AP"] = {ss.products, ss.nnz_c, sec["AP"]};
     Level next;
-    next.A = timer.time(sec["PtAP"], [&] { return spgemm(L.R, AP, params_.spgemm, &ss); });
+    next.A = timer.time(sec["PtAP"], [&] { return product->multiply(L.R, AP, &ss); });
     st.spgemm["PtAP"] = {ss.products, ss.nnz_c, sec["PtAP"]};
     next.B = std::move(T.Bc);
     next.nullspace_columns = L.nullspace_columns;

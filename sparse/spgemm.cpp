@@ -1,12 +1,14 @@
 #include "sparse/spgemm.hpp"
 
 #include "core/dispatch.hpp"
+#include "sparse/csr_ops.hpp"
 #include "sparse/cuda/kernels.hpp"
 #include "sparse/host/kernels.hpp"
 
 // The SpGEMM components: one line each (the add_* function its file defines).
 #define SAGA_SPGEMM_HOST_COMPONENTS(X) X(host, spgemm_gustavson)
 #define SAGA_SPGEMM_DEVICE_COMPONENTS(X) \
+  X(cuda, spgemm_binned)                 \
   X(cuda, spgemm_esc)                    \
   X(cuda, spgemm_cusparse)
 
@@ -27,7 +29,7 @@ const SpgemmRegistry& spgemm_registry() {
     reg.set_default("gustavson", Space::host);
 #ifdef SAGA_HAVE_CUDA
     SAGA_SPGEMM_DEVICE_COMPONENTS(SAGA_ADD)
-    reg.set_default("esc", Space::device);
+    reg.set_default("binned", Space::device);
 #endif
 #undef SAGA_ADD
     return reg;
@@ -40,6 +42,29 @@ CsrMatrix spgemm(const CsrMatrix& A, const CsrMatrix& B, const Component& algori
                B.rows(), B.cols());
   SAGA_REQUIRE(A.space() == B.space(), "SpGEMM: A and B must live in the same space");
   return spgemm_registry().create(algorithm, A.space())->multiply(A, B, stats);
+}
+
+CsrMatrix SpgemmAlgorithm::multiply_scaled_add(const CsrMatrix& A, const CsrMatrix& B, const Vector& s,
+                                               const CsrMatrix& E, SpgemmStats* stats) const {
+  CsrMatrix C = multiply(A, B, stats);
+  scale_rows(C, s);
+  return add(1.0, E, 1.0, C);
+}
+
+void SpgemmAlgorithm::multiply_numeric(const CsrMatrix& A, const CsrMatrix& B, CsrMatrix& C, SpgemmStats* stats) const {
+  CsrMatrix fresh = multiply(A, B, stats);
+  SAGA_REQUIRE(fresh.rows() == C.rows() && fresh.cols() == C.cols() && fresh.nnz() == C.nnz(),
+               "SpGEMM numeric phase: C ({}x{}, {} nonzeros) does not have the structure of A B ({}x{}, {} nonzeros)",
+               C.rows(), C.cols(), C.nnz(), fresh.rows(), fresh.cols(), fresh.nnz());
+  C.mutable_val() = std::move(fresh.mutable_val());
+}
+
+void spgemm_numeric(const CsrMatrix& A, const CsrMatrix& B, CsrMatrix& C, const Component& algorithm,
+                    SpgemmStats* stats) {
+  SAGA_REQUIRE(A.cols() == B.rows(), "SpGEMM: inner dimensions differ (A is {}x{}, B is {}x{})", A.rows(), A.cols(),
+               B.rows(), B.cols());
+  SAGA_REQUIRE(A.space() == B.space() && A.space() == C.space(), "SpGEMM: A, B and C must live in the same space");
+  spgemm_registry().create(algorithm, A.space())->multiply_numeric(A, B, C, stats);
 }
 
 std::int64_t spgemm_products(const CsrMatrix& A, const CsrMatrix& B) {

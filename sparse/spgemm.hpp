@@ -1,8 +1,9 @@
 #pragma once
 // Sparse matrix-matrix product C = A B, behind the SpGEMM registry (one
 // Registry<SpgemmAlgorithm>, core/registry.hpp). Host: "gustavson" (dense
-// accumulator per thread). Device: "esc" (the reference expand-sort-contract,
-// the device default), "cusparse" (cusparseSpGEMM, for comparison). A new
+// accumulator per thread). Device: "binned" (row-binned ESC in registers and
+// shared memory, the device default), "esc" (the reference global
+// expand-sort-contract), "cusparse" (cusparseSpGEMM, for comparison). A new
 // algorithm is a component in its own file plus one line in
 // SAGA_SPGEMM_COMPONENTS (sparse/spgemm.cpp).
 #include <cstdint>
@@ -27,12 +28,31 @@ struct SpgemmStats {
   std::int64_t products = 0;  // Σ_{a_ik≠0} nnz(B_k)
   std::int64_t nnz_c = 0;
   int slices = 0;             // ESC row slices used (0 when not applicable)
+  std::int64_t long_rows = 0; // rows too long for one CTA (binned: run by the global ESC)
+  // Device memory the product allocated besides C itself (analysis, bins,
+  // counts, library buffers); the peak when it was allocated in steps.
+  std::int64_t workspace_bytes = 0;
 };
 
 class SpgemmAlgorithm {
  public:
   virtual ~SpgemmAlgorithm() = default;
   virtual CsrMatrix multiply(const CsrMatrix& A, const CsrMatrix& B, SpgemmStats* stats) const = 0;
+
+  // C = diag(s) (A B) + E, E of C's shape: the smoothed prolongator
+  // P = T - ω D⁻¹ (A T) is multiply_scaled_add(A, T, -ω D⁻¹, T). The default
+  // forms A B, scales its rows and adds E; an algorithm may fuse all three.
+  virtual CsrMatrix multiply_scaled_add(const CsrMatrix& A, const CsrMatrix& B, const Vector& s, const CsrMatrix& E,
+                                        SpgemmStats* stats) const;
+  // Whether multiply_scaled_add is one fused pass (the setup then times it as
+  // one phase instead of a product and an update).
+  virtual bool fuses_scaled_add() const { return false; }
+
+  // Recomputes the values of C = A B in place, where C holds the product of
+  // matrices with A's and B's structures (the numeric phase of a re-setup:
+  // only values changed). Throws when C's structure is not that of A B. The
+  // default recomputes the whole product and copies its values.
+  virtual void multiply_numeric(const CsrMatrix& A, const CsrMatrix& B, CsrMatrix& C, SpgemmStats* stats) const;
 };
 using SpgemmRegistry = Registry<SpgemmAlgorithm>;
 
@@ -54,6 +74,10 @@ const SpgemmRegistry& spgemm_registry();
 // C = A B with `algorithm` ("" or "auto": the default of A's space).
 CsrMatrix spgemm(const CsrMatrix& A, const CsrMatrix& B, const Component& algorithm = {},
                  SpgemmStats* stats = nullptr);
+
+// Values-only recomputation of C = A B (see SpgemmAlgorithm::multiply_numeric).
+void spgemm_numeric(const CsrMatrix& A, const CsrMatrix& B, CsrMatrix& C, const Component& algorithm = {},
+                    SpgemmStats* stats = nullptr);
 
 // Σ_{a_ik≠0} nnz(B_k), computed on A's space.
 std::int64_t spgemm_products(const CsrMatrix& A, const CsrMatrix& B);

@@ -164,6 +164,10 @@ CsrMatrix spgemm_esc(const CsrMatrix& A, const CsrMatrix& B, const SpgemmOptions
     stats->products = total;
     stats->nnz_c = nnz;
     stats->slices = static_cast<int>(cuts.size()) - 1;
+    std::int64_t largest = 0;
+    for (std::size_t c = 0; c + 1 < cut_products.size(); ++c)
+      largest = std::max(largest, cut_products[c + 1] - cut_products[c]);
+    stats->workspace_bytes = static_cast<std::int64_t>(m + 1) * 8 + largest * static_cast<std::int64_t>(kBytesPerProduct);
   }
   return CsrMatrix(m, n, std::move(row_ptr), std::move(col), std::move(val));
 }

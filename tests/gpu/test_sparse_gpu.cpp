@@ -89,25 +89,6 @@ TEST_CASE("GPU SpMV (csr_vector and cuSPARSE) equals host") {
   CHECK(all_finite(y));
 }
 
-TEST_CASE("GPU ESC and cuSPARSE SpGEMM equal host Gustavson") {
-  std::mt19937_64 rng(fresh_seed());
-  for (int t = 0; t < 5; ++t) {
-    const auto ab = random_pairs(rng, t);
-    const CsrMatrix Ah = from_host_csr(ab[0], Space::host), Bh = from_host_csr(ab[1], Space::host);
-    SpgemmStats hs;
-    const HostCsr ref = to_host_csr(spgemm(Ah, Bh, {}, &hs));
-    check_equal(ref, from_eigen(EigenCsr(to_eigen(ab[0]) * to_eigen(ab[1]))), 1e-12);  // and against Eigen
-    for (const std::string alg : {"esc", "cusparse"}) {
-      SpgemmStats ds;
-      const HostCsr got = to_host_csr(spgemm(Ah.to(Space::device), Bh.to(Space::device), Component(alg), &ds));
-      check_equal(got, ref, 1e-12);
-      check_equal(got, from_eigen(EigenCsr(to_eigen(ab[0]) * to_eigen(ab[1]))), 1e-12);
-      CHECK(ds.products == hs.products);
-      CHECK(ds.nnz_c == hs.nnz_c);
-    }
-  }
-}
-
 TEST_CASE("GPU ESC SpGEMM in row slices equals one slice") {
   const CsrMatrix A = poisson(Stencil::fe3d_27pt, 12, Space::device);
   const HostCsr ref = to_host_csr(spgemm(A.to(Space::host), A.to(Space::host)));

@@ -1,0 +1,663 @@
+// Row-binned ESC SpGEMM (000_… §3.3-3.4, docs/spgemm.md): every row of C is
+// expanded, sorted and contracted by a group of threads sized to the row's
+// work, in registers and shared memory, instead of one device-wide sort.
+//
+//   analysis  per row of A: products Σ nnz(B_k) and nnz(A_i) -> a bin; rows are
+//             ordered by bin (a stable 4-bit radix sort of the row ids), so each
+//             bin is one launch over a contiguous list of rows (Alg. 2).
+//   count     per bin: expand column keys, sort, count distinct -> nnz(C_i).
+//   fill      per bin: expand (column << PBITS | product index) keys with the
+//             products in shared memory, sort, and sum each run of equal columns
+//             in product order -> C's columns and values (count-then-fill).
+//   long rows more products than the largest bin holds: the reference global
+//             ESC on those rows only, in row slices within the memory budget.
+//
+// Determinism: the product index in the low key bits makes the sort order total,
+// and each column's sum runs sequentially in product order (the order of the
+// host Gustavson), so C is bitwise the same run after run; no floating-point
+// atomics anywhere. Policy (bin shapes) / agent (RowEsc) / dispatch
+// (launch_bin) follow CUB's split.
+#include <cub/block/block_radix_sort.cuh>
+#include <cub/block/block_scan.cuh>
+#include <cub/device/device_radix_sort.cuh>
+#include <cub/warp/warp_merge_sort.cuh>
+#include <cub/warp/warp_scan.cuh>
+
+#include <array>
+#include <limits>
+#include <vector>
+
+#include "core/log.hpp"
+#include "sparse/cuda/kernels.hpp"
+#include "sparse/cuda/launch.cuh"
+#include "sparse/cuda/primitives.hpp"
+
+namespace saga::cuda {
+
+namespace {
+
+// ---- policy -----------------------------------------------------------------
+// Bin b holds rows whose expansion (products, plus the fused extra entry) and
+// whose nnz(A_i) both fit kCapacity[b] = threads x items. Groups of up to 32
+// threads are logical warps (several rows per 128-thread block, CUB warp merge
+// sort); larger groups are a whole CTA per row (CUB block radix sort). The
+// shapes were tuned on the H100 (docs/spgemm.md): the smallest bins keep 4
+// items per thread so that a row of 7-30 products (A·P, A·T, A·A of 7-point
+// stencils) uses 2-8 threads, not a warp.
+constexpr int kBins = 8;
+__host__ __device__ constexpr int group_threads(int b) {
+  constexpr int t[kBins] = {4, 8, 16, 32, 32, 128, 256, 256};
+  return t[b];
+}
+__host__ __device__ constexpr int group_items(int b) {
+  constexpr int t[kBins] = {4, 4, 4, 4, 8, 4, 4, 8};
+  return t[b];
+}
+__host__ __device__ constexpr int capacity(int b) { return group_threads(b) * group_items(b); }
+constexpr int kLongBin = kBins;       // more than capacity(kBins - 1)
+constexpr int kEmptyBin = kBins + 1;  // no products (and no extra entry)
+constexpr int kAllBins = kBins + 2;
+constexpr int kWarpBlock = 128;       // threads per block for logical-warp bins
+
+// The operands of one product C = diag(s) (A B) + E as raw device pointers.
+// scale and e_col/e_val are optional (null): E has at most one entry per row,
+// e_col[i] < 0 when row i has none.
+struct Operands {
+  const offset_t* arp;
+  const index_t* aci;
+  const double* av;
+  const offset_t* brp;
+  const index_t* bci;
+  const double* bv;
+  const double* scale;
+  const index_t* e_col;
+  const double* e_val;
+};
+
+__device__ inline bool has_extra(const Operands& op, index_t row) { return op.e_col && op.e_col[row] >= 0; }
+
+// ---- analysis ---------------------------------------------------------------
+// Eight lanes per row: products of the row and its bin. The total number of
+// products is summed with an integer atomic (exact and order-free).
+__global__ void analyse_rows_kernel(index_t rows, Operands op, std::uint8_t* bin, index_t* ids,
+                                    unsigned long long* total_products) {
+  constexpr int kLanes = 8;
+  const std::int64_t t = global_thread();
+  const std::int64_t row = t / kLanes;
+  const int lane = threadIdx.x % kLanes;
+  std::int64_t s = 0;
+  offset_t a0 = 0, a1 = 0;
+  if (row < rows) {
+    a0 = op.arp[row];
+    a1 = op.arp[row + 1];
+    for (offset_t k = a0 + lane; k < a1; k += kLanes) s += op.brp[op.aci[k] + 1] - op.brp[op.aci[k]];
+  }
+  for (int off = kLanes / 2; off > 0; off /= 2) s += __shfl_down_sync(0xffffffffu, s, off, kLanes);
+  if (row < rows && lane == 0) {
+    const std::int64_t need_items = s + (has_extra(op, row) ? 1 : 0);
+    const std::int64_t need = need_items > a1 - a0 ? need_items : a1 - a0;
+    int b = kLongBin;
+    if (need_items == 0) {
+      b = kEmptyBin;
+    } else {
+#pragma unroll
+      for (int i = kBins - 1; i >= 0; --i)
+        if (need <= capacity(i)) b = i;
+    }
+    bin[row] = static_cast<std::uint8_t>(b);
+    ids[row] = static_cast<index_t>(row);
+    if (s) atomicAdd(total_products, static_cast<unsigned long long>(s));
+  }
+}
+
+__global__ void bin_bounds_kernel(const std::uint8_t* bin, index_t rows, index_t* begin, index_t* end) {
+  for (std::int64_t i = global_thread(); i < rows; i += grid_stride()) {
+    const int b = bin[i];
+    if (i == 0 || bin[i - 1] != b) begin[b] = static_cast<index_t>(i);
+    if (i == rows - 1 || bin[i + 1] != b) end[b] = static_cast<index_t>(i + 1);
+  }
+}
+
+// ---- agent: one row per group of THREADS threads ---------------------------
+template <int THREADS, int ITEMS, class Key, bool FILL>
+struct RowEsc {
+  static constexpr int kCap = THREADS * ITEMS;
+  static constexpr int kPBits = [] {
+    int b = 0;
+    while ((1 << b) < kCap) ++b;
+    return b;
+  }();
+  static constexpr bool kWarp = THREADS <= 32;
+  static constexpr int kGroups = kWarp ? kWarpBlock / THREADS : 1;
+  static constexpr int kBlock = kWarp ? kWarpBlock : THREADS;
+  using Sort = std::conditional_t<kWarp, cub::WarpMergeSort<Key, ITEMS, THREADS>, cub::BlockRadixSort<Key, THREADS, ITEMS>>;
+  using Scan = std::conditional_t<kWarp, cub::WarpScan<int, THREADS>, cub::BlockScan<int, THREADS>>;
+
+  struct Storage {
+    union {
+      int off[kCap + 1];  // product offset of each entry of A's row (expansion)
+      typename Sort::TempStorage sort;
+      Key sorted[kCap];   // the sorted keys (contraction)
+    } u;
+    double vals[FILL ? kCap : 1];  // product values, by product index
+    typename Scan::TempStorage scan;
+  };
+
+  struct Less {
+    __device__ bool operator()(const Key& a, const Key& b) const { return a < b; }
+  };
+
+  __device__ static index_t column(Key k) { return static_cast<index_t>(FILL ? (k >> kPBits) : k); }
+
+  __device__ static void sync(unsigned mask) {
+    if constexpr (kWarp)
+      __syncwarp(mask);
+    else
+      __syncthreads();
+  }
+
+  // count: nnz_out[row] = nnz(C_row), *nnz_total += it.
+  // fill: writes C's row at crp[row]; flags a mismatch with C's row length.
+  __device__ static void run(Storage& sm, index_t row, int lane, unsigned mask, const Operands& op, int end_bit,
+                             int* nnz_out, unsigned long long* nnz_total, const offset_t* crp, index_t* ccol,
+                             double* cval, int* mismatch) {
+    const offset_t a0 = op.arp[row];
+    const int m = static_cast<int>(op.arp[row + 1] - a0);
+
+    // Product offsets of the row's entries (exclusive scan in chunks).
+    int base = 0;
+    for (int j0 = 0; j0 < m; j0 += THREADS) {
+      const int j = j0 + lane;
+      int len = 0;
+      if (j < m) {
+        const index_t k = op.aci[a0 + j];
+        len = static_cast<int>(op.brp[k + 1] - op.brp[k]);
+      }
+      int excl, chunk;
+      Scan(sm.scan).ExclusiveSum(len, excl, chunk);
+      if (j < m) sm.u.off[j] = base + excl;
+      base += chunk;
+      sync(mask);
+    }
+    if (lane == 0) sm.u.off[m] = base;
+    sync(mask);
+    const int products = base;
+    const bool extra = has_extra(op, row);
+    const int items = products + (extra ? 1 : 0);
+
+    // Expand in blocked order: item i of thread t is product t*ITEMS + i.
+    Key keys[ITEMS];
+#pragma unroll
+    for (int i = 0; i < ITEMS; ++i) {
+      const int p = lane * ITEMS + i;
+      if (p < products) {
+        int lo = 0, hi = m;  // off[lo] <= p < off[hi]
+        while (hi - lo > 1) {
+          const int mid = (lo + hi) / 2;
+          if (sm.u.off[mid] <= p) lo = mid; else hi = mid;
+        }
+        const offset_t ka = a0 + lo;
+        const offset_t kb = op.brp[op.aci[ka]] + (p - sm.u.off[lo]);
+        const index_t c = op.bci[kb];
+        if constexpr (FILL) {
+          sm.vals[p] = op.av[ka] * op.bv[kb];
+          keys[i] = (static_cast<Key>(c) << kPBits) | static_cast<Key>(p);
+        } else {
+          keys[i] = static_cast<Key>(c);
+        }
+      } else if (p < items) {  // the fused extra entry sorts last in its column
+        const index_t c = op.e_col[row];
+        if constexpr (FILL) {
+          sm.vals[p] = op.e_val[row];
+          keys[i] = (static_cast<Key>(c) << kPBits) | static_cast<Key>(p);
+        } else {
+          keys[i] = static_cast<Key>(c);
+        }
+      } else {
+        keys[i] = std::numeric_limits<Key>::max();
+      }
+    }
+    sync(mask);  // off[] is dead; its storage becomes the sort's
+
+    if constexpr (kWarp)
+      Sort(sm.u.sort).Sort(keys, Less{});
+    else
+      Sort(sm.u.sort).Sort(keys, 0, end_bit);
+    sync(mask);
+#pragma unroll
+    for (int i = 0; i < ITEMS; ++i) sm.u.sorted[lane * ITEMS + i] = keys[i];
+    sync(mask);
+
+    // Contract: a head starts each run of equal columns.
+    int heads = 0;
+#pragma unroll
+    for (int i = 0; i < ITEMS; ++i) {
+      const int q = lane * ITEMS + i;
+      if (q < items && (q == 0 || column(sm.u.sorted[q - 1]) != column(keys[i]))) ++heads;
+    }
+    int rank, total;
+    Scan(sm.scan).ExclusiveSum(heads, rank, total);
+    if constexpr (!FILL) {
+      if (lane == 0) {
+        nnz_out[row] = total;
+        if (total) atomicAdd(nnz_total, static_cast<unsigned long long>(total));
+      }
+    } else {
+      const offset_t c0 = crp[row];
+      const int len = static_cast<int>(crp[row + 1] - c0);
+      if (lane == 0 && len != total) atomicExch(mismatch, 1);
+      constexpr Key kMask = (Key(1) << kPBits) - 1;
+#pragma unroll
+      for (int i = 0; i < ITEMS; ++i) {
+        const int q = lane * ITEMS + i;
+        const index_t c = column(keys[i]);
+        if (q < items && (q == 0 || column(sm.u.sorted[q - 1]) != c)) {
+          double sum = 0.0, e = 0.0;
+          bool has_e = false;
+          for (int r = q; r < items && column(sm.u.sorted[r]) == c; ++r) {
+            const int p = static_cast<int>(sm.u.sorted[r] & kMask);
+            if (p < products) sum += sm.vals[p];
+            else { e = sm.vals[p]; has_e = true; }
+          }
+          if (op.scale) sum *= op.scale[row];
+          if (has_e) sum = e + sum;
+          if (rank < len) {
+            ccol[c0 + rank] = c;
+            cval[c0 + rank] = sum;
+          }
+          ++rank;
+        }
+      }
+    }
+  }
+};
+
+template <int THREADS, int ITEMS, class Key, bool FILL>
+__global__ void __launch_bounds__(RowEsc<THREADS, ITEMS, Key, FILL>::kBlock)
+    row_esc_kernel(const index_t* ids, index_t count, Operands op, int end_bit, int* nnz_out,
+                   unsigned long long* nnz_total, const offset_t* crp, index_t* ccol, double* cval, int* mismatch) {
+  using Agent = RowEsc<THREADS, ITEMS, Key, FILL>;
+  __shared__ typename Agent::Storage storage[Agent::kGroups];
+  const int group = Agent::kWarp ? threadIdx.x / THREADS : 0;
+  const int lane = Agent::kWarp ? threadIdx.x % THREADS : threadIdx.x;
+  const std::int64_t g = static_cast<std::int64_t>(blockIdx.x) * Agent::kGroups + group;
+  if (g >= count) return;  // a whole logical warp (warp bins) or never (CTA bins)
+  unsigned mask = 0xffffffffu;
+  if constexpr (Agent::kWarp && THREADS < 32) mask = ((1u << THREADS) - 1) << ((threadIdx.x % 32) / THREADS * THREADS);
+  Agent::run(storage[group], ids[g], lane, mask, op, end_bit, nnz_out, nnz_total, crp, ccol, cval, mismatch);
+}
+
+// ---- dispatch ---------------------------------------------------------------
+struct LaunchArgs {
+  const index_t* ids;
+  index_t count;
+  Operands op;
+  int col_bits;
+  int* nnz_out;
+  unsigned long long* nnz_total;
+  const offset_t* crp;
+  index_t* ccol;
+  double* cval;
+  int* mismatch;
+};
+
+template <int THREADS, int ITEMS, class Key, bool FILL>
+void launch_shape(const LaunchArgs& a) {
+  using Agent = RowEsc<THREADS, ITEMS, Key, FILL>;
+  const int end_bit = a.col_bits + (FILL ? Agent::kPBits : 0);
+  const unsigned grid = static_cast<unsigned>((a.count + Agent::kGroups - 1) / Agent::kGroups);
+  row_esc_kernel<THREADS, ITEMS, Key, FILL><<<grid, Agent::kBlock, 0, ::saga::device_stream()>>>(
+      a.ids, a.count, a.op, end_bit, a.nnz_out, a.nnz_total, a.crp, a.ccol, a.cval, a.mismatch);
+  SAGA_CUDA_LAUNCH(FILL ? "binned SpGEMM fill" : "binned SpGEMM count");
+}
+
+template <int B>
+void launch_bin(const LaunchArgs& a, bool fill) {
+  constexpr int T = group_threads(B), I = group_items(B);
+  constexpr int pbits = RowEsc<T, I, std::uint32_t, true>::kPBits;
+  if (!fill) return launch_shape<T, I, std::uint32_t, false>(a);
+  if (a.col_bits + pbits <= 32) return launch_shape<T, I, std::uint32_t, true>(a);
+  launch_shape<T, I, std::uint64_t, true>(a);
+}
+
+void launch(int bin, const LaunchArgs& a, bool fill) {
+  switch (bin) {
+    case 0: return launch_bin<0>(a, fill);
+    case 1: return launch_bin<1>(a, fill);
+    case 2: return launch_bin<2>(a, fill);
+    case 3: return launch_bin<3>(a, fill);
+    case 4: return launch_bin<4>(a, fill);
+    case 5: return launch_bin<5>(a, fill);
+    case 6: return launch_bin<6>(a, fill);
+    case 7: return launch_bin<7>(a, fill);
+  }
+  static_assert(kBins == 8, "launch() names every bin");
+}
+
+// ---- long rows: the reference global ESC on a row subset --------------------
+__global__ void gather_lengths_kernel(const index_t* ids, index_t count, const offset_t* rp, offset_t* len) {
+  for (std::int64_t i = global_thread(); i < count; i += grid_stride()) len[i] = rp[ids[i] + 1] - rp[ids[i]];
+}
+
+// One warp per row: copies row ids[i] of (src_rp, ...) to row i of dst, or,
+// with to_rows, row i of src to row ids[i] of dst.
+// A destination row of another length is flagged in *mismatch, not written.
+__global__ void copy_rows_kernel(const index_t* ids, index_t count, bool to_rows, const offset_t* src_rp,
+                                 const index_t* src_col, const double* src_val, const offset_t* dst_rp,
+                                 index_t* dst_col, double* dst_val, int* mismatch) {
+  const std::int64_t w = global_thread() / 32;
+  const int lane = threadIdx.x % 32;
+  if (w >= count) return;
+  const index_t s = to_rows ? static_cast<index_t>(w) : ids[w];
+  const index_t d = to_rows ? ids[w] : static_cast<index_t>(w);
+  const offset_t s0 = src_rp[s], n = src_rp[s + 1] - s0, d0 = dst_rp[d];
+  if (dst_rp[d + 1] - d0 != n) {
+    if (lane == 0) atomicExch(mismatch, 1);
+    return;
+  }
+  for (offset_t k = lane; k < n; k += 32) {
+    dst_col[d0 + k] = src_col[s0 + k];
+    dst_val[d0 + k] = src_val[s0 + k];
+  }
+}
+
+__global__ void scatter_lengths_kernel(const index_t* ids, index_t count, const offset_t* rp, int* nnz_out,
+                                       unsigned long long* nnz_total) {
+  for (std::int64_t i = global_thread(); i < count; i += grid_stride()) {
+    const offset_t n = rp[i + 1] - rp[i];
+    nnz_out[ids[i]] = n;
+    if (n) atomicAdd(nnz_total, static_cast<unsigned long long>(n));
+  }
+}
+
+CsrMatrix gather_rows(const CsrMatrix& A, const index_t* ids, index_t count) {
+  Array<offset_t> len(count, Space::device, "binned SpGEMM long-row lengths");
+  gather_lengths_kernel<<<grid_for(count), kThreads, 0, ::saga::device_stream()>>>(ids, count, A.row_ptr().data(),
+                                                                                     len.data());
+  SAGA_CUDA_LAUNCH("gather_lengths");
+  Array<offset_t> rp(static_cast<std::size_t>(count) + 1, Space::device, "binned SpGEMM long rows of A");
+  prim::exclusive_scan_total(len.data(), rp.data(), count);
+  const offset_t nnz = rp.get(count);
+  Array<index_t> col(nnz, Space::device, "binned SpGEMM long rows of A");
+  Array<double> val(nnz, Space::device, "binned SpGEMM long rows of A");
+  Array<int> flag(1, Space::device, "binned SpGEMM gather check");
+  SAGA_CUDA(cudaMemsetAsync(flag.data(), 0, sizeof(int), ::saga::device_stream()));
+  copy_rows_kernel<<<grid_for(static_cast<std::int64_t>(count) * 32), kThreads, 0, ::saga::device_stream()>>>(
+      ids, count, false, A.row_ptr().data(), A.col().data(), A.val().data(), rp.data(), col.data(), val.data(),
+      flag.data());
+  SAGA_CUDA_LAUNCH("gather_rows");
+  return CsrMatrix(count, A.cols(), std::move(rp), std::move(col), std::move(val));
+}
+
+}  // namespace
+
+// ---- the plan: rows of C grouped by bin -----------------------------------
+struct BinnedPlan {
+  index_t rows = 0;
+  std::array<index_t, kAllBins> begin{}, end{};
+  Array<index_t> ids;  // rows of A, ordered by bin
+  std::int64_t products = 0;
+  std::int64_t workspace_bytes = 0;
+  // What the plan was made for (a numeric phase checks its operands against it).
+  offset_t a_nnz = 0, b_nnz = 0;
+  index_t b_rows = 0, b_cols = 0;
+  bool extra = false;
+
+  index_t count(int b) const { return end[b] - begin[b]; }
+  const index_t* rows_of(int b) const { return ids.data() + begin[b]; }
+};
+
+namespace {
+
+Operands operands(const CsrMatrix& A, const CsrMatrix& B, const double* scale, const index_t* e_col,
+                  const double* e_val) {
+  return {A.row_ptr().data(), A.col().data(), A.val().data(), B.row_ptr().data(), B.col().data(), B.val().data(),
+          scale, e_col, e_val};
+}
+
+BinnedPlan make_plan(const CsrMatrix& A, const CsrMatrix& B, const Operands& op) {
+  BinnedPlan plan;
+  const index_t m = A.rows();
+  plan.rows = m;
+  plan.a_nnz = A.nnz();
+  plan.b_nnz = B.nnz();
+  plan.b_rows = B.rows();
+  plan.b_cols = B.cols();
+  plan.extra = op.e_col != nullptr;
+  plan.ids = Array<index_t>(m, Space::device, "binned SpGEMM rows by bin");
+  if (m == 0) return plan;
+  Array<std::uint8_t> bin(m, Space::device, "binned SpGEMM bin of each row");
+  Array<index_t> ids(m, Space::device, "binned SpGEMM row ids");
+  Array<unsigned long long> total(1, Space::device, "binned SpGEMM product count");
+  SAGA_CUDA(cudaMemsetAsync(total.data(), 0, sizeof(unsigned long long), ::saga::device_stream()));
+  analyse_rows_kernel<<<grid_for(static_cast<std::int64_t>(m) * 8), kThreads, 0, ::saga::device_stream()>>>(
+      m, op, bin.data(), ids.data(), total.data());
+  SAGA_CUDA_LAUNCH("binned SpGEMM analysis");
+
+  // Stable sort of the row ids by bin (4 key bits: one radix pass).
+  Array<std::uint8_t> sorted_bin(m, Space::device, "binned SpGEMM sorted bins");
+  std::size_t temp_bytes = 0;
+  SAGA_CUDA(cub::DeviceRadixSort::SortPairs(nullptr, temp_bytes, bin.data(), sorted_bin.data(), ids.data(),
+                                            plan.ids.data(), static_cast<std::int64_t>(m), 0, 4,
+                                            ::saga::device_stream()));
+  Array<std::uint8_t> temp(temp_bytes, Space::device, "binned SpGEMM sort temporary storage");
+  SAGA_CUDA(cub::DeviceRadixSort::SortPairs(temp.data(), temp_bytes, bin.data(), sorted_bin.data(), ids.data(),
+                                            plan.ids.data(), static_cast<std::int64_t>(m), 0, 4,
+                                            ::saga::device_stream()));
+  Array<index_t> bounds(2 * kAllBins, Space::device, "binned SpGEMM bin bounds");
+  SAGA_CUDA(cudaMemsetAsync(bounds.data(), 0, bounds.size() * sizeof(index_t), ::saga::device_stream()));
+  bin_bounds_kernel<<<grid_for(m), kThreads, 0, ::saga::device_stream()>>>(sorted_bin.data(), m, bounds.data(),
+                                                                           bounds.data() + kAllBins);
+  SAGA_CUDA_LAUNCH("binned SpGEMM bin bounds");
+  const std::vector<index_t> h = bounds.to_vector();
+  for (int b = 0; b < kAllBins; ++b) {
+    plan.begin[b] = h[b];
+    plan.end[b] = h[kAllBins + b];
+  }
+  plan.products = static_cast<std::int64_t>(total.get(0));
+  plan.workspace_bytes = static_cast<std::int64_t>(m) * (2 * sizeof(std::uint8_t) + 2 * sizeof(index_t)) +
+                         static_cast<std::int64_t>(temp_bytes);
+  return plan;
+}
+
+// Count-then-fill (or fill only, when C's structure is given). Returns C's
+// long-row part for reuse by the fill when it ran the count.
+struct LongRows {
+  CsrMatrix C;
+  bool done = false;
+};
+
+LongRows long_rows_product(const CsrMatrix& A, const CsrMatrix& B, const BinnedPlan& plan, const SpgemmOptions& opt,
+                           SpgemmStats* esc_stats) {
+  LongRows lr;
+  const index_t n = plan.count(kLongBin);
+  if (n == 0) return lr;
+  const CsrMatrix A_long = gather_rows(A, plan.rows_of(kLongBin), n);
+  lr.C = spgemm_esc(A_long, B, opt, esc_stats);
+  lr.done = true;
+  return lr;
+}
+
+LaunchArgs args_for(const BinnedPlan& plan, int b, const Operands& op, int col_bits) {
+  LaunchArgs a{};
+  a.ids = plan.rows_of(b);
+  a.count = plan.count(b);
+  a.op = op;
+  a.col_bits = col_bits;
+  return a;
+}
+
+// Fill pass over all bins into C's (given) structure; long rows are copied
+// from lr. Throws when C's row lengths do not match the product's.
+void fill_pass(const BinnedPlan& plan, const Operands& op, int col_bits, const LongRows& lr, CsrMatrix& C,
+               const char* what) {
+  Array<int> mismatch(1, Space::device, "binned SpGEMM structure check");
+  SAGA_CUDA(cudaMemsetAsync(mismatch.data(), 0, sizeof(int), ::saga::device_stream()));
+  // C's arrays are written through raw pointers: the matrix keeps its analyses.
+  index_t* ccol = const_cast<index_t*>(C.col().data());
+  double* cval = const_cast<double*>(C.val().data());
+  for (int b = 0; b < kBins; ++b) {
+    if (plan.count(b) == 0) continue;
+    LaunchArgs a = args_for(plan, b, op, col_bits);
+    a.crp = C.row_ptr().data();
+    a.ccol = ccol;
+    a.cval = cval;
+    a.mismatch = mismatch.data();
+    launch(b, a, true);
+  }
+  const index_t nl = plan.count(kLongBin);
+  if (nl) {
+    SAGA_REQUIRE(lr.done, "binned SpGEMM: long rows were not computed");
+    copy_rows_kernel<<<grid_for(static_cast<std::int64_t>(nl) * 32), kThreads, 0, ::saga::device_stream()>>>(
+        plan.rows_of(kLongBin), nl, true, lr.C.row_ptr().data(), lr.C.col().data(), lr.C.val().data(),
+        C.row_ptr().data(), ccol, cval, mismatch.data());
+    SAGA_CUDA_LAUNCH("binned SpGEMM long rows");
+  }
+  SAGA_REQUIRE(mismatch.get(0) == 0, "{}: C does not have the structure of this product (a row's length differs)",
+               what);
+}
+
+CsrMatrix binned_product(const CsrMatrix& A, const CsrMatrix& B, const Operands& op, BinnedPlan plan,
+                         const SpgemmOptions& opt, SpgemmStats* stats) {
+  const index_t m = A.rows(), n = B.cols();
+  const int col_bits = prim::bits_for(n);
+  SpgemmStats esc_stats;
+  const LongRows lr = long_rows_product(A, B, plan, opt, &esc_stats);
+
+  // Count.
+  Array<int> nnz_row(m, Space::device, "binned SpGEMM nnz per row of C");
+  Array<unsigned long long> total(1, Space::device, "binned SpGEMM nnz(C)");
+  if (m) SAGA_CUDA(cudaMemsetAsync(nnz_row.data(), 0, m * sizeof(int), ::saga::device_stream()));
+  SAGA_CUDA(cudaMemsetAsync(total.data(), 0, sizeof(unsigned long long), ::saga::device_stream()));
+  for (int b = 0; b < kBins; ++b) {
+    if (plan.count(b) == 0) continue;
+    LaunchArgs a = args_for(plan, b, op, col_bits);
+    a.nnz_out = nnz_row.data();
+    a.nnz_total = total.data();
+    launch(b, a, false);
+  }
+  if (lr.done) {
+    scatter_lengths_kernel<<<grid_for(plan.count(kLongBin)), kThreads, 0, ::saga::device_stream()>>>(
+        plan.rows_of(kLongBin), plan.count(kLongBin), lr.C.row_ptr().data(), nnz_row.data(), total.data());
+    SAGA_CUDA_LAUNCH("binned SpGEMM long-row lengths");
+  }
+  const std::int64_t nnz = static_cast<std::int64_t>(total.get(0));
+  checked_offset(nnz, "SpGEMM result");  // throws, naming the size, before the int32 scan
+  Array<offset_t> row_ptr(static_cast<std::size_t>(m) + 1, Space::device, "SpGEMM row_ptr");
+  prim::exclusive_scan_total(nnz_row.data(), row_ptr.data(), m);
+  nnz_row = Array<int>();
+
+  // Fill.
+  CsrMatrix C(m, n, std::move(row_ptr), Array<index_t>(nnz, Space::device, "SpGEMM col"),
+              Array<double>(nnz, Space::device, "SpGEMM val"));
+  fill_pass(plan, op, col_bits, lr, C, "binned SpGEMM");
+  if (stats) {
+    stats->products = plan.products;
+    stats->nnz_c = nnz;
+    stats->slices = esc_stats.slices;
+    stats->long_rows = plan.count(kLongBin);
+    stats->workspace_bytes = plan.workspace_bytes + static_cast<std::int64_t>(m) * sizeof(int) +
+                             (lr.done ? esc_stats.workspace_bytes + static_cast<std::int64_t>(lr.C.nnz()) * 12 : 0);
+  }
+  // Kept with C for a numeric-only recomputation (dropped when C changes).
+  C.analysis<BinnedPlan>("spgemm.binned.plan", [&](const CsrMatrix&) { return std::move(plan); });
+  return C;
+}
+
+// Entries of E (at most one per row) as per-row arrays; false when a row has
+// more than one entry or E has the wrong shape.
+__global__ void single_entry_kernel(index_t rows, const offset_t* rp, const index_t* col, const double* val,
+                                    index_t* e_col, double* e_val, int* multiple) {
+  for (std::int64_t i = global_thread(); i < rows; i += grid_stride()) {
+    const offset_t n = rp[i + 1] - rp[i];
+    if (n > 1) atomicExch(multiple, 1);
+    e_col[i] = n ? col[rp[i]] : -1;
+    e_val[i] = n ? val[rp[i]] : 0.0;
+  }
+}
+
+class BinnedSpgemm : public SpgemmAlgorithm {
+ public:
+  explicit BinnedSpgemm(SpgemmOptions opt) : opt_(opt) {}
+
+  CsrMatrix multiply(const CsrMatrix& A, const CsrMatrix& B, SpgemmStats* stats) const override {
+    const Operands op = operands(A, B, nullptr, nullptr, nullptr);
+    return binned_product(A, B, op, make_plan(A, B, op), opt_, stats);
+  }
+
+  CsrMatrix multiply_scaled_add(const CsrMatrix& A, const CsrMatrix& B, const Vector& s, const CsrMatrix& E,
+                                SpgemmStats* stats) const override {
+    SAGA_REQUIRE(E.rows() == A.rows() && E.cols() == B.cols() && s.size() == static_cast<std::size_t>(A.rows()),
+                 "SpGEMM scaled add: E is {}x{} and s has {} entries for a {}x{} product", E.rows(), E.cols(),
+                 s.size(), A.rows(), B.cols());
+    const index_t m = A.rows();
+    Array<index_t> e_col(m, Space::device, "fused SpGEMM extra columns");
+    Array<double> e_val(m, Space::device, "fused SpGEMM extra values");
+    Array<int> multiple(1, Space::device, "fused SpGEMM check");
+    SAGA_CUDA(cudaMemsetAsync(multiple.data(), 0, sizeof(int), ::saga::device_stream()));
+    if (m) {
+      single_entry_kernel<<<grid_for(m), kThreads, 0, ::saga::device_stream()>>>(
+          m, E.row_ptr().data(), E.col().data(), E.val().data(), e_col.data(), e_val.data(), multiple.data());
+      SAGA_CUDA_LAUNCH("fused SpGEMM extra entries");
+    }
+    // Fused only where E has at most one entry per row and no row needs the
+    // global ESC; otherwise the unfused default (same values).
+    if (multiple.get(0) == 0) {
+      const Operands op = operands(A, B, s.data(), e_col.data(), e_val.data());
+      BinnedPlan plan = make_plan(A, B, op);
+      if (plan.count(kLongBin) == 0) return binned_product(A, B, op, std::move(plan), opt_, stats);
+    }
+    return SpgemmAlgorithm::multiply_scaled_add(A, B, s, E, stats);
+  }
+
+  bool fuses_scaled_add() const override { return true; }
+
+  void multiply_numeric(const CsrMatrix& A, const CsrMatrix& B, CsrMatrix& C, SpgemmStats* stats) const override {
+    SAGA_REQUIRE(C.rows() == A.rows() && C.cols() == B.cols(),
+                 "SpGEMM numeric phase: C is {}x{}, the product is {}x{}", C.rows(), C.cols(), A.rows(), B.cols());
+    const Operands op = operands(A, B, nullptr, nullptr, nullptr);
+    auto make = [&](const CsrMatrix&) { return make_plan(A, B, op); };
+    BinnedPlan* plan = &C.analysis<BinnedPlan>("spgemm.binned.plan", make);
+    if (plan->a_nnz != A.nnz() || plan->b_nnz != B.nnz() || plan->b_rows != B.rows() || plan->b_cols != B.cols() ||
+        plan->extra) {
+      *plan = make_plan(A, B, op);
+    }
+    SpgemmStats esc_stats;
+    const LongRows lr = long_rows_product(A, B, *plan, opt_, &esc_stats);
+    fill_pass(*plan, op, prim::bits_for(B.cols()), lr, C, "SpGEMM numeric phase");
+    if (stats) {
+      stats->products = plan->products;
+      stats->nnz_c = C.nnz();
+      stats->slices = esc_stats.slices;
+      stats->long_rows = plan->count(kLongBin);
+      stats->workspace_bytes = lr.done ? esc_stats.workspace_bytes : 0;
+    }
+  }
+
+ private:
+  SpgemmOptions opt_;
+};
+
+struct Binned {
+  static constexpr const char* name = "binned";
+  static constexpr const char* summary =
+      "row-binned ESC in registers and shared memory, count then fill; fused smoothed prolongator (device default)";
+  static constexpr bool runs_on_host = false, runs_on_device = true;
+  struct Params {
+    double memory_budget_mib = 2048;
+    template <class V>
+    void visit(V& v) {
+      v("memory_budget_mib", memory_budget_mib,
+        "device memory the global ESC of rows too long for a CTA may use per slice (MiB)", positive());
+    }
+  };
+  static std::unique_ptr<SpgemmAlgorithm> make(const Params& p) {
+    SpgemmOptions o;
+    o.memory_budget_bytes = static_cast<std::size_t>(p.memory_budget_mib * 1048576.0);
+    return std::make_unique<BinnedSpgemm>(o);
+  }
+};
+}  // namespace
+void add_spgemm_binned(SpgemmRegistry& r) { r.add<Binned>(); }
+
+}  // namespace saga::cuda

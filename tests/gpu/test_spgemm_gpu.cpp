@@ -1,0 +1,209 @@
+// The device SpGEMM algorithms against the host Gustavson: the AMG products of
+// the seed stencils (A·T fused into P, A·P, Pᵀ(AP)), A·A, power-law matrices
+// whose rows overflow a CTA (the long-row path), empty rows, rectangular shapes,
+// empty products and row slices; structure exact, values to 1e-12, the same C
+// bitwise run after run, and the numeric-only recomputation.
+#include <algorithm>
+
+#include "amg/hierarchy.hpp"
+#include "app/run.hpp"
+#include "problems/structured.hpp"
+#include "sparse/csr_ops.hpp"
+#include "sparse/spgemm.hpp"
+#include "sparse/vector_ops.hpp"
+#include "tests/helpers.hpp"
+
+using namespace saga;
+using namespace saga::test;
+
+namespace {
+
+// Square power-law matrix: row lengths ~ 1/u^1.3 (a few rows with thousands of
+// entries), columns uniform, values in [-1, 1]; every row has its diagonal.
+HostCsr power_law(index_t n, index_t max_len, std::mt19937_64& rng) {
+  std::uniform_real_distribution<double> U(0.0, 1.0), V(-1.0, 1.0);
+  std::uniform_int_distribution<index_t> C(0, n - 1);
+  HostCsr h{n, n, {0}, {}, {}};
+  for (index_t i = 0; i < n; ++i) {
+    const auto len = std::min<index_t>(max_len, static_cast<index_t>(2.0 / std::pow(U(rng) + 1e-9, 1.3)));
+    std::vector<index_t> cols{i};
+    for (index_t k = 0; k < len; ++k) cols.push_back(C(rng));
+    std::sort(cols.begin(), cols.end());
+    cols.erase(std::unique(cols.begin(), cols.end()), cols.end());
+    for (index_t j : cols) {
+      h.col.push_back(j);
+      h.val.push_back(V(rng));
+    }
+    h.row_ptr.push_back(static_cast<offset_t>(h.col.size()));
+  }
+  return h;
+}
+
+// The same structure with fresh values.
+HostCsr revalue(HostCsr h, std::mt19937_64& rng) {
+  std::uniform_real_distribution<double> V(-2.0, 2.0);
+  for (double& v : h.val) v = V(rng);
+  return h;
+}
+
+void check_bitwise(const CsrMatrix& a, const CsrMatrix& b) {
+  const HostCsr x = to_host_csr(a), y = to_host_csr(b);
+  CHECK(x.row_ptr == y.row_ptr);
+  CHECK(x.col == y.col);
+  CHECK(x.val == y.val);
+}
+
+std::vector<std::string> device_algorithms() { return spgemm_registry().names(Space::device); }
+
+}  // namespace
+
+TEST_CASE("GPU SpGEMM algorithms equal host Gustavson on random, rectangular and empty products") {
+  std::mt19937_64 rng(fresh_seed());
+  for (int t = 0; t < 6; ++t) {
+    RandomSpec sa, sb;
+    sa.rows = 30 + 57 * t;
+    sa.cols = sb.rows = 20 + 41 * t;
+    sb.cols = 10 + 73 * t;
+    sa.density = 0.02 * (t + 1);
+    sb.density = 0.15;
+    sa.long_rows = t;  // dense rows of A: long expansions
+    const HostCsr a = random_csr(sa, rng), b = random_csr(sb, rng);
+    const CsrMatrix Ah = from_host_csr(a, Space::host), Bh = from_host_csr(b, Space::host);
+    SpgemmStats hs;
+    const HostCsr ref = to_host_csr(spgemm(Ah, Bh, {}, &hs));
+    check_equal(ref, from_eigen(EigenCsr(to_eigen(a) * to_eigen(b))), 1e-12);
+    for (const std::string& alg : device_algorithms()) {
+      CAPTURE(alg);
+      SpgemmStats ds;
+      check_equal(to_host_csr(spgemm(Ah.to(Space::device), Bh.to(Space::device), Component(alg), &ds)), ref, 1e-12);
+      CHECK(ds.products == hs.products);
+      CHECK(ds.nnz_c == hs.nnz_c);
+    }
+  }
+  // Products with no nonzeros, empty operands, zero rows.
+  const HostCsr a{3, 3, {0, 1, 2, 2}, {0, 2}, {1.0, 2.0}};
+  const HostCsr b{3, 2, {0, 0, 1, 1}, {1}, {5.0}};  // rows 0 and 2 of B empty
+  for (const std::string& alg : device_algorithms()) {
+    CAPTURE(alg);
+    const HostCsr c = to_host_csr(spgemm(from_host_csr(a, Space::device), from_host_csr(b, Space::device), {alg}));
+    CHECK(c.row_ptr == std::vector<offset_t>{0, 0, 0, 0});
+    const CsrMatrix Z = CsrMatrix::zeros(4, 3, Space::device);
+    CHECK(spgemm(Z, from_host_csr(b, Space::device), {alg}).nnz() == 0);
+    const CsrMatrix E = CsrMatrix::zeros(0, 3, Space::device);
+    CHECK(spgemm(E, from_host_csr(a, Space::device), {alg}).rows() == 0);
+  }
+}
+
+TEST_CASE("GPU binned SpGEMM: power-law rows longer than a CTA, slices, determinism") {
+  std::mt19937_64 rng(fresh_seed());
+  const HostCsr a = power_law(6000, 3000, rng);
+  const CsrMatrix Ah = from_host_csr(a, Space::host), Ad = Ah.to(Space::device);
+  const HostCsr ref = to_host_csr(spgemm(Ah, Ah));
+  SpgemmStats st;
+  const CsrMatrix C1 = spgemm(Ad, Ad, {"binned"}, &st);
+  check_equal(to_host_csr(C1), ref, 1e-12);
+  CHECK(st.long_rows > 0);  // the global ESC ran on the long rows
+  CHECK(st.slices == 1);
+  MESSAGE("power law: " << a.col.size() << " nonzeros, " << st.products << " products, " << st.long_rows
+                        << " long rows");
+  // A tiny budget slices the long rows (the global ESC's sums may round
+  // differently per slice layout, so to 1e-12).
+  SpgemmStats sliced;
+  const Component tiny("binned", Options().set("memory_budget_mib", 0.05));
+  const CsrMatrix Cs = spgemm(Ad, Ad, tiny, &sliced);
+  check_equal(to_host_csr(Cs), ref, 1e-12);
+  CHECK(sliced.slices > 1);
+  check_bitwise(spgemm(Ad, Ad, tiny), Cs);
+  // Bitwise the same, run after run.
+  check_bitwise(spgemm(Ad, Ad, {"binned"}), C1);
+  // Rectangular: a block of rows times a block of columns.
+  const CsrMatrix T = from_host_csr(power_law(6000, 40, rng), Space::host);
+  check_equal(to_host_csr(spgemm(Ad, T.to(Space::device), {"binned"})), to_host_csr(spgemm(Ah, T)), 1e-12);
+}
+
+TEST_CASE("GPU binned SpGEMM equals host on the AMG products of the seed stencils, and fuses P") {
+  std::mt19937_64 rng(fresh_seed());
+  for (Stencil s : {Stencil::fd2d_5pt, Stencil::fe2d_9pt, Stencil::fd3d_7pt, Stencil::fe3d_27pt}) {
+    CAPTURE(stencil_name(s));
+    const Hierarchy h(poisson(s, stencil_dim(s) == 2 ? 120 : 24, Space::host), AmgParams{});
+    for (std::size_t l = 0; l + 1 < h.levels().size(); ++l) {
+      CAPTURE(l);
+      const Level& L = h.levels()[l];
+      const CsrMatrix Ad = L.A.to(Space::device), Pd = L.P.to(Space::device), Rd = L.R.to(Space::device);
+      // P from A·T: T has one entry per row (the aggregate), scaled rows, plus T.
+      const std::vector<index_t> agg = L.aggregates.to_vector();
+      HostCsr t{L.A.rows(), L.P.cols(), {0}, {}, {}};
+      std::uniform_real_distribution<double> U(0.1, 1.0);
+      for (index_t i = 0; i < L.A.rows(); ++i) {
+        t.col.push_back(agg[i]);
+        t.val.push_back(U(rng));
+        t.row_ptr.push_back(i + 1);
+      }
+      const CsrMatrix Th = from_host_csr(t, Space::host);
+      const Vector sh = random_vector(L.A.rows(), rng(), Space::host);
+      const auto host = spgemm_registry().create({}, Space::host);
+      const auto dev = spgemm_registry().create({"binned"}, Space::device);
+      const CsrMatrix Ph = host->multiply_scaled_add(L.A, Th, sh, Th, nullptr);
+      SpgemmStats fs;
+      const CsrMatrix Pf = dev->multiply_scaled_add(Ad, Th.to(Space::device), sh.to(Space::device),
+                                                    Th.to(Space::device), &fs);
+      check_equal(to_host_csr(Pf), to_host_csr(Ph), 1e-12);
+      CHECK(fs.long_rows == 0);
+      // A·P and Pᵀ(AP).
+      const CsrMatrix APh = spgemm(L.A, L.P);
+      const CsrMatrix APd = spgemm(Ad, Pd, {"binned"});
+      check_equal(to_host_csr(APd), to_host_csr(APh), 1e-12);
+      const CsrMatrix RAPd = spgemm(Rd, APd, {"binned"});
+      check_equal(to_host_csr(RAPd), to_host_csr(spgemm(L.R, APh)), 1e-12);
+      check_bitwise(spgemm(Rd, APd, {"binned"}), RAPd);
+    }
+  }
+}
+
+TEST_CASE("GPU SpGEMM numeric phase recomputes values on a fixed structure") {
+  std::mt19937_64 rng(fresh_seed());
+  const HostCsr a = power_law(3000, 2500, rng);
+  const HostCsr b = to_host_csr(poisson(Stencil::fe2d_9pt, 54, Space::host));  // 2916 rows
+  HostCsr bsq{3000, b.cols, b.row_ptr, b.col, b.val};
+  for (index_t i = b.rows; i < 3000; ++i) bsq.row_ptr.push_back(bsq.row_ptr.back());  // empty last rows
+  for (const std::string& alg : device_algorithms()) {
+    CAPTURE(alg);
+    const CsrMatrix A = from_host_csr(a, Space::device), B = from_host_csr(bsq, Space::device);
+    CsrMatrix C = spgemm(A, B, {alg});
+    const CsrMatrix A2 = from_host_csr(revalue(a, rng), Space::device);
+    const CsrMatrix B2 = from_host_csr(revalue(bsq, rng), Space::device);
+    spgemm_numeric(A2, B2, C, {alg});
+    check_equal(to_host_csr(C), to_host_csr(spgemm(A2.to(Space::host), B2.to(Space::host))), 1e-12);
+    check_bitwise(C, spgemm(A2, B2, {alg}));
+    // A C of another structure is refused.
+    CsrMatrix small = CsrMatrix::zeros(3000, b.cols, Space::device);
+    CHECK_THROWS_WITH_AS(spgemm_numeric(A2, B2, small, {alg}), doctest::Contains("structure"), Error);
+  }
+}
+
+TEST_CASE("GPU hierarchies built with binned and cuSPARSE SpGEMM agree") {
+  for (Stencil s : {Stencil::fd2d_5pt, Stencil::fd3d_7pt, Stencil::fe3d_27pt}) {
+    CAPTURE(stencil_name(s));
+    const index_t N = stencil_dim(s) == 2 ? 300 : 32;
+    AmgParams pb, pc;
+    pb.spgemm = Component("binned");
+    pc.spgemm = Component("cusparse");
+    const Hierarchy hb(poisson(s, N, Space::device), pb), hc(poisson(s, N, Space::device), pc);
+    CHECK(hb.stats().spgemm_algorithm == "binned");
+    REQUIRE(hb.levels().size() == hc.levels().size());
+    for (std::size_t l = 0; l < hb.levels().size(); ++l) {
+      const HostCsr x = to_host_csr(hb.levels()[l].A), y = to_host_csr(hc.levels()[l].A);
+      CHECK(x.row_ptr == y.row_ptr);
+      CHECK(x.col == y.col);
+      CHECK(max_rel_diff(x.val, y.val) < 1e-12);
+    }
+    RunConfig c;
+    c.problem.type = Component("poisson", Options().set("stencil", stencil_name(s)).set("N", N));
+    c.amg.spgemm = Component("binned");
+    const RunResult rb = run_solve(c, Executor::cuda());
+    c.amg.spgemm = Component("cusparse");
+    const RunResult rc = run_solve(c, Executor::cuda());
+    CHECK(rb.solve.converged);
+    CHECK(rb.solve.iterations == rc.solve.iterations);
+  }
+}
