@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Run ON THE GPU MACHINE from the repository root (with .deps carried):
-#   bash tools/device_run.sh OUTDIR [--no-tests] [--no-bench] [--seed-suite] [--profile] [--fe] [--quick] [--components]
+#   bash tools/device_run.sh OUTDIR [--no-tests] [--no-bench] [--seed-suite] [--profile] [--fe] [--quick] [--components] [--spgemm] [--scale]
 # Builds the CUDA backend with the unpacked Debian dependencies (see
 # tools/device_deps.sh), runs the `gpu` and host tests, the sparse benchmark
 # and optionally the seed-problem solves on both backends (--seed-suite), the
@@ -8,11 +8,12 @@
 # (--profile: profile.tar.gz with the CSV/JSON, plot them with
 # tools/plot_setup.py) and the FE problems of 000_... Table 3 (--fe); writes logs and
 # results to OUTDIR (few files: the device tool returns at most 8) and prints a
-# short summary last.
+# short summary last. --spgemm runs saga-bench-spgemm and the setup profile of
+# 3D 7-pt N=128 with every SpGEMM; --scale profiles the setup at N=128, 256, 512.
 set -uo pipefail
 OUT=${1:?usage: device_run.sh OUTDIR [--no-tests] [--no-bench] [--seed-suite] [--profile] [--fe] [--quick] [--components]}
 shift
-TESTS=1 BENCH=1 SEED=0 PROFILE=0 FE=0 QUICK="" COMPONENTS=0
+TESTS=1 BENCH=1 SEED=0 PROFILE=0 FE=0 QUICK="" COMPONENTS=0 SPGEMM=0 SCALE=0
 for a in "$@"; do
   case "$a" in
     --no-tests) TESTS=0 ;;
@@ -22,6 +23,8 @@ for a in "$@"; do
     --fe) FE=1 ;;
     --quick) QUICK=--quick ;;
     --components) COMPONENTS=1 ;;
+    --spgemm) SPGEMM=1 ;;
+    --scale) SCALE=1 ;;
     *) echo "unknown option $a"; exit 2 ;;
   esac
 done
@@ -55,6 +58,25 @@ if [ $BENCH = 1 ]; then
   ./build-device/benchmarks/saga-bench-executors --json "$OUT/bench_executors.json" > "$OUT/bench_executors.md" 2>&1 \
     || summary "executor bench failed: $(tail -3 "$OUT/bench_executors.md")"
   cat "$OUT/bench_executors.md"
+fi
+if [ $SPGEMM = 1 ]; then
+  t0=$(date +%s)
+  ./build-device/benchmarks/saga-bench-spgemm --json "$OUT/bench_spgemm.json" --markdown "$OUT/bench_spgemm.md" $QUICK \
+    > "$OUT/bench_spgemm.log" 2>&1 || summary "spgemm bench failed: $(tail -3 "$OUT/bench_spgemm.log")"
+  summary "spgemm bench: $(( $(date +%s) - t0 )) s"
+  ./build-device/tools/saga profile-setup configs/poisson_3d7_N128.yaml --backend cuda --repeat 5 --spgemm all \
+    > "$OUT/profile_3d7_N128.txt" 2>&1 || summary "profile failed: $(tail -3 "$OUT/profile_3d7_N128.txt")"
+fi
+if [ $SCALE = 1 ]; then
+  # Setup cost per unknown at N = 128, 256, 512 (3D 7-pt), binned and the reference ESC.
+  for n in 128 256 512; do
+    for alg in binned esc; do
+      t0=$(date +%s)
+      ./build-device/tools/saga profile-setup configs/poisson_3d7_N128.yaml --backend cuda --repeat 2 --spgemm $alg \
+        --set problem.N=$n >> "$OUT/scale.txt" 2>&1 || summary "scale N=$n $alg failed: $(tail -2 "$OUT/scale.txt")"
+      summary "scale N=$n $alg: $(( $(date +%s) - t0 )) s"
+    done
+  done
 fi
 if [ $COMPONENTS = 1 ]; then
   # Baseline: the sources of commit 71fb8df in .baseline (git archive, carried).

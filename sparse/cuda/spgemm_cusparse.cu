@@ -49,6 +49,7 @@ CsrMatrix spgemm_cusparse(const CsrMatrix& A, const CsrMatrix& B, const SpgemmOp
     stats->products = cuda::spgemm_products(A, B);
     stats->nnz_c = nnz;
     stats->slices = 0;
+    stats->workspace_bytes = static_cast<std::int64_t>(b1 + b2);
   }
   return CsrMatrix(A.rows(), B.cols(), std::move(row_ptr), std::move(col), std::move(val));
 }

@@ -39,8 +39,8 @@ TEST_CASE("registries know their components, defaults and backends") {
   CHECK(spgemm_registry().resolve(Component(), Space::host) == "gustavson");
   CHECK(spmv_registry().resolve(Component(), Space::host) == "omp_rows");
   if (device::compiled()) {
-    CHECK(spgemm_registry().default_name(Space::device) == "esc");
-    CHECK(spgemm_registry().names(Space::device) == std::vector<std::string>{"esc", "cusparse"});
+    CHECK(spgemm_registry().default_name(Space::device) == "binned");
+    CHECK(spgemm_registry().names(Space::device) == std::vector<std::string>{"binned", "esc", "cusparse"});
     CHECK_THROWS_WITH_AS(spgemm_registry().validate(Component("esc"), Space::host),
                          doctest::Contains("amg.spgemm: SpGEMM algorithm 'esc' does not run on the host backend "
                                            "(choices there: gustavson)"),
