@@ -85,4 +85,19 @@ struct AddRows {
   }
 };
 
+// x[i] = output i+1 of splitmix64 seeded with `seed`, as a double in [0, 1):
+// the generator's state after i+1 steps is seed + (i+1)·γ, so every entry is
+// computed independently and the vector equals the sequential stream bitwise.
+struct RandomUniform {
+  double* x;
+  std::uint64_t seed;
+  SAGA_HD void operator()(std::int64_t i) const {
+    std::uint64_t z = seed + static_cast<std::uint64_t>(i + 1) * 0x9E3779B97F4A7C15ull;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    z ^= z >> 31;
+    x[i] = static_cast<double>(z >> 11) * 0x1.0p-53;
+  }
+};
+
 }  // namespace saga::functors

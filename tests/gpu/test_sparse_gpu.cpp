@@ -119,6 +119,7 @@ TEST_CASE("GPU vector operations equal host") {
   const std::size_t n = 1000003;
   const Vector a = random_vector(n, rng(), Space::host), b = random_vector(n, rng(), Space::host);
   const Vector da = a.to(Space::device), db = b.to(Space::device);
+  CHECK(random_vector(n, 12345, Space::device).to_vector() == random_vector(n, 12345, Space::host).to_vector());
   CHECK(std::abs(dot(da, db) - dot(a, b)) < 1e-12 * std::abs(dot(a, b)));
   CHECK(dot(da, db) == dot(da, db));  // deterministic
   Vector yh = b.clone(), yd = db.clone();

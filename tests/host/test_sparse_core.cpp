@@ -219,3 +219,16 @@ TEST_CASE("analysis cache is dropped when the matrix changes") {
   A.analysis<offset_t>("count", make);
   CHECK(built == 2);
 }
+
+TEST_CASE("random_vector is the sequential splitmix64 stream, computed per entry") {
+  const std::uint64_t seed = fresh_seed();
+  std::uint64_t s = seed;
+  std::vector<double> expect;
+  for (int i = 0; i < 1000; ++i) {
+    std::uint64_t z = (s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    expect.push_back(static_cast<double>((z ^ (z >> 31)) >> 11) * 0x1.0p-53);
+  }
+  CHECK(random_vector(1000, seed, Space::host).to_vector() == expect);
+}
