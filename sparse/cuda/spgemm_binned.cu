@@ -305,12 +305,211 @@ __global__ void __launch_bounds__(RowEsc<THREADS, ITEMS, Key, FILL>::kBlock)
   }
 }
 
+
+// ---- agent: hash accumulator, one row per group of THREADS threads ----------
+// Pass::count  inserts the row's columns into a shared hash set (atomicCAS:
+//              the set does not depend on the order) and counts them.
+// Pass::fill   inserts again, ranks the distinct columns (C's sorted row),
+//              then accumulates the products into per-team dense rows.
+// Pass::numeric takes C's row from C (structure known) and accumulates.
+// Accumulation is deterministic without atomics: a team of `team` lanes (≤ 32,
+// within one warp) walks its entries of A's row in order, its lanes over the
+// row of B, whose columns are distinct, so no two lanes add to one sum in a
+// step; the teams' partial rows are then added in team order.
+enum class Pass { count, fill, numeric };
+
+template <int THREADS, int ITEMS, Pass PASS>
+struct RowHash {
+  static constexpr int kCap = THREADS * ITEMS;  // products (plus extra entry) per row
+  static constexpr int kTable = 2 * kCap;       // hash slots: load factor <= 1/2
+  static constexpr int kChunk = kTable / THREADS;
+  static constexpr bool kWarp = THREADS <= 32;
+  static constexpr int kGroups = kWarp ? kWarpBlock / THREADS : 1;
+  static constexpr int kBlock = kWarp ? kWarpBlock : THREADS;
+  static constexpr bool kAcc = PASS != Pass::count;
+  using Scan = std::conditional_t<kWarp, cub::WarpScan<int, THREADS>, cub::BlockScan<int, THREADS>>;
+
+  struct Storage {
+    union {
+      int table[kTable];              // hash set of columns (-1: empty), then C's row being ranked
+      double acc[kAcc ? kCap : 1];    // per-team partial rows, team t at [t*len, (t+1)*len)
+    } u;
+    int cols[kAcc ? kCap : 1];        // C's row, sorted
+    typename Scan::TempStorage scan;
+  };
+
+  __device__ static void sync(unsigned mask) {
+    if constexpr (kWarp)
+      __syncwarp(mask);
+    else
+      __syncthreads();
+  }
+
+  __device__ static int insert(int* table, int c) {
+    unsigned h = (static_cast<unsigned>(c) * 0x9E3779B1u) & (kTable - 1);
+    for (;;) {
+      const int prev = atomicCAS(&table[h], -1, c);
+      if (prev == -1) return 1;
+      if (prev == c) return 0;
+      h = (h + 1) & (kTable - 1);
+    }
+  }
+
+  // Position of c in cols[0, n), or -1.
+  __device__ static int find(const int* cols, int n, int c) {
+    int lo = 0, hi = n;
+    while (lo < hi) {
+      const int mid = (lo + hi) / 2;
+      if (cols[mid] < c) lo = mid + 1; else hi = mid;
+    }
+    return lo < n && cols[lo] == c ? lo : -1;
+  }
+
+  __device__ static void run(Storage& sm, index_t row, int lane, unsigned mask, const Operands& op, int team_size,
+                             int* nnz_out, unsigned long long* nnz_total, const offset_t* crp, index_t* ccol,
+                             double* cval, int* mismatch) {
+    const offset_t a0 = op.arp[row];
+    const int m = static_cast<int>(op.arp[row + 1] - a0);
+    const int tb = team_size < THREADS ? team_size : THREADS;
+    const int teams = THREADS / tb, team = lane / tb, tl = lane % tb;
+    const bool extra = has_extra(op, row);
+    int n = 0;
+    offset_t c0 = 0;
+
+    if constexpr (PASS != Pass::numeric) {
+      for (int s = lane; s < kTable; s += THREADS) sm.u.table[s] = -1;
+      sync(mask);
+      int fresh = 0;
+      for (int j = team; j < m; j += teams) {
+        const index_t k = op.aci[a0 + j];
+        for (offset_t kb = op.brp[k] + tl; kb < op.brp[k + 1]; kb += tb) fresh += insert(sm.u.table, op.bci[kb]);
+      }
+      if (extra && lane == 0) fresh += insert(sm.u.table, op.e_col[row]);
+      sync(mask);
+      if constexpr (PASS == Pass::count) {
+        int excl, total;
+        Scan(sm.scan).ExclusiveSum(fresh, excl, total);
+        if (lane == 0) {
+          nnz_out[row] = total;
+          if (total) atomicAdd(nnz_total, static_cast<unsigned long long>(total));  // a block counter
+        }
+        return;
+      } else {
+        // Compact the set into cols[] (unsorted), then rank it into table[].
+        int here = 0;
+#pragma unroll
+        for (int i = 0; i < kChunk; ++i) here += sm.u.table[lane * kChunk + i] >= 0;
+        int at;
+        Scan(sm.scan).ExclusiveSum(here, at, n);
+#pragma unroll
+        for (int i = 0; i < kChunk; ++i) {
+          const int c = sm.u.table[lane * kChunk + i];
+          if (c >= 0) sm.cols[at++] = c;
+        }
+        sync(mask);
+        int rank[kChunk];
+        int col[kChunk];
+#pragma unroll
+        for (int i = 0; i < kChunk; ++i) {
+          const int q = lane + i * THREADS;
+          col[i] = q < n ? sm.cols[q] : 0;
+          rank[i] = 0;
+        }
+        for (int j = 0; j < n; ++j) {
+          const int cj = sm.cols[j];
+#pragma unroll
+          for (int i = 0; i < kChunk; ++i) rank[i] += cj < col[i];
+        }
+        sync(mask);
+#pragma unroll
+        for (int i = 0; i < kChunk; ++i)
+          if (lane + i * THREADS < n) sm.cols[rank[i]] = col[i];
+        sync(mask);
+        c0 = crp[row];
+        const int len = static_cast<int>(crp[row + 1] - c0);
+        if (lane == 0 && len != n) atomicExch(mismatch, 1);
+        if (n > len) n = len;
+        for (int q = lane; q < n; q += THREADS) ccol[c0 + q] = sm.cols[q];
+      }
+    } else {
+      c0 = crp[row];
+      n = static_cast<int>(crp[row + 1] - c0);
+      if (n > kCap) {  // not this product's structure: a row holds at most its products
+        if (lane == 0) atomicExch(mismatch, 1);
+        return;
+      }
+      for (int q = lane; q < n; q += THREADS) sm.cols[q] = ccol[c0 + q];
+      sync(mask);
+    }
+
+    if constexpr (kAcc) {
+      // Per-team partial rows; fewer teams when the row is long.
+      int used = teams;
+      while (used > 1 && used * n > kCap) used /= 2;
+      for (int q = lane; q < used * n; q += THREADS) sm.u.acc[q] = 0.0;
+      sync(mask);
+      if (team < used) {
+        double* acc = sm.u.acc + team * n;
+        const unsigned team_mask = tb == 32 ? 0xffffffffu : ((1u << tb) - 1) << ((threadIdx.x % 32) / tb * tb);
+        bool lost = false;
+        for (int j = team; j < m; j += used) {
+          const index_t k = op.aci[a0 + j];
+          const double a = op.av[a0 + j];
+          for (offset_t kb = op.brp[k] + tl; kb < op.brp[k + 1]; kb += tb) {
+            const int r = find(sm.cols, n, op.bci[kb]);
+            if (r >= 0) acc[r] += a * op.bv[kb]; else lost = true;
+          }
+          __syncwarp(team_mask);
+        }
+        if (lost) atomicExch(mismatch, 1);
+      }
+      sync(mask);
+      const int e_col = extra ? op.e_col[row] : -1;
+      for (int q = lane; q < n; q += THREADS) {
+        double v = sm.u.acc[q];
+        for (int t = 1; t < used; ++t) v += sm.u.acc[t * n + q];
+        if (op.scale) v *= op.scale[row];
+        if (sm.cols[q] == e_col) v = op.e_val[row] + v;
+        cval[c0 + q] = v;
+      }
+    }
+  }
+};
+
+template <int THREADS, int ITEMS, Pass PASS>
+__global__ void __launch_bounds__(RowHash<THREADS, ITEMS, PASS>::kBlock)
+    row_hash_kernel(const index_t* ids, index_t count, Operands op, int team_size, int* nnz_out,
+                    unsigned long long* nnz_total, const offset_t* crp, index_t* ccol, double* cval, int* mismatch) {
+  using Agent = RowHash<THREADS, ITEMS, PASS>;
+  __shared__ typename Agent::Storage storage[Agent::kGroups];
+  __shared__ unsigned long long block_nnz;
+  if (PASS == Pass::count) {
+    if (threadIdx.x == 0) block_nnz = 0;
+    __syncthreads();
+  }
+  const int group = Agent::kWarp ? threadIdx.x / THREADS : 0;
+  const int lane = Agent::kWarp ? threadIdx.x % THREADS : threadIdx.x;
+  const std::int64_t g = static_cast<std::int64_t>(blockIdx.x) * Agent::kGroups + group;
+  if (g < count) {
+    unsigned mask = 0xffffffffu;
+    if constexpr (Agent::kWarp && THREADS < 32)
+      mask = ((1u << THREADS) - 1) << ((threadIdx.x % 32) / THREADS * THREADS);
+    Agent::run(storage[group], ids[g], lane, mask, op, team_size, nnz_out, &block_nnz, crp, ccol, cval, mismatch);
+  }
+  if (PASS == Pass::count) {
+    __syncthreads();
+    if (threadIdx.x == 0 && block_nnz) atomicAdd(nnz_total, block_nnz);
+  }
+}
+
 // ---- dispatch ---------------------------------------------------------------
 struct LaunchArgs {
   const index_t* ids;
   index_t count;
   Operands op;
   int col_bits;
+  bool hash;      // hash accumulator (else sort-based ESC rows)
+  int team_size;  // hash: lanes per entry of A's row (pow2 <= 32)
   int* nnz_out;
   unsigned long long* nnz_total;
   const offset_t* crp;
@@ -320,34 +519,48 @@ struct LaunchArgs {
 };
 
 template <int THREADS, int ITEMS, class Key, bool FILL>
-void launch_shape(const LaunchArgs& a) {
+void launch_sort(const LaunchArgs& a) {
   using Agent = RowEsc<THREADS, ITEMS, Key, FILL>;
   const int end_bit = a.col_bits + (FILL ? Agent::kPBits : 0);
   const unsigned grid = static_cast<unsigned>((a.count + Agent::kGroups - 1) / Agent::kGroups);
   row_esc_kernel<THREADS, ITEMS, Key, FILL><<<grid, Agent::kBlock, 0, ::saga::device_stream()>>>(
       a.ids, a.count, a.op, end_bit, a.nnz_out, a.nnz_total, a.crp, a.ccol, a.cval, a.mismatch);
-  SAGA_CUDA_LAUNCH(FILL ? "binned SpGEMM fill" : "binned SpGEMM count");
+  SAGA_CUDA_LAUNCH(FILL ? "binned SpGEMM fill (sort)" : "binned SpGEMM count (sort)");
+}
+
+template <int THREADS, int ITEMS, Pass PASS>
+void launch_hash(const LaunchArgs& a) {
+  using Agent = RowHash<THREADS, ITEMS, PASS>;
+  const unsigned grid = static_cast<unsigned>((a.count + Agent::kGroups - 1) / Agent::kGroups);
+  row_hash_kernel<THREADS, ITEMS, PASS><<<grid, Agent::kBlock, 0, ::saga::device_stream()>>>(
+      a.ids, a.count, a.op, a.team_size, a.nnz_out, a.nnz_total, a.crp, a.ccol, a.cval, a.mismatch);
+  SAGA_CUDA_LAUNCH(PASS == Pass::count ? "binned SpGEMM count (hash)" : "binned SpGEMM fill (hash)");
 }
 
 template <int B>
-void launch_bin(const LaunchArgs& a, bool fill) {
+void launch_bin(const LaunchArgs& a, Pass pass) {
   constexpr int T = group_threads(B), I = group_items(B);
+  if (a.hash) {
+    if (pass == Pass::count) return launch_hash<T, I, Pass::count>(a);
+    if (pass == Pass::fill) return launch_hash<T, I, Pass::fill>(a);
+    return launch_hash<T, I, Pass::numeric>(a);
+  }
   constexpr int pbits = RowEsc<T, I, std::uint32_t, true>::kPBits;
-  if (!fill) return launch_shape<T, I, std::uint32_t, false>(a);
-  if (a.col_bits + pbits <= 32) return launch_shape<T, I, std::uint32_t, true>(a);
-  launch_shape<T, I, std::uint64_t, true>(a);
+  if (pass == Pass::count) return launch_sort<T, I, std::uint32_t, false>(a);
+  if (a.col_bits + pbits <= 32) return launch_sort<T, I, std::uint32_t, true>(a);
+  launch_sort<T, I, std::uint64_t, true>(a);
 }
 
-void launch(int bin, const LaunchArgs& a, bool fill) {
+void launch(int bin, const LaunchArgs& a, Pass pass) {
   switch (bin) {
-    case 0: return launch_bin<0>(a, fill);
-    case 1: return launch_bin<1>(a, fill);
-    case 2: return launch_bin<2>(a, fill);
-    case 3: return launch_bin<3>(a, fill);
-    case 4: return launch_bin<4>(a, fill);
-    case 5: return launch_bin<5>(a, fill);
-    case 6: return launch_bin<6>(a, fill);
-    case 7: return launch_bin<7>(a, fill);
+    case 0: return launch_bin<0>(a, pass);
+    case 1: return launch_bin<1>(a, pass);
+    case 2: return launch_bin<2>(a, pass);
+    case 3: return launch_bin<3>(a, pass);
+    case 4: return launch_bin<4>(a, pass);
+    case 5: return launch_bin<5>(a, pass);
+    case 6: return launch_bin<6>(a, pass);
+    case 7: return launch_bin<7>(a, pass);
   }
   static_assert(kBins == 8, "launch() names every bin");
 }
@@ -496,19 +709,36 @@ LongRows long_rows_product(const CsrMatrix& A, const CsrMatrix& B, const BinnedP
   return lr;
 }
 
-LaunchArgs args_for(const BinnedPlan& plan, int b, const Operands& op, int col_bits) {
+// The component's settings.
+struct BinnedConfig {
+  SpgemmOptions opt;
+  bool hash = true;  // rows: hash accumulator (else sorted ESC rows)
+};
+
+// Lanes per entry of A's row: the mean length of the rows of B the product
+// reads, rounded up to a power of two (at most a warp).
+int team_size(const BinnedPlan& plan) {
+  const double mean = plan.a_nnz ? static_cast<double>(plan.products) / plan.a_nnz : 1.0;
+  int t = 1;
+  while (t < 32 && t < mean) t *= 2;
+  return t;
+}
+
+LaunchArgs args_for(const BinnedPlan& plan, int b, const Operands& op, int col_bits, const BinnedConfig& cfg) {
   LaunchArgs a{};
   a.ids = plan.rows_of(b);
   a.count = plan.count(b);
   a.op = op;
   a.col_bits = col_bits;
+  a.hash = cfg.hash;
+  a.team_size = team_size(plan);
   return a;
 }
 
 // Fill pass over all bins into C's (given) structure; long rows are copied
 // from lr. Throws when C's row lengths do not match the product's.
 void fill_pass(const BinnedPlan& plan, const Operands& op, int col_bits, const LongRows& lr, CsrMatrix& C,
-               const char* what) {
+               const BinnedConfig& cfg, Pass pass, const char* what) {
   Array<int> mismatch(1, Space::device, "binned SpGEMM structure check");
   SAGA_CUDA(cudaMemsetAsync(mismatch.data(), 0, sizeof(int), ::saga::device_stream()));
   // C's arrays are written through raw pointers: the matrix keeps its analyses.
@@ -516,12 +746,12 @@ void fill_pass(const BinnedPlan& plan, const Operands& op, int col_bits, const L
   double* cval = const_cast<double*>(C.val().data());
   for (int b = 0; b < kBins; ++b) {
     if (plan.count(b) == 0) continue;
-    LaunchArgs a = args_for(plan, b, op, col_bits);
+    LaunchArgs a = args_for(plan, b, op, col_bits, cfg);
     a.crp = C.row_ptr().data();
     a.ccol = ccol;
     a.cval = cval;
     a.mismatch = mismatch.data();
-    launch(b, a, true);
+    launch(b, a, cfg.hash ? pass : Pass::fill);
   }
   const index_t nl = plan.count(kLongBin);
   if (nl) {
@@ -536,7 +766,8 @@ void fill_pass(const BinnedPlan& plan, const Operands& op, int col_bits, const L
 }
 
 CsrMatrix binned_product(const CsrMatrix& A, const CsrMatrix& B, const Operands& op, BinnedPlan plan,
-                         const SpgemmOptions& opt, SpgemmStats* stats) {
+                         const BinnedConfig& cfg, SpgemmStats* stats) {
+  const SpgemmOptions& opt = cfg.opt;
   const index_t m = A.rows(), n = B.cols();
   const int col_bits = prim::bits_for(n);
   SpgemmStats esc_stats;
@@ -549,10 +780,10 @@ CsrMatrix binned_product(const CsrMatrix& A, const CsrMatrix& B, const Operands&
   SAGA_CUDA(cudaMemsetAsync(total.data(), 0, sizeof(unsigned long long), ::saga::device_stream()));
   for (int b = 0; b < kBins; ++b) {
     if (plan.count(b) == 0) continue;
-    LaunchArgs a = args_for(plan, b, op, col_bits);
+    LaunchArgs a = args_for(plan, b, op, col_bits, cfg);
     a.nnz_out = nnz_row.data();
     a.nnz_total = total.data();
-    launch(b, a, false);
+    launch(b, a, Pass::count);
   }
   if (lr.done) {
     scatter_lengths_kernel<<<grid_for(plan.count(kLongBin)), kThreads, 0, ::saga::device_stream()>>>(
@@ -568,7 +799,7 @@ CsrMatrix binned_product(const CsrMatrix& A, const CsrMatrix& B, const Operands&
   // Fill.
   CsrMatrix C(m, n, std::move(row_ptr), Array<index_t>(nnz, Space::device, "SpGEMM col"),
               Array<double>(nnz, Space::device, "SpGEMM val"));
-  fill_pass(plan, op, col_bits, lr, C, "binned SpGEMM");
+  fill_pass(plan, op, col_bits, lr, C, cfg, Pass::fill, "binned SpGEMM");
   if (stats) {
     stats->products = plan.products;
     stats->nnz_c = nnz;
@@ -596,11 +827,11 @@ __global__ void single_entry_kernel(index_t rows, const offset_t* rp, const inde
 
 class BinnedSpgemm : public SpgemmAlgorithm {
  public:
-  explicit BinnedSpgemm(SpgemmOptions opt) : opt_(opt) {}
+  explicit BinnedSpgemm(BinnedConfig cfg) : cfg_(cfg) {}
 
   CsrMatrix multiply(const CsrMatrix& A, const CsrMatrix& B, SpgemmStats* stats) const override {
     const Operands op = operands(A, B, nullptr, nullptr, nullptr);
-    return binned_product(A, B, op, make_plan(A, B, op), opt_, stats);
+    return binned_product(A, B, op, make_plan(A, B, op), cfg_, stats);
   }
 
   CsrMatrix multiply_scaled_add(const CsrMatrix& A, const CsrMatrix& B, const Vector& s, const CsrMatrix& E,
@@ -623,7 +854,7 @@ class BinnedSpgemm : public SpgemmAlgorithm {
     if (multiple.get(0) == 0) {
       const Operands op = operands(A, B, s.data(), e_col.data(), e_val.data());
       BinnedPlan plan = make_plan(A, B, op);
-      if (plan.count(kLongBin) == 0) return binned_product(A, B, op, std::move(plan), opt_, stats);
+      if (plan.count(kLongBin) == 0) return binned_product(A, B, op, std::move(plan), cfg_, stats);
     }
     return SpgemmAlgorithm::multiply_scaled_add(A, B, s, E, stats);
   }
@@ -641,8 +872,8 @@ class BinnedSpgemm : public SpgemmAlgorithm {
       *plan = make_plan(A, B, op);
     }
     SpgemmStats esc_stats;
-    const LongRows lr = long_rows_product(A, B, *plan, opt_, &esc_stats);
-    fill_pass(*plan, op, prim::bits_for(B.cols()), lr, C, "SpGEMM numeric phase");
+    const LongRows lr = long_rows_product(A, B, *plan, cfg_.opt, &esc_stats);
+    fill_pass(*plan, op, prim::bits_for(B.cols()), lr, C, cfg_, Pass::numeric, "SpGEMM numeric phase");
     if (stats) {
       stats->products = plan->products;
       stats->nnz_c = C.nnz();
@@ -653,26 +884,33 @@ class BinnedSpgemm : public SpgemmAlgorithm {
   }
 
  private:
-  SpgemmOptions opt_;
+  BinnedConfig cfg_;
 };
 
 struct Binned {
   static constexpr const char* name = "binned";
   static constexpr const char* summary =
-      "row-binned ESC in registers and shared memory, count then fill; fused smoothed prolongator (device default)";
+      "row-binned SpGEMM: rows grouped by work, each row in registers/shared memory (hash or sorted ESC), count then "
+      "fill; fused smoothed prolongator; numeric-only phase (device default)";
   static constexpr bool runs_on_host = false, runs_on_device = true;
   struct Params {
+    std::string rows = "hash";
     double memory_budget_mib = 2048;
     template <class V>
     void visit(V& v) {
+      v("rows", rows,
+        "how a row is contracted: hash (shared-memory hash set, deterministic per-team accumulators) or sort "
+        "(expand-sort-contract of (column, product) keys with CUB warp/block sorts)",
+        one_of({"hash", "sort"}));
       v("memory_budget_mib", memory_budget_mib,
         "device memory the global ESC of rows too long for a CTA may use per slice (MiB)", positive());
     }
   };
   static std::unique_ptr<SpgemmAlgorithm> make(const Params& p) {
-    SpgemmOptions o;
-    o.memory_budget_bytes = static_cast<std::size_t>(p.memory_budget_mib * 1048576.0);
-    return std::make_unique<BinnedSpgemm>(o);
+    BinnedConfig c;
+    c.opt.memory_budget_bytes = static_cast<std::size_t>(p.memory_budget_mib * 1048576.0);
+    c.hash = p.rows == "hash";
+    return std::make_unique<BinnedSpgemm>(c);
   }
 };
 }  // namespace

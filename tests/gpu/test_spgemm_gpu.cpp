@@ -53,7 +53,14 @@ void check_bitwise(const CsrMatrix& a, const CsrMatrix& b) {
   CHECK(x.val == y.val);
 }
 
-std::vector<std::string> device_algorithms() { return spgemm_registry().names(Space::device); }
+// Every device algorithm, and binned with each row contraction.
+std::vector<Component> device_algorithms() {
+  std::vector<Component> v;
+  for (const std::string& name : spgemm_registry().names(Space::device)) v.emplace_back(name);
+  v.emplace_back("binned", Options().set("rows", "sort"));
+  return v;
+}
+const Component kSorted("binned", Options().set("rows", "sort"));
 
 }  // namespace
 
@@ -72,10 +79,10 @@ TEST_CASE("GPU SpGEMM algorithms equal host Gustavson on random, rectangular and
     SpgemmStats hs;
     const HostCsr ref = to_host_csr(spgemm(Ah, Bh, {}, &hs));
     check_equal(ref, from_eigen(EigenCsr(to_eigen(a) * to_eigen(b))), 1e-12);
-    for (const std::string& alg : device_algorithms()) {
-      CAPTURE(alg);
+    for (const Component& alg : device_algorithms()) {
+      CAPTURE(alg.name);
       SpgemmStats ds;
-      check_equal(to_host_csr(spgemm(Ah.to(Space::device), Bh.to(Space::device), Component(alg), &ds)), ref, 1e-12);
+      check_equal(to_host_csr(spgemm(Ah.to(Space::device), Bh.to(Space::device), alg, &ds)), ref, 1e-12);
       CHECK(ds.products == hs.products);
       CHECK(ds.nnz_c == hs.nnz_c);
     }
@@ -83,14 +90,14 @@ TEST_CASE("GPU SpGEMM algorithms equal host Gustavson on random, rectangular and
   // Products with no nonzeros, empty operands, zero rows.
   const HostCsr a{3, 3, {0, 1, 2, 2}, {0, 2}, {1.0, 2.0}};
   const HostCsr b{3, 2, {0, 0, 1, 1}, {1}, {5.0}};  // rows 0 and 2 of B empty
-  for (const std::string& alg : device_algorithms()) {
-    CAPTURE(alg);
-    const HostCsr c = to_host_csr(spgemm(from_host_csr(a, Space::device), from_host_csr(b, Space::device), {alg}));
+  for (const Component& alg : device_algorithms()) {
+    CAPTURE(alg.name);
+    const HostCsr c = to_host_csr(spgemm(from_host_csr(a, Space::device), from_host_csr(b, Space::device), alg));
     CHECK(c.row_ptr == std::vector<offset_t>{0, 0, 0, 0});
     const CsrMatrix Z = CsrMatrix::zeros(4, 3, Space::device);
-    CHECK(spgemm(Z, from_host_csr(b, Space::device), {alg}).nnz() == 0);
+    CHECK(spgemm(Z, from_host_csr(b, Space::device), alg).nnz() == 0);
     const CsrMatrix E = CsrMatrix::zeros(0, 3, Space::device);
-    CHECK(spgemm(E, from_host_csr(a, Space::device), {alg}).rows() == 0);
+    CHECK(spgemm(E, from_host_csr(a, Space::device), alg).rows() == 0);
   }
 }
 
@@ -99,8 +106,10 @@ TEST_CASE("GPU binned SpGEMM: power-law rows longer than a CTA, slices, determin
   const HostCsr a = power_law(6000, 3000, rng);
   const CsrMatrix Ah = from_host_csr(a, Space::host), Ad = Ah.to(Space::device);
   const HostCsr ref = to_host_csr(spgemm(Ah, Ah));
+  for (const Component& variant : {Component("binned"), kSorted}) {
+  CAPTURE(variant.options.find("rows") ? variant.options.find("rows")->text : std::string("hash"));
   SpgemmStats st;
-  const CsrMatrix C1 = spgemm(Ad, Ad, {"binned"}, &st);
+  const CsrMatrix C1 = spgemm(Ad, Ad, variant, &st);
   check_equal(to_host_csr(C1), ref, 1e-12);
   CHECK(st.long_rows > 0);  // the global ESC ran on the long rows
   CHECK(st.slices == 1);
@@ -109,16 +118,18 @@ TEST_CASE("GPU binned SpGEMM: power-law rows longer than a CTA, slices, determin
   // A tiny budget slices the long rows (the global ESC's sums may round
   // differently per slice layout, so to 1e-12).
   SpgemmStats sliced;
-  const Component tiny("binned", Options().set("memory_budget_mib", 0.05));
+  Component tiny = variant;
+  tiny.options.set("memory_budget_mib", 0.05);
   const CsrMatrix Cs = spgemm(Ad, Ad, tiny, &sliced);
   check_equal(to_host_csr(Cs), ref, 1e-12);
   CHECK(sliced.slices > 1);
   check_bitwise(spgemm(Ad, Ad, tiny), Cs);
   // Bitwise the same, run after run.
-  check_bitwise(spgemm(Ad, Ad, {"binned"}), C1);
-  // Rectangular: a block of rows times a block of columns.
+  check_bitwise(spgemm(Ad, Ad, variant), C1);
+  // Another right-hand side with short rows.
   const CsrMatrix T = from_host_csr(power_law(6000, 40, rng), Space::host);
-  check_equal(to_host_csr(spgemm(Ad, T.to(Space::device), {"binned"})), to_host_csr(spgemm(Ah, T)), 1e-12);
+  check_equal(to_host_csr(spgemm(Ad, T.to(Space::device), variant)), to_host_csr(spgemm(Ah, T)), 1e-12);
+  }
 }
 
 TEST_CASE("GPU binned SpGEMM equals host on the AMG products of the seed stencils, and fuses P") {
@@ -142,20 +153,22 @@ TEST_CASE("GPU binned SpGEMM equals host on the AMG products of the seed stencil
       const CsrMatrix Th = from_host_csr(t, Space::host);
       const Vector sh = random_vector(L.A.rows(), rng(), Space::host);
       const auto host = spgemm_registry().create({}, Space::host);
-      const auto dev = spgemm_registry().create({"binned"}, Space::device);
       const CsrMatrix Ph = host->multiply_scaled_add(L.A, Th, sh, Th, nullptr);
-      SpgemmStats fs;
-      const CsrMatrix Pf = dev->multiply_scaled_add(Ad, Th.to(Space::device), sh.to(Space::device),
-                                                    Th.to(Space::device), &fs);
-      check_equal(to_host_csr(Pf), to_host_csr(Ph), 1e-12);
-      CHECK(fs.long_rows == 0);
-      // A·P and Pᵀ(AP).
       const CsrMatrix APh = spgemm(L.A, L.P);
-      const CsrMatrix APd = spgemm(Ad, Pd, {"binned"});
-      check_equal(to_host_csr(APd), to_host_csr(APh), 1e-12);
-      const CsrMatrix RAPd = spgemm(Rd, APd, {"binned"});
-      check_equal(to_host_csr(RAPd), to_host_csr(spgemm(L.R, APh)), 1e-12);
-      check_bitwise(spgemm(Rd, APd, {"binned"}), RAPd);
+      for (const Component& variant : {Component("binned"), kSorted}) {
+        const auto dev = spgemm_registry().create(variant, Space::device);
+        SpgemmStats fs;
+        const CsrMatrix Pf = dev->multiply_scaled_add(Ad, Th.to(Space::device), sh.to(Space::device),
+                                                      Th.to(Space::device), &fs);
+        check_equal(to_host_csr(Pf), to_host_csr(Ph), 1e-12);
+        CHECK(fs.long_rows == 0);
+        // A·P and Pᵀ(AP).
+        const CsrMatrix APd = spgemm(Ad, Pd, variant);
+        check_equal(to_host_csr(APd), to_host_csr(APh), 1e-12);
+        const CsrMatrix RAPd = spgemm(Rd, APd, variant);
+        check_equal(to_host_csr(RAPd), to_host_csr(spgemm(L.R, APh)), 1e-12);
+        check_bitwise(spgemm(Rd, APd, variant), RAPd);
+      }
     }
   }
 }
@@ -166,18 +179,18 @@ TEST_CASE("GPU SpGEMM numeric phase recomputes values on a fixed structure") {
   const HostCsr b = to_host_csr(poisson(Stencil::fe2d_9pt, 54, Space::host));  // 2916 rows
   HostCsr bsq{3000, b.cols, b.row_ptr, b.col, b.val};
   for (index_t i = b.rows; i < 3000; ++i) bsq.row_ptr.push_back(bsq.row_ptr.back());  // empty last rows
-  for (const std::string& alg : device_algorithms()) {
-    CAPTURE(alg);
+  for (const Component& alg : device_algorithms()) {
+    CAPTURE(alg.name);
     const CsrMatrix A = from_host_csr(a, Space::device), B = from_host_csr(bsq, Space::device);
-    CsrMatrix C = spgemm(A, B, {alg});
+    CsrMatrix C = spgemm(A, B, alg);
     const CsrMatrix A2 = from_host_csr(revalue(a, rng), Space::device);
     const CsrMatrix B2 = from_host_csr(revalue(bsq, rng), Space::device);
-    spgemm_numeric(A2, B2, C, {alg});
+    spgemm_numeric(A2, B2, C, alg);
     check_equal(to_host_csr(C), to_host_csr(spgemm(A2.to(Space::host), B2.to(Space::host))), 1e-12);
-    check_bitwise(C, spgemm(A2, B2, {alg}));
+    check_bitwise(C, spgemm(A2, B2, alg));
     // A C of another structure is refused.
     CsrMatrix small = CsrMatrix::zeros(3000, b.cols, Space::device);
-    CHECK_THROWS_WITH_AS(spgemm_numeric(A2, B2, small, {alg}), doctest::Contains("structure"), Error);
+    CHECK_THROWS_WITH_AS(spgemm_numeric(A2, B2, small, alg), doctest::Contains("structure"), Error);
   }
 }
 
