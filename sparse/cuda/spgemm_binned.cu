@@ -46,13 +46,14 @@ namespace {
 // stencils) uses 2-8 threads, not a warp.
 constexpr int kBins = 8;
 __host__ __device__ constexpr int group_threads(int b) {
-  constexpr int t[kBins] = {4, 8, 16, 32, 32, 128, 256, 256};
+  constexpr int t[kBins] = {1, 1, 16, 32, 32, 128, 256, 256};
   return t[b];
 }
 __host__ __device__ constexpr int group_items(int b) {
-  constexpr int t[kBins] = {4, 4, 4, 4, 8, 4, 4, 8};
+  constexpr int t[kBins] = {16, 32, 4, 4, 8, 4, 4, 8};
   return t[b];
 }
+constexpr int kThreadBins = 2;  // bins 0, 1: one thread per row, in registers
 __host__ __device__ constexpr int capacity(int b) { return group_threads(b) * group_items(b); }
 constexpr int kLongBin = kBins;       // more than capacity(kBins - 1)
 constexpr int kEmptyBin = kBins + 1;  // no products (and no extra entry)
@@ -502,6 +503,129 @@ __global__ void __launch_bounds__(RowHash<THREADS, ITEMS, PASS>::kBlock)
   }
 }
 
+
+// ---- agent: one row per thread, in registers (000_… "thread" rows) --------
+// The row's products are expanded into ITEMS registers (a cursor walks A's
+// row and the rows of B; every index is a compile-time constant after
+// unrolling, so nothing spills), sorted by column with a bitonic network and
+// contracted sequentially. The network is fixed, so the order in which equal
+// columns are summed is the same in every run. The fused extra entry of E is
+// merged into the sorted row as it is written.
+template <int ITEMS, Pass PASS>
+__global__ void __launch_bounds__(kWarpBlock)
+    row_thread_kernel(const index_t* ids, index_t count, Operands op, int* nnz_out, unsigned long long* nnz_total,
+                      const offset_t* crp, index_t* ccol, double* cval, int* mismatch) {
+  constexpr bool kFill = PASS != Pass::count;
+  __shared__ unsigned long long block_nnz;
+  if (!kFill) {
+    if (threadIdx.x == 0) block_nnz = 0;
+    __syncthreads();
+  }
+  const std::int64_t g = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (g < count) {
+    const index_t row = ids[g];
+    offset_t ka = op.arp[row];
+    const offset_t a1 = op.arp[row + 1];
+    offset_t kb = 0, kend = 0;
+    double a = 0.0;
+    index_t key[ITEMS];
+    double val[kFill ? ITEMS : 1];
+#pragma unroll
+    for (int p = 0; p < ITEMS; ++p) {
+      while (kb == kend && ka < a1) {
+        const index_t k = op.aci[ka];
+        if constexpr (kFill) a = op.av[ka];
+        kb = op.brp[k];
+        kend = op.brp[k + 1];
+        ++ka;
+      }
+      if (kb < kend) {
+        key[p] = op.bci[kb];
+        if constexpr (kFill) val[p] = a * op.bv[kb];
+        ++kb;
+      } else {
+        key[p] = std::numeric_limits<index_t>::max();
+        if constexpr (kFill) val[p] = 0.0;
+      }
+    }
+#pragma unroll
+    for (int size = 2; size <= ITEMS; size *= 2)
+#pragma unroll
+      for (int stride = size / 2; stride > 0; stride /= 2)
+#pragma unroll
+        for (int i = 0; i < ITEMS; ++i) {
+          const int j = i ^ stride;
+          if (j > i) {
+            const bool up = (i & size) == 0;
+            if ((key[i] > key[j]) == up) {
+              const index_t t = key[i];
+              key[i] = key[j];
+              key[j] = t;
+              if constexpr (kFill) {
+                const double u = val[i];
+                val[i] = val[j];
+                val[j] = u;
+              }
+            }
+          }
+        }
+    constexpr index_t kNone = std::numeric_limits<index_t>::max();
+    const index_t e_col = has_extra(op, row) ? op.e_col[row] : kNone;
+    if constexpr (!kFill) {
+      int n = 0;
+      bool e_seen = false;
+#pragma unroll
+      for (int p = 0; p < ITEMS; ++p) {
+        if (key[p] != kNone && (p == 0 || key[p] != key[p - 1])) ++n;
+        e_seen |= key[p] == e_col;
+      }
+      if (e_col != kNone && !e_seen) ++n;
+      nnz_out[row] = n;
+      if (n) atomicAdd(&block_nnz, static_cast<unsigned long long>(n));
+    } else {
+      const offset_t c0 = crp[row];
+      const int len = static_cast<int>(crp[row + 1] - c0);
+      const double s = op.scale ? op.scale[row] : 1.0;
+      const double e = e_col != kNone ? op.e_val[row] : 0.0;
+      int r = 0;
+      bool e_done = e_col == kNone;
+      auto put = [&](index_t c, double v) {
+        if (r < len) {
+          ccol[c0 + r] = c;
+          cval[c0 + r] = v;
+        }
+        ++r;
+      };
+      double sum = 0.0;
+#pragma unroll
+      for (int p = 0; p < ITEMS; ++p) {
+        if (key[p] == kNone) continue;
+        sum += val[p];
+        if (p + 1 == ITEMS || key[p + 1] != key[p]) {  // the run of key[p] ends here
+          const index_t c = key[p];
+          if (!e_done && e_col < c) {
+            put(e_col, e);
+            e_done = true;
+          }
+          double v = op.scale ? sum * s : sum;
+          if (!e_done && e_col == c) {
+            v = e + v;
+            e_done = true;
+          }
+          put(c, v);
+          sum = 0.0;
+        }
+      }
+      if (!e_done) put(e_col, e);
+      if (r != len) atomicExch(mismatch, 1);
+    }
+  }
+  if (!kFill) {
+    __syncthreads();
+    if (threadIdx.x == 0 && block_nnz) atomicAdd(nnz_total, block_nnz);
+  }
+}
+
 // ---- dispatch ---------------------------------------------------------------
 struct LaunchArgs {
   const index_t* ids;
@@ -537,18 +661,31 @@ void launch_hash(const LaunchArgs& a) {
   SAGA_CUDA_LAUNCH(PASS == Pass::count ? "binned SpGEMM count (hash)" : "binned SpGEMM fill (hash)");
 }
 
+template <int ITEMS, Pass PASS>
+void launch_thread(const LaunchArgs& a) {
+  const unsigned grid = static_cast<unsigned>((a.count + kWarpBlock - 1) / kWarpBlock);
+  row_thread_kernel<ITEMS, PASS><<<grid, kWarpBlock, 0, ::saga::device_stream()>>>(
+      a.ids, a.count, a.op, a.nnz_out, a.nnz_total, a.crp, a.ccol, a.cval, a.mismatch);
+  SAGA_CUDA_LAUNCH(PASS == Pass::count ? "binned SpGEMM count (thread)" : "binned SpGEMM fill (thread)");
+}
+
 template <int B>
 void launch_bin(const LaunchArgs& a, Pass pass) {
   constexpr int T = group_threads(B), I = group_items(B);
-  if (a.hash) {
-    if (pass == Pass::count) return launch_hash<T, I, Pass::count>(a);
-    if (pass == Pass::fill) return launch_hash<T, I, Pass::fill>(a);
-    return launch_hash<T, I, Pass::numeric>(a);
+  if constexpr (B < kThreadBins) {
+    if (pass == Pass::count) return launch_thread<I, Pass::count>(a);
+    return launch_thread<I, Pass::fill>(a);
+  } else {
+    if (a.hash || pass == Pass::numeric) {
+      if (pass == Pass::count) return launch_hash<T, I, Pass::count>(a);
+      if (pass == Pass::fill) return launch_hash<T, I, Pass::fill>(a);
+      return launch_hash<T, I, Pass::numeric>(a);
+    }
+    constexpr int pbits = RowEsc<T, I, std::uint32_t, true>::kPBits;
+    if (pass == Pass::count) return launch_sort<T, I, std::uint32_t, false>(a);
+    if (a.col_bits + pbits <= 32) return launch_sort<T, I, std::uint32_t, true>(a);
+    launch_sort<T, I, std::uint64_t, true>(a);
   }
-  constexpr int pbits = RowEsc<T, I, std::uint32_t, true>::kPBits;
-  if (pass == Pass::count) return launch_sort<T, I, std::uint32_t, false>(a);
-  if (a.col_bits + pbits <= 32) return launch_sort<T, I, std::uint32_t, true>(a);
-  launch_sort<T, I, std::uint64_t, true>(a);
 }
 
 void launch(int bin, const LaunchArgs& a, Pass pass) {
@@ -712,7 +849,13 @@ LongRows long_rows_product(const CsrMatrix& A, const CsrMatrix& B, const BinnedP
 // The component's settings.
 struct BinnedConfig {
   SpgemmOptions opt;
-  bool hash = true;  // rows: hash accumulator (else sorted ESC rows)
+  // rows of bins >= kThreadBins: "hash", "sort", or "auto" (hash from
+  // hash_from_capacity products per row up, sort below; docs/spgemm.md).
+  std::string rows = "auto";
+  int hash_from_capacity = 128;
+  bool hash(int bin) const {
+    return rows == "hash" || (rows == "auto" && capacity(bin) >= hash_from_capacity);
+  }
 };
 
 // Lanes per entry of A's row: the mean length of the rows of B the product
@@ -730,7 +873,7 @@ LaunchArgs args_for(const BinnedPlan& plan, int b, const Operands& op, int col_b
   a.count = plan.count(b);
   a.op = op;
   a.col_bits = col_bits;
-  a.hash = cfg.hash;
+  a.hash = cfg.hash(b);
   a.team_size = team_size(plan);
   return a;
 }
@@ -751,7 +894,7 @@ void fill_pass(const BinnedPlan& plan, const Operands& op, int col_bits, const L
     a.ccol = ccol;
     a.cval = cval;
     a.mismatch = mismatch.data();
-    launch(b, a, cfg.hash ? pass : Pass::fill);
+    launch(b, a, pass);
   }
   const index_t nl = plan.count(kLongBin);
   if (nl) {
@@ -894,14 +1037,18 @@ struct Binned {
       "fill; fused smoothed prolongator; numeric-only phase (device default)";
   static constexpr bool runs_on_host = false, runs_on_device = true;
   struct Params {
-    std::string rows = "hash";
+    std::string rows = "auto";
+    int hash_from_products = 128;
     double memory_budget_mib = 2048;
     template <class V>
     void visit(V& v) {
       v("rows", rows,
-        "how a row is contracted: hash (shared-memory hash set, deterministic per-team accumulators) or sort "
-        "(expand-sort-contract of (column, product) keys with CUB warp/block sorts)",
-        one_of({"hash", "sort"}));
+        "how a row of more than 32 products is contracted: hash (shared-memory hash set, deterministic per-team "
+        "accumulators), sort (expand-sort-contract of (column, product) keys with CUB warp/block sorts), or auto "
+        "(hash from hash_from_products up); rows of up to 32 products are sorted in one thread's registers",
+        one_of({"auto", "hash", "sort"}));
+      v("hash_from_products", hash_from_products,
+        "rows: auto uses the hash rows for bins of at least this many products (64, 128, ... 2048)", at_least(64));
       v("memory_budget_mib", memory_budget_mib,
         "device memory the global ESC of rows too long for a CTA may use per slice (MiB)", positive());
     }
@@ -909,7 +1056,8 @@ struct Binned {
   static std::unique_ptr<SpgemmAlgorithm> make(const Params& p) {
     BinnedConfig c;
     c.opt.memory_budget_bytes = static_cast<std::size_t>(p.memory_budget_mib * 1048576.0);
-    c.hash = p.rows == "hash";
+    c.rows = p.rows;
+    c.hash_from_capacity = p.hash_from_products;
     return std::make_unique<BinnedSpgemm>(c);
   }
 };

@@ -58,9 +58,11 @@ std::vector<Component> device_algorithms() {
   std::vector<Component> v;
   for (const std::string& name : spgemm_registry().names(Space::device)) v.emplace_back(name);
   v.emplace_back("binned", Options().set("rows", "sort"));
+  v.emplace_back("binned", Options().set("rows", "hash"));
   return v;
 }
 const Component kSorted("binned", Options().set("rows", "sort"));
+const Component kHashed("binned", Options().set("rows", "hash"));
 
 }  // namespace
 
@@ -106,7 +108,7 @@ TEST_CASE("GPU binned SpGEMM: power-law rows longer than a CTA, slices, determin
   const HostCsr a = power_law(6000, 3000, rng);
   const CsrMatrix Ah = from_host_csr(a, Space::host), Ad = Ah.to(Space::device);
   const HostCsr ref = to_host_csr(spgemm(Ah, Ah));
-  for (const Component& variant : {Component("binned"), kSorted}) {
+  for (const Component& variant : {Component("binned"), kSorted, kHashed}) {
   CAPTURE(variant.options.find("rows") ? variant.options.find("rows")->text : std::string("hash"));
   SpgemmStats st;
   const CsrMatrix C1 = spgemm(Ad, Ad, variant, &st);
@@ -155,7 +157,7 @@ TEST_CASE("GPU binned SpGEMM equals host on the AMG products of the seed stencil
       const auto host = spgemm_registry().create({}, Space::host);
       const CsrMatrix Ph = host->multiply_scaled_add(L.A, Th, sh, Th, nullptr);
       const CsrMatrix APh = spgemm(L.A, L.P);
-      for (const Component& variant : {Component("binned"), kSorted}) {
+      for (const Component& variant : {Component("binned"), kSorted, kHashed}) {
         const auto dev = spgemm_registry().create(variant, Space::device);
         SpgemmStats fs;
         const CsrMatrix Pf = dev->multiply_scaled_add(Ad, Th.to(Space::device), sh.to(Space::device),
