@@ -44,16 +44,17 @@ namespace {
 // shapes were tuned on the H100 (docs/spgemm.md): the smallest bins keep 4
 // items per thread so that a row of 7-30 products (A·P, A·T, A·A of 7-point
 // stencils) uses 2-8 threads, not a warp.
-constexpr int kBins = 8;
+constexpr int kBins = 10;
 __host__ __device__ constexpr int group_threads(int b) {
-  constexpr int t[kBins] = {1, 1, 16, 32, 32, 128, 256, 256};
+  constexpr int t[kBins] = {1, 1, 16, 32, 32, 128, 256, 256, 512, 1024};
   return t[b];
 }
 __host__ __device__ constexpr int group_items(int b) {
-  constexpr int t[kBins] = {16, 32, 4, 4, 8, 4, 4, 8};
+  constexpr int t[kBins] = {16, 32, 4, 4, 8, 4, 4, 8, 8, 8};
   return t[b];
 }
 constexpr int kThreadBins = 2;  // bins 0, 1: one thread per row, in registers
+constexpr int kHashOnlyFrom = 8;  // bins 8, 9: hash rows only (a sort would not fit shared memory)
 __host__ __device__ constexpr int capacity(int b) { return group_threads(b) * group_items(b); }
 constexpr int kLongBin = kBins;       // more than capacity(kBins - 1)
 constexpr int kEmptyBin = kBins + 1;  // no products (and no extra entry)
@@ -408,6 +409,8 @@ struct RowHash {
           if (c >= 0) sm.cols[at++] = c;
         }
         sync(mask);
+        // Rank each distinct column among the others: n²/THREADS compares per
+        // lane, reading cols[j] as a broadcast.
         int rank[kChunk];
         int col[kChunk];
 #pragma unroll
@@ -416,15 +419,17 @@ struct RowHash {
           col[i] = q < n ? sm.cols[q] : 0;
           rank[i] = 0;
         }
+        const int mine = n > lane ? (n - lane + THREADS - 1) / THREADS : 0;
         for (int j = 0; j < n; ++j) {
           const int cj = sm.cols[j];
 #pragma unroll
-          for (int i = 0; i < kChunk; ++i) rank[i] += cj < col[i];
+          for (int i = 0; i < kChunk; ++i)
+            if (i < mine) rank[i] += cj < col[i];
         }
         sync(mask);
 #pragma unroll
         for (int i = 0; i < kChunk; ++i)
-          if (lane + i * THREADS < n) sm.cols[rank[i]] = col[i];
+          if (i < mine) sm.cols[rank[i]] = col[i];
         sync(mask);
         c0 = crp[row];
         const int len = static_cast<int>(crp[row + 1] - c0);
@@ -482,7 +487,9 @@ __global__ void __launch_bounds__(RowHash<THREADS, ITEMS, PASS>::kBlock)
     row_hash_kernel(const index_t* ids, index_t count, Operands op, int team_size, int* nnz_out,
                     unsigned long long* nnz_total, const offset_t* crp, index_t* ccol, double* cval, int* mismatch) {
   using Agent = RowHash<THREADS, ITEMS, PASS>;
-  __shared__ typename Agent::Storage storage[Agent::kGroups];
+  // Dynamic: the largest bins need more than the 48 KB of static shared memory.
+  extern __shared__ __align__(16) unsigned char dynamic_smem[];
+  auto* storage = reinterpret_cast<typename Agent::Storage*>(dynamic_smem);
   __shared__ unsigned long long block_nnz;
   if (PASS == Pass::count) {
     if (threadIdx.x == 0) block_nnz = 0;
@@ -656,7 +663,14 @@ template <int THREADS, int ITEMS, Pass PASS>
 void launch_hash(const LaunchArgs& a) {
   using Agent = RowHash<THREADS, ITEMS, PASS>;
   const unsigned grid = static_cast<unsigned>((a.count + Agent::kGroups - 1) / Agent::kGroups);
-  row_hash_kernel<THREADS, ITEMS, PASS><<<grid, Agent::kBlock, 0, ::saga::device_stream()>>>(
+  constexpr std::size_t bytes = sizeof(typename Agent::Storage) * Agent::kGroups;
+  static_assert(bytes <= 200 * 1024, "a hash bin's shared memory must fit one SM");
+  if constexpr (bytes > 48 * 1024) {
+    // Once per device and process; cheap to repeat, so no flag is kept.
+    SAGA_CUDA(cudaFuncSetAttribute(row_hash_kernel<THREADS, ITEMS, PASS>,
+                                   cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)));
+  }
+  row_hash_kernel<THREADS, ITEMS, PASS><<<grid, Agent::kBlock, bytes, ::saga::device_stream()>>>(
       a.ids, a.count, a.op, a.team_size, a.nnz_out, a.nnz_total, a.crp, a.ccol, a.cval, a.mismatch);
   SAGA_CUDA_LAUNCH(PASS == Pass::count ? "binned SpGEMM count (hash)" : "binned SpGEMM fill (hash)");
 }
@@ -675,8 +689,14 @@ void launch_bin(const LaunchArgs& a, Pass pass) {
   if constexpr (B < kThreadBins) {
     if (pass == Pass::count) return launch_thread<I, Pass::count>(a);
     return launch_thread<I, Pass::fill>(a);
+  } else if constexpr (B >= kHashOnlyFrom) {
+    if (pass == Pass::count) return launch_hash<T, I, Pass::count>(a);
+    if (pass == Pass::fill) return launch_hash<T, I, Pass::fill>(a);
+    return launch_hash<T, I, Pass::numeric>(a);
   } else {
-    if (a.hash || pass == Pass::numeric) {
+    // The numeric phase uses the fill's method, so that it reproduces a fresh
+    // product bitwise.
+    if (a.hash) {
       if (pass == Pass::count) return launch_hash<T, I, Pass::count>(a);
       if (pass == Pass::fill) return launch_hash<T, I, Pass::fill>(a);
       return launch_hash<T, I, Pass::numeric>(a);
@@ -698,8 +718,10 @@ void launch(int bin, const LaunchArgs& a, Pass pass) {
     case 5: return launch_bin<5>(a, pass);
     case 6: return launch_bin<6>(a, pass);
     case 7: return launch_bin<7>(a, pass);
+    case 8: return launch_bin<8>(a, pass);
+    case 9: return launch_bin<9>(a, pass);
   }
-  static_assert(kBins == 8, "launch() names every bin");
+  static_assert(kBins == 10, "launch() names every bin");
 }
 
 // ---- long rows: the reference global ESC on a row subset --------------------
