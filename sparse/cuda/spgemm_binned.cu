@@ -324,7 +324,6 @@ template <int THREADS, int ITEMS, Pass PASS>
 struct RowHash {
   static constexpr int kCap = THREADS * ITEMS;  // products (plus extra entry) per row
   static constexpr int kTable = 2 * kCap;       // hash slots: load factor <= 1/2
-  static constexpr int kChunk = kTable / THREADS;
   static constexpr bool kWarp = THREADS <= 32;
   static constexpr int kGroups = kWarp ? kWarpBlock / THREADS : 1;
   static constexpr int kBlock = kWarp ? kWarpBlock : THREADS;
@@ -398,6 +397,7 @@ struct RowHash {
         return;
       } else {
         // Compact the set into cols[] (unsorted), then rank it into table[].
+        constexpr int kChunk = kTable / THREADS;  // slots per lane
         int here = 0;
 #pragma unroll
         for (int i = 0; i < kChunk; ++i) here += sm.u.table[lane * kChunk + i] >= 0;
