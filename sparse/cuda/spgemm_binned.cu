@@ -332,7 +332,7 @@ struct RowHash {
 
   struct Storage {
     union {
-      int table[kTable];              // hash set of columns (-1: empty), then C's row being ranked
+      int table[kTable];              // hash set of columns (-1: empty)
       double acc[kAcc ? kCap : 1];    // per-team partial rows, team t at [t*len, (t+1)*len)
     } u;
     int cols[kAcc ? kCap : 1];        // C's row, sorted
@@ -396,7 +396,7 @@ struct RowHash {
         }
         return;
       } else {
-        // Compact the set into cols[] (unsorted), then rank it into table[].
+        // Compact the set into cols[] (unsorted).
         constexpr int kChunk = kTable / THREADS;  // slots per lane
         int here = 0;
 #pragma unroll
@@ -409,28 +409,26 @@ struct RowHash {
           if (c >= 0) sm.cols[at++] = c;
         }
         sync(mask);
-        // Rank each distinct column among the others: n²/THREADS compares per
-        // lane, reading cols[j] as a broadcast.
-        int rank[kChunk];
-        int col[kChunk];
-#pragma unroll
-        for (int i = 0; i < kChunk; ++i) {
-          const int q = lane + i * THREADS;
-          col[i] = q < n ? sm.cols[q] : 0;
-          rank[i] = 0;
-        }
-        const int mine = n > lane ? (n - lane + THREADS - 1) / THREADS : 0;
-        for (int j = 0; j < n; ++j) {
-          const int cj = sm.cols[j];
-#pragma unroll
-          for (int i = 0; i < kChunk; ++i)
-            if (i < mine) rank[i] += cj < col[i];
-        }
+        // Sort the distinct columns: a bitonic network over the next power of
+        // two (padding sorts last), in shared memory.
+        int pow2 = 1;
+        while (pow2 < n) pow2 *= 2;
+        for (int q = n + lane; q < pow2; q += THREADS) sm.cols[q] = std::numeric_limits<int>::max();
         sync(mask);
-#pragma unroll
-        for (int i = 0; i < kChunk; ++i)
-          if (i < mine) sm.cols[rank[i]] = col[i];
-        sync(mask);
+        for (int size = 2; size <= pow2; size *= 2)
+          for (int stride = size / 2; stride > 0; stride /= 2) {
+            for (int i = lane; i < pow2; i += THREADS) {
+              const int j = i ^ stride;
+              if (j > i) {
+                const int x = sm.cols[i], y = sm.cols[j];
+                if ((x > y) == ((i & size) == 0)) {
+                  sm.cols[i] = y;
+                  sm.cols[j] = x;
+                }
+              }
+            }
+            sync(mask);
+          }
         c0 = crp[row];
         const int len = static_cast<int>(crp[row + 1] - c0);
         if (lane == 0 && len != n) atomicExch(mismatch, 1);
