@@ -13,8 +13,8 @@ namespace saga::amg {
 Mis2Result mis2(const CsrMatrix& S, std::uint32_t seed) {
   const Space s = S.space();
   const index_t n = S.rows();
-  Array<std::int32_t> state =
-      Array<std::int32_t>::from_vector(std::vector<std::int32_t>(n, amg_functors::kUndecided), s, "MIS-2 state");
+  Array<std::int32_t> state(n, s, "MIS-2 state");
+  parallel_for(s, n, amg_functors::Mis2Init{state.data()});
   Array<std::uint64_t> t1(n, s, "MIS-2 tuples"), t2(n, s, "MIS-2 tuples");
   Array<std::int32_t> undecided(n, s, "MIS-2 undecided flags");
   Array<std::int32_t> sums(static_cast<std::size_t>(n) + 1, s, "MIS-2 undecided count");

@@ -119,11 +119,12 @@ __global__ void analyse_rows_kernel(index_t rows, Operands op, std::uint8_t* bin
   }
 }
 
-__global__ void bin_bounds_kernel(const std::uint8_t* bin, index_t rows, index_t* begin, index_t* end) {
+__global__ void bin_bounds_kernel(const std::uint8_t* bin, index_t rows, unsigned long long* begin,
+                                  unsigned long long* end) {
   for (std::int64_t i = global_thread(); i < rows; i += grid_stride()) {
     const int b = bin[i];
-    if (i == 0 || bin[i - 1] != b) begin[b] = static_cast<index_t>(i);
-    if (i == rows - 1 || bin[i + 1] != b) end[b] = static_cast<index_t>(i + 1);
+    if (i == 0 || bin[i - 1] != b) begin[b] = static_cast<unsigned long long>(i);
+    if (i == rows - 1 || bin[i + 1] != b) end[b] = static_cast<unsigned long long>(i + 1);
   }
 }
 
@@ -816,10 +817,12 @@ BinnedPlan make_plan(const CsrMatrix& A, const CsrMatrix& B, const Operands& op)
   if (m == 0) return plan;
   Array<std::uint8_t> bin(m, Space::device, "binned SpGEMM bin of each row");
   Array<index_t> ids(m, Space::device, "binned SpGEMM row ids");
-  Array<unsigned long long> total(1, Space::device, "binned SpGEMM product count");
-  SAGA_CUDA(cudaMemsetAsync(total.data(), 0, sizeof(unsigned long long), ::saga::device_stream()));
+  // [0]: products; [1, 1 + kAllBins): first row of each bin; then the ends.
+  // One copy to the host brings all of them.
+  Array<unsigned long long> counts(1 + 2 * kAllBins, Space::device, "binned SpGEMM plan counts");
+  SAGA_CUDA(cudaMemsetAsync(counts.data(), 0, counts.size() * sizeof(unsigned long long), ::saga::device_stream()));
   analyse_rows_kernel<<<grid_for(static_cast<std::int64_t>(m) * 8), kThreads, 0, ::saga::device_stream()>>>(
-      m, op, bin.data(), ids.data(), total.data());
+      m, op, bin.data(), ids.data(), counts.data());
   SAGA_CUDA_LAUNCH("binned SpGEMM analysis");
 
   // Stable sort of the row ids by bin (4 key bits: one radix pass).
@@ -832,17 +835,15 @@ BinnedPlan make_plan(const CsrMatrix& A, const CsrMatrix& B, const Operands& op)
   SAGA_CUDA(cub::DeviceRadixSort::SortPairs(temp.data(), temp_bytes, bin.data(), sorted_bin.data(), ids.data(),
                                             plan.ids.data(), static_cast<std::int64_t>(m), 0, 4,
                                             ::saga::device_stream()));
-  Array<index_t> bounds(2 * kAllBins, Space::device, "binned SpGEMM bin bounds");
-  SAGA_CUDA(cudaMemsetAsync(bounds.data(), 0, bounds.size() * sizeof(index_t), ::saga::device_stream()));
-  bin_bounds_kernel<<<grid_for(m), kThreads, 0, ::saga::device_stream()>>>(sorted_bin.data(), m, bounds.data(),
-                                                                           bounds.data() + kAllBins);
+  bin_bounds_kernel<<<grid_for(m), kThreads, 0, ::saga::device_stream()>>>(sorted_bin.data(), m, counts.data() + 1,
+                                                                           counts.data() + 1 + kAllBins);
   SAGA_CUDA_LAUNCH("binned SpGEMM bin bounds");
-  const std::vector<index_t> h = bounds.to_vector();
+  const std::vector<unsigned long long> h = counts.to_vector();
   for (int b = 0; b < kAllBins; ++b) {
-    plan.begin[b] = h[b];
-    plan.end[b] = h[kAllBins + b];
+    plan.begin[b] = static_cast<index_t>(h[1 + b]);
+    plan.end[b] = static_cast<index_t>(h[1 + kAllBins + b]);
   }
-  plan.products = static_cast<std::int64_t>(total.get(0));
+  plan.products = static_cast<std::int64_t>(h[0]);
   plan.workspace_bytes = static_cast<std::int64_t>(m) * (2 * sizeof(std::uint8_t) + 2 * sizeof(index_t)) +
                          static_cast<std::int64_t>(temp_bytes);
   return plan;
@@ -900,8 +901,10 @@ LaunchArgs args_for(const BinnedPlan& plan, int b, const Operands& op, int col_b
 
 // Fill pass over all bins into C's (given) structure; long rows are copied
 // from lr. Throws when C's row lengths do not match the product's.
+// `check`: read the structure flag back (a host synchronisation); a fresh
+// product's structure comes from its own count pass and needs no check.
 void fill_pass(const BinnedPlan& plan, const Operands& op, int col_bits, const LongRows& lr, CsrMatrix& C,
-               const BinnedConfig& cfg, Pass pass, const char* what) {
+               const BinnedConfig& cfg, Pass pass, bool check, const char* what) {
   Array<int> mismatch(1, Space::device, "binned SpGEMM structure check");
   SAGA_CUDA(cudaMemsetAsync(mismatch.data(), 0, sizeof(int), ::saga::device_stream()));
   // C's arrays are written through raw pointers: the matrix keeps its analyses.
@@ -924,7 +927,7 @@ void fill_pass(const BinnedPlan& plan, const Operands& op, int col_bits, const L
         C.row_ptr().data(), ccol, cval, mismatch.data());
     SAGA_CUDA_LAUNCH("binned SpGEMM long rows");
   }
-  SAGA_REQUIRE(mismatch.get(0) == 0, "{}: C does not have the structure of this product (a row's length differs)",
+  SAGA_REQUIRE(!check || mismatch.get(0) == 0, "{}: C does not have the structure of this product (a row's length differs)",
                what);
 }
 
@@ -962,7 +965,7 @@ CsrMatrix binned_product(const CsrMatrix& A, const CsrMatrix& B, const Operands&
   // Fill.
   CsrMatrix C(m, n, std::move(row_ptr), Array<index_t>(nnz, Space::device, "SpGEMM col"),
               Array<double>(nnz, Space::device, "SpGEMM val"));
-  fill_pass(plan, op, col_bits, lr, C, cfg, Pass::fill, "binned SpGEMM");
+  fill_pass(plan, op, col_bits, lr, C, cfg, Pass::fill, false, "binned SpGEMM");
   if (stats) {
     stats->products = plan.products;
     stats->nnz_c = nnz;
@@ -1036,7 +1039,7 @@ class BinnedSpgemm : public SpgemmAlgorithm {
     }
     SpgemmStats esc_stats;
     const LongRows lr = long_rows_product(A, B, *plan, cfg_.opt, &esc_stats);
-    fill_pass(*plan, op, prim::bits_for(B.cols()), lr, C, cfg_, Pass::numeric, "SpGEMM numeric phase");
+    fill_pass(*plan, op, prim::bits_for(B.cols()), lr, C, cfg_, Pass::numeric, true, "SpGEMM numeric phase");
     if (stats) {
       stats->products = plan->products;
       stats->nnz_c = C.nnz();
