@@ -58,6 +58,17 @@ void sort_pairs(const std::uint64_t* keys_in, std::uint64_t* keys_out, const dou
                                             static_cast<std::int64_t>(n), 0, end_bit, ::saga::device_stream()));
 }
 
+void sort_pairs(const std::uint32_t* keys_in, std::uint32_t* keys_out, const std::int32_t* vals_in,
+                std::int32_t* vals_out, std::size_t n, int end_bit) {
+  if (n == 0) return;
+  std::size_t bytes = 0;
+  SAGA_CUDA(cub::DeviceRadixSort::SortPairs(nullptr, bytes, keys_in, keys_out, vals_in, vals_out,
+                                            static_cast<std::int64_t>(n), 0, end_bit, ::saga::device_stream()));
+  Temp t(bytes, "radix sort temporary storage");
+  SAGA_CUDA(cub::DeviceRadixSort::SortPairs(t.p, bytes, keys_in, keys_out, vals_in, vals_out,
+                                            static_cast<std::int64_t>(n), 0, end_bit, ::saga::device_stream()));
+}
+
 std::size_t reduce_by_key(const std::uint64_t* keys_in, const double* vals_in, std::uint64_t* keys_out,
                           double* vals_out, std::size_t n) {
   if (n == 0) return 0;

@@ -15,6 +15,10 @@ void exclusive_scan_total(const std::int64_t* in, std::int64_t* out, std::size_t
 void sort_pairs(const std::uint64_t* keys_in, std::uint64_t* keys_out, const double* vals_in, double* vals_out,
                 std::size_t n, int end_bit);
 
+// Stable radix sort of (32-bit key, 32-bit value) pairs on key bits [0, end_bit).
+void sort_pairs(const std::uint32_t* keys_in, std::uint32_t* keys_out, const std::int32_t* vals_in,
+                std::int32_t* vals_out, std::size_t n, int end_bit);
+
 // Sums the values of equal consecutive keys; returns the number of unique keys.
 std::size_t reduce_by_key(const std::uint64_t* keys_in, const double* vals_in, std::uint64_t* keys_out,
                           double* vals_out, std::size_t n);

@@ -1,5 +1,9 @@
-// Device transpose: key = (column << row_bits) | row for every entry, stable
-// radix sort over those bits, then decode the keys as the transpose's CSR.
+// Device transpose: a stable radix sort of the entries by column alone (32-bit
+// keys over the bits the column count needs, the entry's position as the
+// value). The entries arrive in row order, so stability leaves each column's
+// entries in row order: the transpose's rows come out sorted, deterministically.
+// The rows and values are then gathered through the permutation. (The earlier
+// (column, row) 64-bit key sort moved 4x the bytes: docs/spgemm.md.)
 #include "sparse/cuda/kernels.hpp"
 #include "sparse/cuda/launch.cuh"
 #include "sparse/cuda/primitives.hpp"
@@ -7,32 +11,55 @@
 namespace saga::cuda {
 
 namespace {
-__global__ void transpose_keys(const offset_t* rp, const index_t* ci, index_t rows, int row_bits,
-                               std::uint64_t* keys) {
+// One warp per row: the row of every entry, and the entry's own position.
+__global__ void entry_rows(const offset_t* rp, index_t rows, index_t* row_of, std::int32_t* position) {
   const std::int64_t warp = global_thread() / 32;
   const int lane = threadIdx.x % 32;
   if (warp >= rows) return;
-  for (offset_t k = rp[warp] + lane; k < rp[warp + 1]; k += 32)
-    keys[k] = (static_cast<std::uint64_t>(ci[k]) << row_bits) | static_cast<std::uint64_t>(warp);
+  for (offset_t k = rp[warp] + lane; k < rp[warp + 1]; k += 32) {
+    row_of[k] = static_cast<index_t>(warp);
+    position[k] = k;
+  }
+}
+
+// Row pointers of the transpose from its sorted row indices (= A's columns),
+// and the gathered columns (= A's rows) and values.
+__global__ void assemble(const std::uint32_t* sorted_col, const std::int32_t* perm, std::int64_t n, index_t cols,
+                         const index_t* row_of, const double* val_in, offset_t* row_ptr, index_t* col_out,
+                         double* val_out) {
+  for (std::int64_t p = global_thread(); p <= n; p += grid_stride()) {
+    const std::int64_t c = p < n ? static_cast<std::int64_t>(sorted_col[p]) : cols;
+    const std::int64_t prev = p == 0 ? -1 : static_cast<std::int64_t>(sorted_col[p - 1]);
+    for (std::int64_t r = prev + 1; r <= c; ++r) row_ptr[r] = static_cast<offset_t>(p);
+    if (p < n) {
+      col_out[p] = row_of[perm[p]];
+      val_out[p] = val_in[perm[p]];
+    }
+  }
 }
 }  // namespace
 
 CsrMatrix transpose(const CsrMatrix& A) {
   const std::size_t n = A.nnz();
-  const int row_bits = prim::bits_for(A.rows());
-  const int col_bits = prim::bits_for(A.cols());
-  Array<std::uint64_t> keys(n, Space::device, "transpose keys");
+  Array<index_t> row_of(n, Space::device, "transpose entry rows");
+  Array<std::int32_t> position(n, Space::device, "transpose entry positions");
   if (A.rows()) {
-    transpose_keys<<<grid_for(static_cast<std::int64_t>(A.rows()) * 32), kThreads, 0, ::saga::device_stream()>>>(
-        A.row_ptr().data(), A.col().data(), A.rows(), row_bits, keys.data());
-    SAGA_CUDA_LAUNCH("transpose_keys");
+    entry_rows<<<grid_for(static_cast<std::int64_t>(A.rows()) * 32), kThreads, 0, ::saga::device_stream()>>>(
+        A.row_ptr().data(), A.rows(), row_of.data(), position.data());
+    SAGA_CUDA_LAUNCH("transpose entry rows");
   }
-  Array<std::uint64_t> sorted(n, Space::device, "transpose sorted keys");
-  Array<double> val(n, Space::device, "transpose val");
-  prim::sort_pairs(keys.data(), sorted.data(), A.val().data(), val.data(), n, row_bits + col_bits);
+  Array<std::uint32_t> sorted_col(n, Space::device, "transpose sorted columns");
+  Array<std::int32_t> perm(n, Space::device, "transpose permutation");
+  // Column indices are non-negative: their bits read as unsigned are the same.
+  prim::sort_pairs(reinterpret_cast<const std::uint32_t*>(A.col().data()), sorted_col.data(), position.data(),
+                   perm.data(), n, prim::bits_for(A.cols()));
   Array<offset_t> row_ptr(static_cast<std::size_t>(A.cols()) + 1, Space::device, "transpose row_ptr");
   Array<index_t> col(n, Space::device, "transpose col");
-  prim::keys_to_csr(sorted.data(), n, A.cols(), row_bits, 0, row_ptr.data(), col.data());
+  Array<double> val(n, Space::device, "transpose val");
+  assemble<<<grid_for(static_cast<std::int64_t>(n) + 1), kThreads, 0, ::saga::device_stream()>>>(
+      sorted_col.data(), perm.data(), static_cast<std::int64_t>(n), A.cols(), row_of.data(), A.val().data(),
+      row_ptr.data(), col.data(), val.data());
+  SAGA_CUDA_LAUNCH("transpose assemble");
   return CsrMatrix(A.cols(), A.rows(), std::move(row_ptr), std::move(col), std::move(val));
 }
 
