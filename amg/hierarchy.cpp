@@ -133,24 +133,39 @@ Hierarchy::Hierarchy(CsrMatrix A, const SetupParams& params, Vector B, int k,
     st.rho = L.rho;
     const double omega = here.prolongator_omega > 0 ? here.prolongator_omega : 4.0 / (3.0 * L.rho);
     SpgemmStats ss;
+    // A failure inside a product (out of device memory, above all) names the
+    // level and the product: the allocation message alone says only which array.
+    auto product_step = [&](const char* what, auto&& f) {
+      try {
+        return f();
+      } catch (const DeviceError& e) {
+        throw DeviceError(fmt::format("AMG setup, level {} ({} rows), {} with SpGEMM '{}': {}", lvl, L.A.rows(), what,
+                                      spgemm_registry().resolve(params_.spgemm, s), e.what()));
+      }
+    };
     if (product->fuses_scaled_add()) {
       // P = T - ω D⁻¹ (A T) in one pass; the "AT" phase includes the update.
       L.P = timer.time(sec["AT"], [&] {
-        Vector s = L.dinv.clone();
-        scale(-omega, s);
-        return product->multiply_scaled_add(L.A, T.T, s, T.T, &ss);
+        return product_step("P = T - ωD⁻¹(A·T)", [&] {
+          Vector d = L.dinv.clone();
+          scale(-omega, d);
+          return product->multiply_scaled_add(L.A, T.T, d, T.T, &ss);
+        });
       });
     } else {
-      CsrMatrix AT = timer.time(sec["AT"], [&] { return product->multiply(L.A, T.T, &ss); });
+      CsrMatrix AT =
+          timer.time(sec["AT"], [&] { return product_step("A·T", [&] { return product->multiply(L.A, T.T, &ss); }); });
       L.P = timer.time(sec["smooth_update"],
                        [&] { return amg::jacobi_smooth_update(T.T, std::move(AT), L.dinv, omega); });
     }
     st.spgemm["AT"] = {ss.products, ss.nnz_c, sec["AT"]};
     L.R = timer.time(sec["transpose"], [&] { return transpose(L.P); });
-    CsrMatrix AP = timer.time(sec["AP"], [&] { return product->multiply(L.A, L.P, &ss); });
+    CsrMatrix AP =
+        timer.time(sec["AP"], [&] { return product_step("A·P", [&] { return product->multiply(L.A, L.P, &ss); }); });
     st.spgemm["AP"] = {ss.products, ss.nnz_c, sec["AP"]};
     Level next;
-    next.A = timer.time(sec["PtAP"], [&] { return product->multiply(L.R, AP, &ss); });
+    next.A = timer.time(sec["PtAP"],
+                        [&] { return product_step("Pᵀ(AP)", [&] { return product->multiply(L.R, AP, &ss); }); });
     st.spgemm["PtAP"] = {ss.products, ss.nnz_c, sec["PtAP"]};
     next.B = std::move(T.Bc);
     next.nullspace_columns = L.nullspace_columns;
