@@ -52,6 +52,11 @@ void copy(void* dst, const void* src, std::size_t bytes, Copy kind);
 void zero(void* p, std::size_t bytes);
 // Waits for all work of the active device executor (used for honest timings).
 void synchronize();
+// Returns the memory the active executor's pool keeps cached (freed blocks)
+// to the device, after the executor's work has finished. Pools keep freed
+// blocks for reuse (the setup allocates and frees many temporaries); call this
+// when other pools or libraries need the memory.
+void release_cached_memory();
 
 // Runs fn() and returns its duration in milliseconds measured with device
 // events on the active executor's stream (host clock when built without CUDA).

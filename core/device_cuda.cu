@@ -152,6 +152,18 @@ void zero(void* p, std::size_t bytes) {
 
 void synchronize() { SAGA_CUDA(cudaStreamSynchronize(stream())); }
 
+void release_cached_memory() {
+  synchronize();
+  const auto& exec = active_executor(Space::device);
+  cudaMemPool_t pool = static_cast<cudaMemPool_t>(exec->pool());
+  if (!pool) {
+    int dev = 0;
+    SAGA_CUDA(cudaGetDevice(&dev));
+    SAGA_CUDA(cudaDeviceGetDefaultMemPool(&pool, dev));
+  }
+  SAGA_CUDA(cudaMemPoolTrimTo(pool, 0));
+}
+
 double elapsed_ms(const std::function<void()>& fn) {
   cudaEvent_t a, b;
   SAGA_CUDA(cudaEventCreate(&a));

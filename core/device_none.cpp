@@ -28,6 +28,7 @@ void release(void*, void*) {}
 void copy(void*, const void*, std::size_t, Copy) { unavailable(); }
 void zero(void*, std::size_t) { unavailable(); }
 void synchronize() {}
+void release_cached_memory() {}
 double elapsed_ms(const std::function<void()>& fn) {
   const auto t0 = std::chrono::steady_clock::now();
   fn();
