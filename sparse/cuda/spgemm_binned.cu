@@ -1071,7 +1071,7 @@ struct Binned {
         "(hash from hash_from_products up); rows of up to 32 products are sorted in one thread's registers",
         one_of({"auto", "hash", "sort"}));
       v("hash_from_products", hash_from_products,
-        "rows: auto uses the hash rows for bins of at least this many products (64, 128, ... 2048)", at_least(64));
+        "rows: auto uses the hash rows for bins of at least this many products (64, 128, ... 8192)", at_least(64));
       v("memory_budget_mib", memory_budget_mib,
         "device memory the global ESC of rows too long for a CTA may use per slice (MiB)", positive());
     }

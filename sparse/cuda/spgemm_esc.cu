@@ -175,7 +175,7 @@ CsrMatrix spgemm_esc(const CsrMatrix& A, const CsrMatrix& B, const SpgemmOptions
 namespace {
 struct Esc {
   static constexpr const char* name = "esc";
-  static constexpr const char* summary = "reference expand-sort-contract in row slices (device default)";
+  static constexpr const char* summary = "reference expand-sort-contract of the whole product in row slices";
   static constexpr bool runs_on_host = false, runs_on_device = true;
   struct Params {
     double memory_budget_mib = 2048;
