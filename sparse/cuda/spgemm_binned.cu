@@ -81,8 +81,10 @@ __device__ inline bool has_extra(const Operands& op, index_t row) { return op.e_
 // ---- analysis ---------------------------------------------------------------
 // Eight lanes per row: products of the row and its bin. The total number of
 // products is summed with an integer atomic (exact and order-free).
+// counts[0]: products; counts[1 + 2 kAllBins + b]: items (products plus
+// extra entries) of the rows of bin b.
 __global__ void analyse_rows_kernel(index_t rows, Operands op, std::uint8_t* bin, index_t* ids,
-                                    unsigned long long* total_products) {
+                                    unsigned long long* counts) {
   constexpr int kLanes = 8;
   const std::int64_t t = global_thread();
   const std::int64_t row = t / kLanes;
@@ -95,14 +97,12 @@ __global__ void analyse_rows_kernel(index_t rows, Operands op, std::uint8_t* bin
     for (offset_t k = a0 + lane; k < a1; k += kLanes) s += op.brp[op.aci[k] + 1] - op.brp[op.aci[k]];
   }
   for (int off = kLanes / 2; off > 0; off /= 2) s += __shfl_down_sync(0xffffffffu, s, off, kLanes);
-  // One global atomic per block: a per-row atomic on one address serialises
-  // millions of updates in L2 (~1 ms for 2M rows).
-  __shared__ unsigned long long block_products;
+  // Block counters, then one global atomic each: a per-row atomic on one
+  // address serialises millions of updates in L2 (~1 ms for 2M rows).
+  __shared__ unsigned long long block_products, block_items[kAllBins];
   if (threadIdx.x == 0) block_products = 0;
+  if (threadIdx.x < kAllBins) block_items[threadIdx.x] = 0;
   __syncthreads();
-  if (row < rows && lane == 0 && s) atomicAdd(&block_products, static_cast<unsigned long long>(s));
-  __syncthreads();
-  if (threadIdx.x == 0 && block_products) atomicAdd(total_products, block_products);
   if (row < rows && lane == 0) {
     const std::int64_t need_items = s + (has_extra(op, row) ? 1 : 0);
     const std::int64_t need = need_items > a1 - a0 ? need_items : a1 - a0;
@@ -116,7 +116,13 @@ __global__ void analyse_rows_kernel(index_t rows, Operands op, std::uint8_t* bin
     }
     bin[row] = static_cast<std::uint8_t>(b);
     ids[row] = static_cast<index_t>(row);
+    if (s) atomicAdd(&block_products, static_cast<unsigned long long>(s));
+    if (need_items) atomicAdd(&block_items[b], static_cast<unsigned long long>(need_items));
   }
+  __syncthreads();
+  if (threadIdx.x == 0 && block_products) atomicAdd(counts, block_products);
+  if (threadIdx.x < kAllBins && block_items[threadIdx.x])
+    atomicAdd(counts + 1 + 2 * kAllBins + threadIdx.x, block_items[threadIdx.x]);
 }
 
 __global__ void bin_bounds_kernel(const std::uint8_t* bin, index_t rows, unsigned long long* begin,
@@ -319,7 +325,9 @@ __global__ void __launch_bounds__(RowEsc<THREADS, ITEMS, Key, FILL>::kBlock)
 // within one warp) walks its entries of A's row in order, its lanes over the
 // row of B, whose columns are distinct, so no two lanes add to one sum in a
 // step; the teams' partial rows are then added in team order.
-enum class Pass { count, fill, numeric };
+// direct: thread rows only: count and write each row as it finishes into a
+// bump-allocated buffer (assembly: direct).
+enum class Pass { count, fill, numeric, direct };
 
 template <int THREADS, int ITEMS, Pass PASS>
 struct RowHash {
@@ -517,118 +525,180 @@ __global__ void __launch_bounds__(RowHash<THREADS, ITEMS, PASS>::kBlock)
 // contracted sequentially. The network is fixed, so the order in which equal
 // columns are summed is the same in every run. The fused extra entry of E is
 // merged into the sorted row as it is written.
+// Where rows written as they finish go (Pass::direct): each block reserves
+// its rows' total with one atomic on `cursor`; a row that does not fit below
+// `capacity` gets start -1 and is filled by the fill pass instead.
+struct DirectOut {
+  unsigned long long* cursor = nullptr;
+  std::int64_t capacity = 0;
+  index_t* col = nullptr;
+  double* val = nullptr;
+  std::int64_t* start = nullptr;  // per row of A; also read by the fill pass to skip stored rows
+};
+
 template <int ITEMS, Pass PASS>
 __global__ void __launch_bounds__(kWarpBlock)
     row_thread_kernel(const index_t* ids, index_t count, Operands op, int* nnz_out, unsigned long long* nnz_total,
-                      const offset_t* crp, index_t* ccol, double* cval, int* mismatch) {
-  constexpr bool kFill = PASS != Pass::count;
-  __shared__ unsigned long long block_nnz;
-  if (!kFill) {
+                      const offset_t* crp, index_t* ccol, double* cval, int* mismatch, DirectOut direct) {
+  constexpr bool kValues = PASS != Pass::count;
+  constexpr index_t kNone = std::numeric_limits<index_t>::max();
+  using BlockScan = cub::BlockScan<int, kWarpBlock>;
+  __shared__ typename BlockScan::TempStorage scan;
+  __shared__ unsigned long long block_nnz, block_base;
+  if (PASS == Pass::count) {
     if (threadIdx.x == 0) block_nnz = 0;
     __syncthreads();
   }
   const std::int64_t g = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (g < count) {
-    const index_t row = ids[g];
-    offset_t ka = op.arp[row];
-    const offset_t a1 = op.arp[row + 1];
+  const bool valid = g < count;
+  const index_t row = valid ? ids[g] : 0;
+  index_t key[ITEMS];
+  double val[kValues ? ITEMS : 1];
+  {
+    offset_t ka = valid ? op.arp[row] : 0;
+    const offset_t a1 = valid ? op.arp[row + 1] : 0;
     offset_t kb = 0, kend = 0;
     double a = 0.0;
-    index_t key[ITEMS];
-    double val[kFill ? ITEMS : 1];
 #pragma unroll
     for (int p = 0; p < ITEMS; ++p) {
       while (kb == kend && ka < a1) {
         const index_t k = op.aci[ka];
-        if constexpr (kFill) a = op.av[ka];
+        if constexpr (kValues) a = op.av[ka];
         kb = op.brp[k];
         kend = op.brp[k + 1];
         ++ka;
       }
       if (kb < kend) {
         key[p] = op.bci[kb];
-        if constexpr (kFill) val[p] = a * op.bv[kb];
+        if constexpr (kValues) val[p] = a * op.bv[kb];
         ++kb;
       } else {
-        key[p] = std::numeric_limits<index_t>::max();
-        if constexpr (kFill) val[p] = 0.0;
+        key[p] = kNone;
+        if constexpr (kValues) val[p] = 0.0;
       }
     }
+  }
 #pragma unroll
-    for (int size = 2; size <= ITEMS; size *= 2)
+  for (int size = 2; size <= ITEMS; size *= 2)
 #pragma unroll
-      for (int stride = size / 2; stride > 0; stride /= 2)
+    for (int stride = size / 2; stride > 0; stride /= 2)
 #pragma unroll
-        for (int i = 0; i < ITEMS; ++i) {
-          const int j = i ^ stride;
-          if (j > i) {
-            const bool up = (i & size) == 0;
-            if ((key[i] > key[j]) == up) {
-              const index_t t = key[i];
-              key[i] = key[j];
-              key[j] = t;
-              if constexpr (kFill) {
-                const double u = val[i];
-                val[i] = val[j];
-                val[j] = u;
-              }
+      for (int i = 0; i < ITEMS; ++i) {
+        const int j = i ^ stride;
+        if (j > i) {
+          const bool up = (i & size) == 0;
+          if ((key[i] > key[j]) == up) {
+            const index_t t = key[i];
+            key[i] = key[j];
+            key[j] = t;
+            if constexpr (kValues) {
+              const double u = val[i];
+              val[i] = val[j];
+              val[j] = u;
             }
           }
         }
-    constexpr index_t kNone = std::numeric_limits<index_t>::max();
-    const index_t e_col = has_extra(op, row) ? op.e_col[row] : kNone;
-    if constexpr (!kFill) {
-      int n = 0;
-      bool e_seen = false;
-#pragma unroll
-      for (int p = 0; p < ITEMS; ++p) {
-        if (key[p] != kNone && (p == 0 || key[p] != key[p - 1])) ++n;
-        e_seen |= key[p] == e_col;
       }
-      if (e_col != kNone && !e_seen) ++n;
+  const index_t e_col = valid && has_extra(op, row) ? op.e_col[row] : kNone;
+
+  // Distinct columns, with the extra entry's.
+  int n = 0;
+  if (PASS == Pass::count || PASS == Pass::direct) {
+    bool e_seen = false;
+#pragma unroll
+    for (int p = 0; p < ITEMS; ++p) {
+      if (key[p] != kNone && (p == 0 || key[p] != key[p - 1])) ++n;
+      e_seen |= key[p] == e_col;
+    }
+    if (e_col != kNone && !e_seen) ++n;
+  }
+  if constexpr (PASS == Pass::count) {
+    if (valid) {
       nnz_out[row] = n;
       if (n) atomicAdd(&block_nnz, static_cast<unsigned long long>(n));
-    } else {
-      const offset_t c0 = crp[row];
-      const int len = static_cast<int>(crp[row + 1] - c0);
-      const double s = op.scale ? op.scale[row] : 1.0;
-      const double e = e_col != kNone ? op.e_val[row] : 0.0;
-      int r = 0;
-      bool e_done = e_col == kNone;
-      auto put = [&](index_t c, double v) {
-        if (r < len) {
-          ccol[c0 + r] = c;
-          cval[c0 + r] = v;
-        }
-        ++r;
-      };
-      double sum = 0.0;
-#pragma unroll
-      for (int p = 0; p < ITEMS; ++p) {
-        if (key[p] == kNone) continue;
-        sum += val[p];
-        if (p + 1 == ITEMS || key[p + 1] != key[p]) {  // the run of key[p] ends here
-          const index_t c = key[p];
-          if (!e_done && e_col < c) {
-            put(e_col, e);
-            e_done = true;
-          }
-          double v = op.scale ? sum * s : sum;
-          if (!e_done && e_col == c) {
-            v = e + v;
-            e_done = true;
-          }
-          put(c, v);
-          sum = 0.0;
-        }
-      }
-      if (!e_done) put(e_col, e);
-      if (r != len) atomicExch(mismatch, 1);
     }
-  }
-  if (!kFill) {
     __syncthreads();
     if (threadIdx.x == 0 && block_nnz) atomicAdd(nnz_total, block_nnz);
+    return;
+  }
+
+  // Where the row goes: C (fill, numeric) or the direct buffer.
+  std::int64_t c0 = 0;
+  int len = 0;
+  bool write = valid;
+  if constexpr (PASS == Pass::direct) {
+    int offset, block_total;
+    BlockScan(scan).ExclusiveSum(n, offset, block_total);
+    if (threadIdx.x == 0) {
+      block_base = block_total ? atomicAdd(direct.cursor, static_cast<unsigned long long>(block_total)) : 0;
+      if (block_total) atomicAdd(nnz_total, static_cast<unsigned long long>(block_total));
+    }
+    __syncthreads();
+    c0 = static_cast<std::int64_t>(block_base) + offset;
+    len = n;
+    const bool fits = c0 + n <= direct.capacity;
+    if (valid) {
+      nnz_out[row] = n;
+      direct.start[row] = fits ? c0 : -1;
+    }
+    write = valid && fits;
+  } else {
+    if (valid && direct.start && direct.start[row] >= 0) write = false;  // stored by the direct pass
+    if (write) {
+      c0 = crp[row];
+      len = static_cast<int>(crp[row + 1] - c0);
+    }
+  }
+  if (!write) return;
+  index_t* out_col = PASS == Pass::direct ? direct.col : ccol;
+  double* out_val = PASS == Pass::direct ? direct.val : cval;
+  const double s = op.scale ? op.scale[row] : 1.0;
+  const double e = e_col != kNone ? op.e_val[row] : 0.0;
+  int r = 0;
+  bool e_done = e_col == kNone;
+  auto put = [&](index_t c, double v) {
+    if (r < len) {
+      out_col[c0 + r] = c;
+      out_val[c0 + r] = v;
+    }
+    ++r;
+  };
+  double sum = 0.0;
+#pragma unroll
+  for (int p = 0; p < ITEMS; ++p) {
+    if (key[p] == kNone) continue;
+    sum += val[p];
+    if (p + 1 == ITEMS || key[p + 1] != key[p]) {  // the run of key[p] ends here
+      const index_t c = key[p];
+      if (!e_done && e_col < c) {
+        put(e_col, e);
+        e_done = true;
+      }
+      double v = op.scale ? sum * s : sum;
+      if (!e_done && e_col == c) {
+        v = e + v;
+        e_done = true;
+      }
+      put(c, v);
+      sum = 0.0;
+    }
+  }
+  if (!e_done) put(e_col, e);
+  if (r != len) atomicExch(mismatch, 1);
+}
+
+// Rows written by the direct pass, moved to their place in C (a thread per row).
+__global__ void place_direct_rows(const index_t* ids, index_t count, const std::int64_t* start, const index_t* dcol,
+                                  const double* dval, const offset_t* crp, index_t* ccol, double* cval) {
+  for (std::int64_t g = global_thread(); g < count; g += grid_stride()) {
+    const index_t row = ids[g];
+    const std::int64_t from = start[row];
+    if (from < 0) continue;
+    const offset_t c0 = crp[row], n = crp[row + 1] - c0;
+    for (offset_t q = 0; q < n; ++q) {
+      ccol[c0 + q] = dcol[from + q];
+      cval[c0 + q] = dval[from + q];
+    }
   }
 }
 
@@ -646,6 +716,7 @@ struct LaunchArgs {
   index_t* ccol;
   double* cval;
   int* mismatch;
+  DirectOut direct;  // thread bins: the direct pass's buffer (fill: which rows it stored)
 };
 
 template <int THREADS, int ITEMS, class Key, bool FILL>
@@ -678,7 +749,7 @@ template <int ITEMS, Pass PASS>
 void launch_thread(const LaunchArgs& a) {
   const unsigned grid = static_cast<unsigned>((a.count + kWarpBlock - 1) / kWarpBlock);
   row_thread_kernel<ITEMS, PASS><<<grid, kWarpBlock, 0, ::saga::device_stream()>>>(
-      a.ids, a.count, a.op, a.nnz_out, a.nnz_total, a.crp, a.ccol, a.cval, a.mismatch);
+      a.ids, a.count, a.op, a.nnz_out, a.nnz_total, a.crp, a.ccol, a.cval, a.mismatch, a.direct);
   SAGA_CUDA_LAUNCH(PASS == Pass::count ? "binned SpGEMM count (thread)" : "binned SpGEMM fill (thread)");
 }
 
@@ -687,6 +758,7 @@ void launch_bin(const LaunchArgs& a, Pass pass) {
   constexpr int T = group_threads(B), I = group_items(B);
   if constexpr (B < kThreadBins) {
     if (pass == Pass::count) return launch_thread<I, Pass::count>(a);
+    if (pass == Pass::direct) return launch_thread<I, Pass::direct>(a);
     return launch_thread<I, Pass::fill>(a);
   } else if constexpr (B >= kHashOnlyFrom) {
     if (pass == Pass::count) return launch_hash<T, I, Pass::count>(a);
@@ -784,6 +856,7 @@ CsrMatrix gather_rows(const CsrMatrix& A, const index_t* ids, index_t count) {
 struct BinnedPlan {
   index_t rows = 0;
   std::array<index_t, kAllBins> begin{}, end{};
+  std::array<std::int64_t, kAllBins> items{};  // products plus extra entries, per bin
   Array<index_t> ids;  // rows of A, ordered by bin
   std::int64_t products = 0;
   std::int64_t workspace_bytes = 0;
@@ -819,7 +892,7 @@ BinnedPlan make_plan(const CsrMatrix& A, const CsrMatrix& B, const Operands& op)
   Array<index_t> ids(m, Space::device, "binned SpGEMM row ids");
   // [0]: products; [1, 1 + kAllBins): first row of each bin; then the ends.
   // One copy to the host brings all of them.
-  Array<unsigned long long> counts(1 + 2 * kAllBins, Space::device, "binned SpGEMM plan counts");
+  Array<unsigned long long> counts(1 + 3 * kAllBins, Space::device, "binned SpGEMM plan counts");
   SAGA_CUDA(cudaMemsetAsync(counts.data(), 0, counts.size() * sizeof(unsigned long long), ::saga::device_stream()));
   analyse_rows_kernel<<<grid_for(static_cast<std::int64_t>(m) * 8), kThreads, 0, ::saga::device_stream()>>>(
       m, op, bin.data(), ids.data(), counts.data());
@@ -844,6 +917,7 @@ BinnedPlan make_plan(const CsrMatrix& A, const CsrMatrix& B, const Operands& op)
     plan.end[b] = static_cast<index_t>(h[1 + kAllBins + b]);
   }
   plan.products = static_cast<std::int64_t>(h[0]);
+  for (int b = 0; b < kAllBins; ++b) plan.items[b] = static_cast<std::int64_t>(h[1 + 2 * kAllBins + b]);
   plan.workspace_bytes = static_cast<std::int64_t>(m) * (2 * sizeof(std::uint8_t) + 2 * sizeof(index_t)) +
                          static_cast<std::int64_t>(temp_bytes);
   return plan;
@@ -874,6 +948,10 @@ struct BinnedConfig {
   // hash_from_capacity products per row up, sort below; docs/spgemm.md).
   std::string rows = "auto";
   int hash_from_capacity = 128;
+  // "count": count, then fill every row; "direct": rows of up to 32 products
+  // are written as they finish (DCSR-style bump allocation, 004_… §3.2) and
+  // moved into C after the scan, so their count pass is the fill.
+  std::string assembly = "count";
   bool hash(int bin) const {
     return rows == "hash" || (rows == "auto" && capacity(bin) >= hash_from_capacity);
   }
@@ -904,7 +982,7 @@ LaunchArgs args_for(const BinnedPlan& plan, int b, const Operands& op, int col_b
 // `check`: read the structure flag back (a host synchronisation); a fresh
 // product's structure comes from its own count pass and needs no check.
 void fill_pass(const BinnedPlan& plan, const Operands& op, int col_bits, const LongRows& lr, CsrMatrix& C,
-               const BinnedConfig& cfg, Pass pass, bool check, const char* what) {
+               const BinnedConfig& cfg, Pass pass, bool check, const char* what, DirectOut stored = {}) {
   Array<int> mismatch(1, Space::device, "binned SpGEMM structure check");
   SAGA_CUDA(cudaMemsetAsync(mismatch.data(), 0, sizeof(int), ::saga::device_stream()));
   // C's arrays are written through raw pointers: the matrix keeps its analyses.
@@ -917,6 +995,7 @@ void fill_pass(const BinnedPlan& plan, const Operands& op, int col_bits, const L
     a.ccol = ccol;
     a.cval = cval;
     a.mismatch = mismatch.data();
+    a.direct = stored;  // rows the direct pass already wrote are skipped
     launch(b, a, pass);
   }
   const index_t nl = plan.count(kLongBin);
@@ -939,17 +1018,33 @@ CsrMatrix binned_product(const CsrMatrix& A, const CsrMatrix& B, const Operands&
   SpgemmStats esc_stats;
   const LongRows lr = long_rows_product(A, B, plan, opt, &esc_stats);
 
-  // Count.
+  // Count; with assembly: direct, the thread bins' rows are also written, as
+  // they finish, into a buffer of their upper bound (within the budget).
   Array<int> nnz_row(m, Space::device, "binned SpGEMM nnz per row of C");
-  Array<unsigned long long> total(1, Space::device, "binned SpGEMM nnz(C)");
+  Array<unsigned long long> total(2, Space::device, "binned SpGEMM nnz(C) and direct cursor");
   if (m) SAGA_CUDA(cudaMemsetAsync(nnz_row.data(), 0, m * sizeof(int), ::saga::device_stream()));
-  SAGA_CUDA(cudaMemsetAsync(total.data(), 0, sizeof(unsigned long long), ::saga::device_stream()));
+  SAGA_CUDA(cudaMemsetAsync(total.data(), 0, 2 * sizeof(unsigned long long), ::saga::device_stream()));
+  std::int64_t direct_items = 0;
+  for (int b = 0; b < kThreadBins; ++b) direct_items += plan.items[b];
+  direct_items = std::min<std::int64_t>(direct_items, static_cast<std::int64_t>(opt.memory_budget_bytes / 12));
+  const bool direct = cfg.assembly == "direct" && direct_items > 0;
+  DirectOut out;
+  Array<index_t> direct_col;
+  Array<double> direct_val;
+  Array<std::int64_t> direct_start;
+  if (direct) {
+    direct_col = Array<index_t>(direct_items, Space::device, "binned SpGEMM rows written as they finish");
+    direct_val = Array<double>(direct_items, Space::device, "binned SpGEMM rows written as they finish");
+    direct_start = Array<std::int64_t>(m, Space::device, "binned SpGEMM direct row starts");
+    out = DirectOut{total.data() + 1, direct_items, direct_col.data(), direct_val.data(), direct_start.data()};
+  }
   for (int b = 0; b < kBins; ++b) {
     if (plan.count(b) == 0) continue;
     LaunchArgs a = args_for(plan, b, op, col_bits, cfg);
     a.nnz_out = nnz_row.data();
     a.nnz_total = total.data();
-    launch(b, a, Pass::count);
+    a.direct = out;
+    launch(b, a, direct && b < kThreadBins ? Pass::direct : Pass::count);
   }
   if (lr.done) {
     scatter_lengths_kernel<<<grid_for(plan.count(kLongBin)), kThreads, 0, ::saga::device_stream()>>>(
@@ -965,13 +1060,22 @@ CsrMatrix binned_product(const CsrMatrix& A, const CsrMatrix& B, const Operands&
   // Fill.
   CsrMatrix C(m, n, std::move(row_ptr), Array<index_t>(nnz, Space::device, "SpGEMM col"),
               Array<double>(nnz, Space::device, "SpGEMM val"));
-  fill_pass(plan, op, col_bits, lr, C, cfg, Pass::fill, false, "binned SpGEMM");
+  fill_pass(plan, op, col_bits, lr, C, cfg, Pass::fill, false, "binned SpGEMM", out);
+  if (direct)
+    for (int b = 0; b < kThreadBins; ++b) {
+      if (plan.count(b) == 0) continue;
+      place_direct_rows<<<grid_for(plan.count(b)), kThreads, 0, ::saga::device_stream()>>>(
+          plan.rows_of(b), plan.count(b), direct_start.data(), direct_col.data(), direct_val.data(),
+          C.row_ptr().data(), const_cast<index_t*>(C.col().data()), const_cast<double*>(C.val().data()));
+      SAGA_CUDA_LAUNCH("binned SpGEMM direct rows");
+    }
   if (stats) {
     stats->products = plan.products;
     stats->nnz_c = nnz;
     stats->slices = esc_stats.slices;
     stats->long_rows = plan.count(kLongBin);
     stats->workspace_bytes = plan.workspace_bytes + static_cast<std::int64_t>(m) * sizeof(int) +
+                             (direct ? direct_items * 12 + static_cast<std::int64_t>(m) * 8 : 0) +
                              (lr.done ? esc_stats.workspace_bytes + static_cast<std::int64_t>(lr.C.nnz()) * 12 : 0);
   }
   // Kept with C for a numeric-only recomputation (dropped when C changes).
@@ -1062,6 +1166,7 @@ struct Binned {
   struct Params {
     std::string rows = "auto";
     int hash_from_products = 128;
+    std::string assembly = "count";
     double memory_budget_mib = 2048;
     template <class V>
     void visit(V& v) {
@@ -1072,14 +1177,20 @@ struct Binned {
         one_of({"auto", "hash", "sort"}));
       v("hash_from_products", hash_from_products,
         "rows: auto uses the hash rows for bins of at least this many products (64, 128, ... 8192)", at_least(64));
+      v("assembly", assembly,
+        "count (count the rows of C, then fill them) or direct (rows of up to 32 products are written as they "
+        "finish into a buffer of their upper bound, within memory_budget_mib, and moved into C)",
+        one_of({"count", "direct"}));
       v("memory_budget_mib", memory_budget_mib,
-        "device memory the global ESC of rows too long for a CTA may use per slice (MiB)", positive());
+        "device memory the global ESC of rows too long for a CTA may use per slice, and the direct buffer (MiB)",
+        positive());
     }
   };
   static std::unique_ptr<SpgemmAlgorithm> make(const Params& p) {
     BinnedConfig c;
     c.opt.memory_budget_bytes = static_cast<std::size_t>(p.memory_budget_mib * 1048576.0);
     c.rows = p.rows;
+    c.assembly = p.assembly;
     c.hash_from_capacity = p.hash_from_products;
     return std::make_unique<BinnedSpgemm>(c);
   }

@@ -60,10 +60,14 @@ std::vector<Component> device_algorithms() {
   for (const std::string& name : spgemm_registry().names(Space::device)) v.emplace_back(name);
   v.emplace_back("binned", Options().set("rows", "sort"));
   v.emplace_back("binned", Options().set("rows", "hash"));
+  v.emplace_back("binned", Options().set("assembly", "direct"));
+  // A direct buffer too small for all rows: the rest go through the fill.
+  v.emplace_back("binned", Options().set("assembly", "direct").set("memory_budget_mib", 0.002));
   return v;
 }
 const Component kSorted("binned", Options().set("rows", "sort"));
 const Component kHashed("binned", Options().set("rows", "hash"));
+const Component kDirect("binned", Options().set("assembly", "direct"));
 
 }  // namespace
 
@@ -109,7 +113,7 @@ TEST_CASE("GPU binned SpGEMM: power-law rows longer than a CTA, slices, determin
   const HostCsr a = power_law(6000, 3000, rng);
   const CsrMatrix Ah = from_host_csr(a, Space::host), Ad = Ah.to(Space::device);
   const HostCsr ref = to_host_csr(spgemm(Ah, Ah));
-  for (const Component& variant : {Component("binned"), kSorted, kHashed}) {
+  for (const Component& variant : {Component("binned"), kSorted, kHashed, kDirect}) {
   CAPTURE(variant.options.find("rows") ? variant.options.find("rows")->text : std::string("hash"));
   SpgemmStats st;
   const CsrMatrix C1 = spgemm(Ad, Ad, variant, &st);
@@ -158,7 +162,7 @@ TEST_CASE("GPU binned SpGEMM equals host on the AMG products of the seed stencil
       const auto host = spgemm_registry().create({}, Space::host);
       const CsrMatrix Ph = host->multiply_scaled_add(L.A, Th, sh, Th, nullptr);
       const CsrMatrix APh = spgemm(L.A, L.P);
-      for (const Component& variant : {Component("binned"), kSorted, kHashed}) {
+      for (const Component& variant : {Component("binned"), kSorted, kHashed, kDirect}) {
         const auto dev = spgemm_registry().create(variant, Space::device);
         SpgemmStats fs;
         const CsrMatrix Pf = dev->multiply_scaled_add(Ad, Th.to(Space::device), sh.to(Space::device),
