@@ -28,7 +28,7 @@ inline const char* setup_phase_label(const std::string& p) {
   if (p == "AP") return "A·P (SpGEMM)";
   if (p == "PtAP") return "Pᵀ(AP) (SpGEMM)";
   if (p == "spectral_radius") return "rho(D⁻¹A)";
-  if (p == "smooth_update") return "P = T - ωD⁻¹AT";
+  if (p == "smooth_update") return "P = T - ωD⁻¹AT, unfused";  // fused SpGEMMs form P in "AT"
   if (p == "coarse_factorisation") return "coarse factorisation";
   if (p == "other") return "diagonal etc.";
   return p.c_str();

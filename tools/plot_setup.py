@@ -19,7 +19,7 @@ import matplotlib.pyplot as plt
 PHASES = ["strength", "aggregation", "tentative", "spectral_radius", "AT", "smooth_update", "transpose", "AP",
           "PtAP", "coarse_factorisation", "other"]
 LABELS = {"AT": "A·T (SpGEMM)", "AP": "A·P (SpGEMM)", "PtAP": "Pᵀ(AP) (SpGEMM)", "spectral_radius": "ρ(D⁻¹A)",
-          "smooth_update": "P = T − ωD⁻¹AT", "coarse_factorisation": "coarse factorisation", "other": "other"}
+          "smooth_update": "P = T − ωD⁻¹AT, unfused", "coarse_factorisation": "coarse factorisation", "other": "other"}
 SPGEMM = {"AT", "AP", "PtAP"}
 
 
