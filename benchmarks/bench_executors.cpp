@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "api/saga.hpp"
+#include "benchmarks/bench_common.hpp"
 #include "core/device.hpp"
 #include "problems/structured.hpp"
 #include "sparse/vector_ops.hpp"
@@ -20,10 +21,7 @@
 using namespace saga;
 
 namespace {
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.empty() ? 0.0 : v[v.size() / 2];
-}
+using bench::median;
 double now_s() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }

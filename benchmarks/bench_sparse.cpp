@@ -9,6 +9,7 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
+#include "benchmarks/bench_common.hpp"
 #include "core/device.hpp"
 #include "problems/rhs.hpp"
 #include "problems/structured.hpp"
@@ -19,23 +20,9 @@
 using namespace saga;
 
 namespace {
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.empty() ? 0.0 : v[v.size() / 2];
-}
-
-// Bytes read + written by a large device-to-device copy, per second.
-double copy_bandwidth_gbs() {
-  const std::size_t n = std::size_t(1) << 27;  // 1 GiB of doubles
-  Vector a(n, Space::device, "bandwidth source"), b(n, Space::device, "bandwidth target");
-  fill(a, 1.0);
-  std::vector<double> t;
-  for (int r = 0; r < 12; ++r) t.push_back(device::elapsed_ms([&] { a.copy_into(b); }));
-  t.erase(t.begin(), t.begin() + 2);
-  return 2.0 * n * sizeof(double) / (median(t) * 1e-3) / 1e9;
-}
-
-double csr_bytes(std::int64_t rows, std::int64_t nnz) { return 12.0 * nnz + 4.0 * (rows + 1); }
+using bench::copy_bandwidth_gbs;
+using bench::csr_bytes;
+using bench::median;
 
 struct Case {
   Stencil s;

@@ -15,6 +15,7 @@
 
 #include "amg/hierarchy.hpp"
 #include "amg/tentative.hpp"
+#include "benchmarks/bench_common.hpp"
 #include "core/device.hpp"
 #include "problems/structured.hpp"
 #include "sparse/coo.hpp"
@@ -24,22 +25,10 @@
 using namespace saga;
 
 namespace {
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.empty() ? 0.0 : v[v.size() / 2];
-}
+using bench::copy_bandwidth_gbs;
+using bench::median;
 
-double copy_bandwidth_gbs() {
-  const std::size_t n = std::size_t(1) << 27;
-  Vector a(n, Space::device, "bandwidth source"), b(n, Space::device, "bandwidth target");
-  fill(a, 1.0);
-  std::vector<double> t;
-  for (int r = 0; r < 12; ++r) t.push_back(device::elapsed_ms([&] { a.copy_into(b); }));
-  t.erase(t.begin(), t.begin() + 2);
-  return 2.0 * n * sizeof(double) / (median(t) * 1e-3) / 1e9;
-}
-
-double csr_bytes(const CsrMatrix& M) { return 12.0 * M.nnz() + 4.0 * (M.rows() + 1); }
+double csr_bytes(const CsrMatrix& M) { return bench::csr_bytes(M.rows(), M.nnz()); }
 
 // R-MAT (Chakrabarti et al.) with 2^scale rows and about edges*2^scale
 // nonzeros before duplicates are summed; deterministic from the seed.
