@@ -106,8 +106,11 @@ std::string format_summary(const RunResult& r) {
   s += fmt::format("solve     {} preconditioned by {} ({}-cycle, {} smoother, {} coarse solver): {}\n", so.method,
                    r.config.solver.preconditioner.name, r.cycle, r.smoothers.empty() ? "-" : r.smoothers.front(),
                    h.coarse_solver, so.message);
-  s += fmt::format("          iterations {}, final relative residual {:.3e}, convergence factor {:.3f}\n",
-                   so.iterations, so.relative_residual, so.convergence_factor);
+  s += fmt::format("          iterations {}, final relative residual {:.3e}, convergence factor {:.3f}{}\n",
+                   so.iterations, so.relative_residual, so.convergence_factor,
+                   so.launch.empty() ? std::string()
+                                     : fmt::format(", launched as {}{}", so.launch,
+                                                   so.launch_note.empty() ? "" : " (" + so.launch_note + ")"));
   if (r.error) s += fmt::format("          error ||x - x*|| / ||x*|| = {:.3e}\n", *r.error);
   s += fmt::format("time      setup {:.4f} s, solve {:.4f} s, total {:.4f} s (problem generation {:.4f} s)\n",
                    r.setup_seconds, r.solve_seconds, r.setup_seconds + r.solve_seconds, r.problem_seconds);
@@ -160,7 +163,9 @@ nlohmann::json to_json(const RunResult& r) {
                 {"convergence_factor", r.solve.convergence_factor},
                 {"residual_history", r.solve.residual_history},
                 {"message", r.solve.message},
-                {"seconds", r.solve.seconds}};
+                {"seconds", r.solve.seconds},
+                {"launch", r.solve.launch},
+                {"launch_note", r.solve.launch_note}};
   j["error"] = r.error ? json(*r.error) : json(nullptr);
   j["times"] = {{"setup", r.setup_seconds}, {"solve", r.solve_seconds}, {"total", r.setup_seconds + r.solve_seconds}};
   return j;

@@ -58,6 +58,30 @@ void synchronize();
 // when other pools or libraries need the memory.
 void release_cached_memory();
 
+// A CUDA graph: the work one call of fn() puts on the active executor's stream,
+// captured once and replayed by launch() on that stream (one launch instead of
+// one per kernel). fn must be repeatable: no host synchronisation, no
+// allocation or release of memory that outlives it, and the same pointers on
+// every replay (run it once without capture first so that lazily built
+// analyses and scratch buffers exist).
+class Graph {
+ public:
+  Graph() = default;
+  ~Graph();
+  Graph(const Graph&) = delete;
+  Graph& operator=(const Graph&) = delete;
+  // Captures fn(). Returns false, with the reason in *why, when the stream
+  // cannot be captured (the legacy default stream) or fn did something a
+  // graph cannot hold; the captured work did not run then, and nothing is
+  // kept.
+  bool capture(const std::function<void()>& fn, std::string* why);
+  bool ready() const { return exec_ != nullptr; }
+  void launch() const;
+
+ private:
+  void* exec_ = nullptr;  // cudaGraphExec_t
+};
+
 // Runs fn() and returns its duration in milliseconds measured with device
 // events on the active executor's stream (host clock when built without CUDA).
 double elapsed_ms(const std::function<void()>& fn);

@@ -164,6 +164,50 @@ void release_cached_memory() {
   SAGA_CUDA(cudaMemPoolTrimTo(pool, 0));
 }
 
+Graph::~Graph() {
+  if (exec_) cudaGraphExecDestroy(static_cast<cudaGraphExec_t>(exec_));
+}
+
+bool Graph::capture(const std::function<void()>& fn, std::string* why) {
+  cudaStream_t s = stream();
+  if (s == nullptr) {
+    if (why) *why = "the legacy default stream cannot be captured (use an executor with its own stream)";
+    return false;
+  }
+  SAGA_CUDA(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
+  std::string failure;
+  try {
+    fn();
+  } catch (const std::exception& e) {
+    failure = e.what();
+  }
+  cudaGraph_t graph = nullptr;
+  const cudaError_t end = cudaStreamEndCapture(s, &graph);
+  cudaGetLastError();  // a capture that failed leaves its error here
+  if (failure.empty() && end != cudaSuccess) failure = cudaGetErrorString(end);
+  cudaGraphExec_t exec = nullptr;
+  if (failure.empty()) {
+    const cudaError_t inst = cudaGraphInstantiate(&exec, graph, 0);
+    if (inst != cudaSuccess) {
+      cudaGetLastError();
+      failure = cudaGetErrorString(inst);
+    }
+  }
+  if (graph) cudaGraphDestroy(graph);
+  if (!failure.empty()) {
+    if (why) *why = failure;
+    return false;
+  }
+  if (exec_) cudaGraphExecDestroy(static_cast<cudaGraphExec_t>(exec_));
+  exec_ = exec;
+  return true;
+}
+
+void Graph::launch() const {
+  SAGA_REQUIRE(exec_ != nullptr, "Graph::launch: nothing was captured");
+  SAGA_CUDA(cudaGraphLaunch(static_cast<cudaGraphExec_t>(exec_), stream()));
+}
+
 double elapsed_ms(const std::function<void()>& fn) {
   cudaEvent_t a, b;
   SAGA_CUDA(cudaEventCreate(&a));

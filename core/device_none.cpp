@@ -29,6 +29,12 @@ void copy(void*, const void*, std::size_t, Copy) { unavailable(); }
 void zero(void*, std::size_t) { unavailable(); }
 void synchronize() {}
 void release_cached_memory() {}
+Graph::~Graph() = default;
+bool Graph::capture(const std::function<void()>&, std::string* why) {
+  if (why) *why = "saga was built without the CUDA backend";
+  return false;
+}
+void Graph::launch() const { unavailable(); }
 double elapsed_ms(const std::function<void()>& fn) {
   const auto t0 = std::chrono::steady_clock::now();
   fn();

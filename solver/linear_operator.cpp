@@ -11,11 +11,19 @@ void LinearOperator::residual(const Vector& b, const Vector& x, Vector& r, Vecto
   axpby(-1.0, w, 1.0, r);
 }
 
+void LinearOperator::apply_dot(const Vector& x, Vector& y, Scalars& s, int slot) const {
+  apply(x, y);
+  dot_into(x, y, s, slot);
+}
+
 void MatrixOperator::apply(const Vector& x, Vector& y) const { spmv(A_, x, y); }
 
 void MatrixOperator::residual(const Vector& b, const Vector& x, Vector& r, Vector&) const {
-  copy(b, r);
-  spmv(-1.0, A_, x, 1.0, r);  // one fused SpMV
+  spmv_residual(A_, x, b, r);  // one pass where the SpMV fuses it
+}
+
+void MatrixOperator::apply_dot(const Vector& x, Vector& y, Scalars& s, int slot) const {
+  spmv_dot(A_, x, y, s, slot);
 }
 
 void IdentityOperator::apply(const Vector& x, Vector& y) const { copy(x, y); }

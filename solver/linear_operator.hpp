@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "sparse/csr.hpp"
+#include "sparse/scalars.hpp"
 
 namespace saga {
 
@@ -22,6 +23,13 @@ class LinearOperator {
   // r = b - Op x; w is scratch for Op x. An operator that can fuse the two
   // (a matrix: one SpMV) overrides it.
   virtual void residual(const Vector& b, const Vector& x, Vector& r, Vector& w) const;
+  // y = Op x and s[slot] = x . y, the scalar kept where the vectors live (CG's
+  // A q and q^T A q). A matrix fuses the two into one pass.
+  virtual void apply_dot(const Vector& x, Vector& y, Scalars& s, int slot) const;
+  // True when apply() only queues device work on the active stream — no host
+  // synchronisation, no allocation that outlives the call — so that a Krylov
+  // iteration using it can be captured as a CUDA graph and replayed.
+  virtual bool graph_safe() const { return false; }
 };
 
 // A CSR matrix as an operator (y = A x with the default SpMV); A must outlive it.
@@ -33,6 +41,8 @@ class MatrixOperator final : public LinearOperator {
   Space space() const override { return A_.space(); }
   void apply(const Vector& x, Vector& y) const override;
   void residual(const Vector& b, const Vector& x, Vector& r, Vector& w) const override;
+  void apply_dot(const Vector& x, Vector& y, Scalars& s, int slot) const override;
+  bool graph_safe() const override { return true; }
   const CsrMatrix& matrix() const { return A_; }
 
  private:
@@ -46,6 +56,7 @@ class IdentityOperator final : public LinearOperator {
   index_t rows() const override { return n_; }
   Space space() const override { return s_; }
   void apply(const Vector& x, Vector& y) const override;
+  bool graph_safe() const override { return true; }
 
  private:
   index_t n_;

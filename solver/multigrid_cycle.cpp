@@ -80,8 +80,7 @@ void MultigridCycle::cycle(const CycleShape& shape, std::size_t l, const Vector&
       spmv(h_->coarse().inverse, b, x);
     } else {  // x += A_c^-1 (b - A_c x)
       Vector& r = r_[l];
-      copy(b, r);
-      spmv(-1.0, levels[l].A, x, 1.0, r);
+      spmv_residual(levels[l].A, x, b, r);
       spmv(1.0, h_->coarse().inverse, r, 1.0, x);
     }
     return;
@@ -94,12 +93,21 @@ void MultigridCycle::cycle(const CycleShape& shape, std::size_t l, const Vector&
   std::vector<const CycleShape*> visits = shape.coarse_visits();
   // The coarsest level is solved exactly: a second visit would change nothing.
   if (l + 2 == levels.size()) visits.resize(1);
+  Vector& r = r_[l];
   for (std::size_t g = 0; g < visits.size(); ++g) {
-    Vector& r = r_[l];
-    copy(b, r);
-    if (!x_zero || g > 0) spmv(-1.0, L.A, x, 1.0, r);
+    if (!x_zero || g > 0)
+      spmv_residual(L.A, x, b, r);  // one pass: r = b - A x
+    else
+      copy(b, r);
     spmv(L.R, r, bc_[l]);
     cycle(*visits[g], l + 1, bc_[l], xc_[l], true);
+    if (post > 0 && g + 1 == visits.size() && smoothers_[l]->sweeps_out_of_place()) {
+      // r is free again: r = x + P e, then the first post-sweep reads r and
+      // writes x (no copy back).
+      spmv_add(1.0, L.P, xc_[l], 1.0, x, r);
+      smoothers_[l]->smooth_from(b, r, x, post);
+      return;
+    }
     spmv(1.0, L.P, xc_[l], 1.0, x);
   }
   if (post > 0) smoothers_[l]->smooth(b, x, post, false);

@@ -23,6 +23,8 @@ class MultigridCycle final : public LinearOperator {
   void apply(const Vector& r, Vector& z) const override;
   index_t rows() const override { return h_->levels().front().A.rows(); }
   Space space() const override { return h_->space(); }
+  // Smoothers, transfers and the coarse solve only queue kernels.
+  bool graph_safe() const override { return true; }
   const Hierarchy& hierarchy() const { return *h_; }
   const CycleParams& params() const { return params_; }
   // The smoother component that runs on level l (the coarsest has none).

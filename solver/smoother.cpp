@@ -2,6 +2,7 @@
 
 #include "amg/spectral_radius.hpp"
 #include "sparse/csr_ops.hpp"
+#include "sparse/vector_ops.hpp"
 
 // The smoothers: one line each (the add_* function its file in solver/smoothers/ defines).
 #define SAGA_SMOOTHER_COMPONENTS(X) \
@@ -31,6 +32,11 @@ const SmootherRegistry& smoothers() {
 double level_rho(const SmootherLevel& L) {
   if (L.rho > 0) return L.rho;
   return amg::spectral_radius_dinv_a(L.A, L.dinv, 15);
+}
+
+void Smoother::smooth_from(const Vector& b, Vector& x_in, Vector& x_out, int sweeps) const {
+  copy(x_in, x_out);
+  smooth(b, x_out, sweeps, false);
 }
 
 SmootherOperator::SmootherOperator(const CsrMatrix& A, const Component& c, int sweeps)

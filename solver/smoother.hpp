@@ -26,6 +26,13 @@ class Smoother {
   // `sweeps` smoothing steps on A x = b, updating x in place; with zero_guess
   // x's contents are ignored and taken as 0 (saves a product).
   virtual void smooth(const Vector& b, Vector& x, int sweeps, bool zero_guess) const = 0;
+  // The same from the guess x_in, written to x_out (another vector; x_in may be
+  // overwritten): lets a relaxation write its first sweep straight into x_out
+  // instead of sweeping into scratch and copying back. Default: copy, smooth.
+  virtual void smooth_from(const Vector& b, Vector& x_in, Vector& x_out, int sweeps) const;
+  // True when smooth_from saves a pass over smooth (the cycle then writes the
+  // prolongated guess elsewhere and lets the smoother write x).
+  virtual bool sweeps_out_of_place() const { return false; }
 };
 
 using SmootherRegistry = Registry<Smoother, const SmootherLevel&>;
@@ -42,6 +49,7 @@ class SmootherOperator final : public LinearOperator {
   index_t rows() const override { return A_.rows(); }
   Space space() const override { return A_.space(); }
   void apply(const Vector& x, Vector& y) const override { smoother_->smooth(x, y, sweeps_, true); }
+  bool graph_safe() const override { return true; }
 
  private:
   const CsrMatrix& A_;

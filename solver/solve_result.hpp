@@ -19,6 +19,10 @@ struct SolveResult {
   double seconds = 0;
   std::string message;
   std::string method;                      // the Krylov component that ran
+  // How the iterations ran: "host", "kernels" (GPU, launched one by one) or
+  // "graph" (GPU, one CUDA graph per iteration); why a graph was not used.
+  std::string launch;
+  std::string launch_note;
 };
 
 struct SolverParams {

@@ -4,10 +4,13 @@
 
 #include "sparse/cuda/kernels.hpp"
 #include "sparse/host/kernels.hpp"
+#include "sparse/vector_ops.hpp"
 
 // The SpMV components: one line each (the add_* function its file defines).
 #define SAGA_SPMV_HOST_COMPONENTS(X) X(host, spmv_omp_rows)
 #define SAGA_SPMV_DEVICE_COMPONENTS(X) \
+  X(cuda, spmv_binned)                 \
+  X(cuda, spmv_scalar)                 \
   X(cuda, spmv_csr_vector)             \
   X(cuda, spmv_cusparse)
 
@@ -28,12 +31,30 @@ const SpmvRegistry& spmv_registry() {
     reg.set_default("omp_rows", Space::host);
 #ifdef SAGA_HAVE_CUDA
     SAGA_SPMV_DEVICE_COMPONENTS(SAGA_ADD)
-    reg.set_default("csr_vector", Space::device);
+    reg.set_default("binned", Space::device);
 #endif
 #undef SAGA_ADD
     return reg;
   }();
   return r;
+}
+
+void SpmvAlgorithm::apply_add(double alpha, const CsrMatrix& A, const Vector& x, double beta, const Vector& z,
+                              Vector& y) const {
+  if (&z != &y) copy(z, y);
+  apply(alpha, A, x, beta, y);
+}
+
+void SpmvAlgorithm::relax(const CsrMatrix& A, const Vector& x, const Vector& b, const Vector& w, double omega,
+                          Vector& x_out) const {
+  apply_add(-1.0, A, x, 1.0, b, x_out);  // x_out holds r = b - A x, then w .* r, then x + omega w .* r
+  multiply(w, x_out, x_out);
+  axpby(1.0, x, omega, x_out);
+}
+
+void SpmvAlgorithm::apply_dot(const CsrMatrix& A, const Vector& x, Vector& y, Scalars& s, int slot) const {
+  apply(1.0, A, x, 0.0, y);
+  dot_into(x, y, s, slot);
 }
 
 namespace {
@@ -58,6 +79,33 @@ const SpmvAlgorithm& default_algorithm(Space s) {
   return *a;
 }
 }  // namespace
+
+const SpmvAlgorithm& default_spmv(Space s) { return default_algorithm(s); }
+
+void spmv_add(double alpha, const CsrMatrix& A, const Vector& x, double beta, const Vector& z, Vector& y) {
+  check(A, x, y);
+  SAGA_REQUIRE(z.size() == y.size() && z.space() == y.space(), "SpMV: z has {} entries, A has {} rows", z.size(),
+               A.rows());
+  SAGA_REQUIRE(x.data() != y.data() || x.empty(), "SpMV: x and y must be distinct vectors");
+  default_algorithm(A.space()).apply_add(alpha, A, x, beta, z, y);
+}
+
+void spmv_relax(const CsrMatrix& A, const Vector& x, const Vector& b, const Vector& w, double omega, Vector& x_out) {
+  SAGA_REQUIRE(A.rows() == A.cols(), "relaxation: A is {}x{}, not square", A.rows(), A.cols());
+  check(A, x, x_out);
+  SAGA_REQUIRE(b.size() == x.size() && w.size() == x.size() && b.space() == x.space() && w.space() == x.space(),
+               "relaxation: b ({}) and w ({}) must match x ({} entries, same space)", b.size(), w.size(), x.size());
+  SAGA_REQUIRE(&x != &x_out && x.data() != x_out.data(), "relaxation: x_out must not be x");
+  default_algorithm(A.space()).relax(A, x, b, w, omega, x_out);
+}
+
+void spmv_dot(const CsrMatrix& A, const Vector& x, Vector& y, Scalars& s, int slot) {
+  check(A, x, y);
+  SAGA_REQUIRE(A.rows() == A.cols(), "SpMV with dot: A is {}x{}, not square", A.rows(), A.cols());
+  SAGA_REQUIRE(s.space() == A.space() && slot >= 0 && static_cast<std::size_t>(slot) < s.size(),
+               "SpMV with dot: slot {} of {} scalars on the {}", slot, s.size(), to_string(s.space()));
+  default_algorithm(A.space()).apply_dot(A, x, y, s, slot);
+}
 
 void spmv(double alpha, const CsrMatrix& A, const Vector& x, double beta, Vector& y) {
   check(A, x, y);

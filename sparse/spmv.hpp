@@ -10,6 +10,7 @@
 
 #include "core/registry.hpp"
 #include "sparse/csr.hpp"
+#include "sparse/scalars.hpp"
 
 namespace saga {
 
@@ -17,6 +18,19 @@ class SpmvAlgorithm {
  public:
   virtual ~SpmvAlgorithm() = default;
   virtual void apply(double alpha, const CsrMatrix& A, const Vector& x, double beta, Vector& y) const = 0;
+  // The fused products of the solve phase. Each is one pass over A in an
+  // algorithm that fuses them (binned); the defaults compose apply() with
+  // vector operations and are the oracle the fused kernels are tested against.
+  // y = alpha A x + beta z, z another vector than y (the residual b - A x, the
+  // prolongation x + P e written elsewhere).
+  virtual void apply_add(double alpha, const CsrMatrix& A, const Vector& x, double beta, const Vector& z,
+                         Vector& y) const;
+  // x_out = x + omega w .* (b - A x): a diagonal relaxation sweep (damped or
+  // L1 Jacobi). x_out must not be x (other rows still read the old x).
+  virtual void relax(const CsrMatrix& A, const Vector& x, const Vector& b, const Vector& w, double omega,
+                     Vector& x_out) const;
+  // y = A x and s[slot] = x . y (CG's A q and q^T A q).
+  virtual void apply_dot(const CsrMatrix& A, const Vector& x, Vector& y, Scalars& s, int slot) const;
 };
 using SpmvRegistry = Registry<SpmvAlgorithm>;
 const SpmvRegistry& spmv_registry();
@@ -40,5 +54,15 @@ void spmv(double alpha, const CsrMatrix& A, const Vector& x, double beta, Vector
 void spmv(double alpha, const CsrMatrix& A, const Vector& x, double beta, Vector& y, const Component& algorithm);
 // y = A x
 inline void spmv(const CsrMatrix& A, const Vector& x, Vector& y) { spmv(1.0, A, x, 0.0, y); }
+// The fused products with the default algorithm of A's space (see SpmvAlgorithm).
+void spmv_add(double alpha, const CsrMatrix& A, const Vector& x, double beta, const Vector& z, Vector& y);
+// r = b - A x
+inline void spmv_residual(const CsrMatrix& A, const Vector& x, const Vector& b, Vector& r) {
+  spmv_add(-1.0, A, x, 1.0, b, r);
+}
+void spmv_relax(const CsrMatrix& A, const Vector& x, const Vector& b, const Vector& w, double omega, Vector& x_out);
+void spmv_dot(const CsrMatrix& A, const Vector& x, Vector& y, Scalars& s, int slot);
+// The algorithm the default SpMV of a space is (to reuse its fused products).
+const SpmvAlgorithm& default_spmv(Space s);
 
 }  // namespace saga

@@ -70,6 +70,19 @@ double dot(const Vector& x, const Vector& y) {
   SAGA_DEVICE_CALL(return cuda::dot(x, y));
 }
 
+void dot_into(const Vector& x, const Vector& y, Scalars& s, int slot) {
+  same(x, y, "dot_into");
+  SAGA_REQUIRE(s.space() == x.space(), "dot_into: the scalars live on the {}, the vectors on the {}",
+               to_string(s.space()), to_string(x.space()));
+  SAGA_REQUIRE(slot >= 0 && static_cast<std::size_t>(slot) < s.size(), "dot_into: slot {} of {} scalars", slot,
+               s.size());
+  if (x.space() == Space::host) {
+    s.data()[slot] = host::dot(x, y);
+    return;
+  }
+  SAGA_DEVICE_CALL(cuda::dot_into(x, y, s, slot));
+}
+
 double norm2(const Vector& x) { return std::sqrt(dot(x, x)); }
 
 bool all_finite(const Vector& x) {

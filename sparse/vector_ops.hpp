@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "sparse/array.hpp"
+#include "sparse/scalars.hpp"
 
 namespace saga {
 
@@ -22,6 +23,9 @@ void scaled_difference(const Vector& w, const Vector& b, const Vector& y, Vector
 void step_update(double a, const Vector& r, double b, Vector& d, double c, Vector& x);
 double dot(const Vector& x, const Vector& y);
 double norm2(const Vector& x);
+// s[slot] = x . y, computed and kept where the vectors live (no host round trip
+// on the GPU); the same summation order as dot().
+void dot_into(const Vector& x, const Vector& y, Scalars& s, int slot);
 // True when every entry is finite.
 bool all_finite(const Vector& x);
 

@@ -50,6 +50,20 @@ bool Run::record(double rnorm) {
   return false;
 }
 
+bool Run::record_batch(const std::vector<double>& rnorms) {
+  for (double rn : rnorms) {
+    ++result.iterations;
+    record(rn);
+    if (!std::isfinite(result.residual_history.back())) {  // diverged: record() wrote the message
+      result.converged = false;
+      return true;
+    }
+  }
+  // Converged means the last iterate (the x the caller gets) meets the tolerance.
+  result.converged = !result.residual_history.empty() && result.residual_history.back() <= p_.tolerance;
+  return result.converged;
+}
+
 void Run::stop(const std::string& why, double rnorm) {
   result.message = why;
   result.residual_history.push_back(rnorm / bnorm_);
@@ -69,6 +83,41 @@ SolveResult Run::finish() {
     result.message = fmt::format("did NOT converge: {} iterations reached, relative residual {:.3e} > tolerance {:.1e}",
                                  result.iterations, result.relative_residual, p_.tolerance);
   return std::move(result);
+}
+
+IterationLauncher::IterationLauncher(std::function<void()> body, Space space, bool graph, bool graph_safe)
+    : body_(std::move(body)), space_(space), try_graph_(space == Space::device && graph && graph_safe) {
+  if (space == Space::device && !graph) note_ = "graph: off";
+  if (space == Space::device && graph && !graph_safe)
+    note_ = "no graph: the operator or the preconditioner is not graph-safe (it waits for the host)";
+}
+
+void IterationLauncher::run() {
+  if (!try_graph_) {
+    body_();
+    return;
+  }
+  if (graph_.ready()) {
+    graph_.launch();
+    return;
+  }
+  if (runs_++ == 0) {  // warm-up: analyses and scratch are made here, outside any capture
+    body_();
+    return;
+  }
+  std::string why;
+  if (graph_.capture(body_, &why)) {
+    graph_.launch();
+    return;
+  }
+  try_graph_ = false;
+  note_ = "no graph: capture failed (" + why + ")";
+  body_();
+}
+
+std::string IterationLauncher::mode() const {
+  if (space_ == Space::host) return "host";
+  return graph_.ready() ? "graph" : "kernels";
 }
 
 void precondition(const LinearOperator* M, const Vector& r, Vector& z) {

@@ -4,6 +4,10 @@
 // divergence and convergence, the final message) and applying a preconditioner
 // that may be absent.
 #include <chrono>
+#include <functional>
+#include <string>
+
+#include "core/device.hpp"
 
 #include "solver/krylov.hpp"
 
@@ -22,6 +26,10 @@ class Run {
   // Records ||r|| / ||b|| for ||r|| = rnorm; true when the solve must stop
   // (converged, or the residual is not finite).
   bool record(double rnorm);
+  // Records the ||r|| of several iterations read at one convergence check (one
+  // iteration each); true when the solve must stop: the last one meets the
+  // tolerance, or one is not finite.
+  bool record_batch(const std::vector<double>& rnorms);
   // Ends the solve without convergence, for a reason (a breakdown).
   void stop(const std::string& why, double rnorm);
   // Seconds, final residual, convergence factor and message.
@@ -36,6 +44,29 @@ class Run {
   bool done_ = false;
   double bnorm_ = 0;
   std::chrono::steady_clock::time_point t0_ = std::chrono::steady_clock::now();
+};
+
+// Launches one iteration's work. On the GPU with `graph` and graph-safe
+// operators: the first call runs it kernel by kernel (it builds the lazily made
+// analyses and scratch buffers), the second captures it as a CUDA graph, and
+// every call replays the graph; where capture is impossible (the legacy default
+// stream, an operator that waits for the host) it stays kernel by kernel and
+// note() says why.
+class IterationLauncher {
+ public:
+  IterationLauncher(std::function<void()> body, Space space, bool graph, bool graph_safe);
+  void run();
+  // "host", "kernels" or "graph" (what ran last).
+  std::string mode() const;
+  const std::string& note() const { return note_; }
+
+ private:
+  std::function<void()> body_;
+  Space space_;
+  bool try_graph_;
+  int runs_ = 0;
+  device::Graph graph_;
+  std::string note_;
 };
 
 // z = M r (or z = r without M).

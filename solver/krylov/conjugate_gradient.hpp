@@ -5,11 +5,31 @@
 // beta = (z_k, r_k - r_{k-1}) / (z_{k-1}, r_{k-1}) = -alpha (z_k, A p) / (z_{k-1}, r_{k-1})
 // (Notay 2000, FCG(1)), which stays a good method when M changes between
 // iterations. A breakdown (p^T A p <= 0: A or M not SPD) is reported.
+//
+// The iteration keeps its scalars where the vectors live (sparse/cg_ops.hpp):
+// on the GPU it queues kernels only, so the host waits for it once per
+// convergence check, and when both operators are graph-safe it is captured
+// once as a CUDA graph and replayed (one launch per iteration).
 #include "solver/krylov.hpp"
 
 namespace saga::krylov {
 
+// How the iterations are launched (options of pcg, cg and fcg).
+struct CgLaunch {
+  std::string graph = "auto";  // auto: replay a CUDA graph where possible; off: launch kernel by kernel
+  int check_every = 1;         // iterations between two reads of the residual history
+
+  template <class V>
+  void visit(V& v) {
+    v("graph", graph, "CUDA-graph replay of the iteration on the GPU (auto | off)", one_of({"auto", "off"}));
+    v("check_every", check_every,
+      "iterations between convergence checks (each a host wait; up to check_every - 1 iterations may run past "
+      "convergence, and are reported)",
+      at_least(1));
+  }
+};
+
 SolveResult conjugate_gradient(const LinearOperator& A, const LinearOperator* M, const Vector& b, Vector& x,
-                               const SolverParams& p, bool flexible);
+                               const SolverParams& p, bool flexible, const CgLaunch& launch = {});
 
 }  // namespace saga::krylov

@@ -8,20 +8,24 @@ namespace saga {
 namespace {
 class Fcg final : public KrylovMethod {
  public:
+  explicit Fcg(krylov::CgLaunch l) : launch_(std::move(l)) {}
   bool needs_spd() const override { return true; }
   bool flexible() const override { return true; }
   SolveResult solve(const LinearOperator& A, const LinearOperator* M, const Vector& b, Vector& x,
                     const SolverParams& p) const override {
-    return krylov::conjugate_gradient(A, M, b, x, p, true);
+    return krylov::conjugate_gradient(A, M, b, x, p, true, launch_);
   }
+
+ private:
+  krylov::CgLaunch launch_;
 };
 
 struct FcgComponent {
   static constexpr const char* name = "fcg";
   static constexpr const char* summary = "flexible CG (Polak-Ribiere beta): SPD A, M may vary";
   static constexpr bool runs_on_host = true, runs_on_device = true;
-  using Params = NoParams;
-  static std::unique_ptr<KrylovMethod> make(const Params&) { return std::make_unique<Fcg>(); }
+  using Params = krylov::CgLaunch;
+  static std::unique_ptr<KrylovMethod> make(const Params& p) { return std::make_unique<Fcg>(p); }
 };
 }  // namespace
 

@@ -1,6 +1,9 @@
 #pragma once
 // x <- x + omega W (b - A x) with a diagonal W: the step shared by damped
-// Jacobi (W = D^-1) and L1-Jacobi (W = D_l1^-1).
+// Jacobi (W = D^-1) and L1-Jacobi (W = D_l1^-1). Each sweep is one fused pass
+// over A (spmv_relax: the product, the residual and the update together),
+// written to another vector than it reads (rows still read the old x), so
+// sweeps alternate between x and a scratch vector.
 #include "solver/smoother.hpp"
 #include "sparse/spmv.hpp"
 #include "sparse/vector_ops.hpp"
@@ -11,32 +14,56 @@ class DiagonalRelaxation : public Smoother {
  public:
   // W given by the caller (the level's inverse diagonal), which outlives the smoother.
   DiagonalRelaxation(const CsrMatrix& A, const Vector& w, double omega)
-      : A_(A), w_(&w), omega_(omega), r_(A.rows(), A.space(), "smoother residual") {}
+      : A_(A), w_(&w), omega_(omega), t_(A.rows(), A.space(), "smoother scratch") {}
   // W made for this smoother, and kept by it.
   DiagonalRelaxation(const CsrMatrix& A, Vector&& w, double omega)
-      : A_(A), owned_(std::move(w)), w_(&owned_), omega_(omega), r_(A.rows(), A.space(), "smoother residual") {}
+      : A_(A), owned_(std::move(w)), w_(&owned_), omega_(omega), t_(A.rows(), A.space(), "smoother scratch") {}
   DiagonalRelaxation(const DiagonalRelaxation&) = delete;  // w_ may point into owned_
   DiagonalRelaxation& operator=(const DiagonalRelaxation&) = delete;
   void smooth(const Vector& b, Vector& x, int sweeps, bool zero_guess) const override {
-    for (int s = 0; s < sweeps; ++s) {
-      if (zero_guess && s == 0) {  // x = omega W b: no product
-        multiply(*w_, b, x);
-        scale(omega_, x);
-        continue;
-      }
-      copy(b, r_);
-      spmv(-1.0, A_, x, 1.0, r_);
-      add_scaled_product(omega_, *w_, r_, x);
+    if (sweeps <= 0) return;
+    if (zero_guess) {  // x = omega W b: no product
+      multiply(*w_, b, x);
+      scale(omega_, x);
+      --sweeps;
+    }
+    if (sweeps == 0) return;
+    // Sweeps alternate x -> t -> x ...; an odd count ends in t and is copied back.
+    sweep_pairs(b, x, t_, sweeps);
+    if (sweeps % 2 == 1) copy(t_, x);
+  }
+  // The first sweep reads x_in and writes x_out: one sweep costs one pass.
+  void smooth_from(const Vector& b, Vector& x_in, Vector& x_out, int sweeps) const override {
+    if (sweeps <= 0) {
+      copy(x_in, x_out);
+      return;
+    }
+    // Alternate x_in <-> x_out so that the last sweep lands in x_out.
+    if (sweeps % 2 == 1)
+      sweep_pairs(b, x_in, x_out, sweeps);
+    else {
+      spmv_relax(A_, x_in, b, *w_, omega_, t_);
+      sweep_pairs(b, t_, x_out, sweeps - 1);
     }
   }
+  bool sweeps_out_of_place() const override { return true; }
   double omega() const { return omega_; }
 
  private:
+  // `sweeps` sweeps alternating a -> b -> a ...
+  void sweep_pairs(const Vector& rhs, Vector& a, Vector& b, int sweeps) const {
+    for (int s = 0; s < sweeps; ++s) {
+      if (s % 2 == 0)
+        spmv_relax(A_, a, rhs, *w_, omega_, b);
+      else
+        spmv_relax(A_, b, rhs, *w_, omega_, a);
+    }
+  }
   const CsrMatrix& A_;
   Vector owned_;
   const Vector* w_;
   double omega_;
-  mutable Vector r_;
+  mutable Vector t_;
 };
 
 }  // namespace saga

@@ -4,6 +4,7 @@
 // this folder. All arguments live in device memory.
 #include "sparse/coo.hpp"
 #include "sparse/spgemm.hpp"
+#include "sparse/scalars.hpp"
 #include "sparse/spmv.hpp"
 
 namespace saga::cuda {
@@ -12,6 +13,12 @@ CsrMatrix coo_to_csr(const CooMatrix& coo);
 CooMatrix csr_to_coo(const CsrMatrix& A);
 CsrMatrix transpose(const CsrMatrix& A);
 void spmv_csr_vector(double alpha, const CsrMatrix& A, const Vector& x, double beta, Vector& y);
+void spmv_scalar(double alpha, const CsrMatrix& A, const Vector& x, double beta, Vector& y);
+// The bins the binned SpMV made for A (its analysis, built on first use).
+struct SpmvBinsInfo {
+  index_t blocks = 0, long_rows = 0, chunks = 0;
+};
+SpmvBinsInfo spmv_binned_info(const CsrMatrix& A);
 void spmv_cusparse(double alpha, const CsrMatrix& A, const Vector& x, double beta, Vector& y);
 CsrMatrix spgemm_esc(const CsrMatrix& A, const CsrMatrix& B, const SpgemmOptions& opt, SpgemmStats* stats);
 CsrMatrix spgemm_cusparse(const CsrMatrix& A, const CsrMatrix& B, const SpgemmOptions& opt, SpgemmStats* stats);
@@ -25,6 +32,9 @@ void add_scaled_product(double a, const Vector& d, const Vector& r, Vector& y);
 void scaled_difference(const Vector& w, const Vector& b, const Vector& y, Vector& r);
 void step_update(double a, const Vector& r, double b, Vector& d, double c, Vector& x);
 double dot(const Vector& x, const Vector& y);
+void dot_into(const Vector& x, const Vector& y, Scalars& s, int slot);
 bool all_finite(const Vector& x);
+void cg_direction(Scalars& s, const Vector& z, Vector& q, bool flexible);
+void cg_step(Scalars& s, const Vector& q, const Vector& Aq, Vector& x, Vector& r);
 
 }  // namespace saga::cuda

@@ -1,6 +1,7 @@
 // Device vector operations. dot() uses a fixed grid and a fixed reduction tree,
 // so its result is the same run after run.
 #include "sparse/cuda/kernels.hpp"
+#include "sparse/cuda/block_reduce.cuh"
 #include "sparse/cuda/launch.cuh"
 
 namespace saga::cuda {
@@ -35,28 +36,11 @@ __global__ void step_update_kernel(double a, const double* r, double b, double* 
     x[i] = c == 0.0 ? di : c * x[i] + di;
   }
 }
-__device__ double block_sum(double s) {
-  __shared__ double warp_sums[kThreads / 32];
-  for (int off = 16; off > 0; off /= 2) s += __shfl_down_sync(0xffffffffu, s, off);
-  if (threadIdx.x % 32 == 0) warp_sums[threadIdx.x / 32] = s;
-  __syncthreads();
-  if (threadIdx.x < 32) {
-    s = threadIdx.x < kThreads / 32 ? warp_sums[threadIdx.x] : 0.0;
-    for (int off = 16; off > 0; off /= 2) s += __shfl_down_sync(0xffffffffu, s, off);
-  }
-  return s;  // valid in thread 0
-}
 __global__ void dot_partial(const double* x, const double* y, std::int64_t n, double* partial) {
   double s = 0.0;
   for (std::int64_t i = global_thread(); i < n; i += grid_stride()) s += x[i] * y[i];
   s = block_sum(s);
   if (threadIdx.x == 0) partial[blockIdx.x] = s;
-}
-__global__ void sum_partials(double* partial, int m) {
-  double s = 0.0;
-  for (int i = threadIdx.x; i < m; i += blockDim.x) s += partial[i];
-  s = block_sum(s);
-  if (threadIdx.x == 0) partial[0] = s;
 }
 __global__ void finite_kernel(const double* x, std::int64_t n, int* bad) {
   for (std::int64_t i = global_thread(); i < n; i += grid_stride())
@@ -108,9 +92,22 @@ double dot(const Vector& x, const Vector& y) {
   Array<double> partial(kDotBlocks, Space::device, "dot partial sums");
   dot_partial<<<kDotBlocks, kThreads, 0, ::saga::device_stream()>>>(x.data(), y.data(), x.size(), partial.data());
   SAGA_CUDA_LAUNCH("dot_partial");
-  sum_partials<<<1, kThreads, 0, ::saga::device_stream()>>>(partial.data(), kDotBlocks);
-  SAGA_CUDA_LAUNCH("sum_partials");
+  sum_partials_into<><<<1, kThreads, 0, ::saga::device_stream()>>>(partial.data(), kDotBlocks, partial.data());
+  SAGA_CUDA_LAUNCH("sum_partials_into");
   return partial.get(0);
+}
+void dot_into(const Vector& x, const Vector& y, Scalars& s, int slot) {
+  double* out = s.data() + slot;
+  if (x.empty()) {
+    fill_kernel<<<1, 32, 0, ::saga::device_stream()>>>(out, 1, 0.0);
+    SAGA_CUDA_LAUNCH("fill");
+    return;
+  }
+  double* partial = s.scratch(kDotBlocks);
+  dot_partial<<<kDotBlocks, kThreads, 0, ::saga::device_stream()>>>(x.data(), y.data(), x.size(), partial);
+  SAGA_CUDA_LAUNCH("dot_partial");
+  sum_partials_into<><<<1, kThreads, 0, ::saga::device_stream()>>>(partial, kDotBlocks, out);
+  SAGA_CUDA_LAUNCH("sum_partials_into");
 }
 bool all_finite(const Vector& x) {
   if (x.empty()) return true;

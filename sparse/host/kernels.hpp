@@ -3,6 +3,7 @@
 // oracle the CUDA kernels are tested against; keep them simple.
 #include "sparse/coo.hpp"
 #include "sparse/spgemm.hpp"
+#include "sparse/scalars.hpp"
 #include "sparse/spmv.hpp"
 
 namespace saga::host {
@@ -23,5 +24,7 @@ void scaled_difference(const Vector& w, const Vector& b, const Vector& y, Vector
 void step_update(double a, const Vector& r, double b, Vector& d, double c, Vector& x);
 double dot(const Vector& x, const Vector& y);
 bool all_finite(const Vector& x);
+void cg_direction(Scalars& s, const Vector& z, Vector& q, bool flexible);
+void cg_step(Scalars& s, const Vector& q, const Vector& Aq, Vector& x, Vector& r);
 
 }  // namespace saga::host

@@ -174,8 +174,11 @@ TEST_CASE("breakdowns and bad input are reported") {
   sp.type = Component("gmres", Options().set("restart", 0));
   CHECK_THROWS_WITH_AS(krylov_solve(op, nullptr, b, x, sp),
                        doctest::Contains("solver.restart: 0 is not allowed (expected [1, 1000])"), InputError);
-  sp.type = Component("pcg", Options().set("restart", 5));
+  sp.type = Component("bicgstab", Options().set("restart", 5));
   CHECK_THROWS_WITH_AS(krylov_solve(op, nullptr, b, x, sp), doctest::Contains("this component has no parameters"),
+                       InputError);
+  sp.type = Component("pcg", Options().set("check_every", 0));
+  CHECK_THROWS_WITH_AS(krylov_solve(op, nullptr, b, x, sp), doctest::Contains("solver.check_every: 0 is not allowed"),
                        InputError);
   // A negative definite operator breaks CG down with a message.
   sp.type = "cg";
@@ -183,4 +186,35 @@ TEST_CASE("breakdowns and bad input are reported") {
   const SolveResult r = krylov_solve(neg, nullptr, b, x, sp);
   CHECK_FALSE(r.converged);
   CHECK(r.message.find("breakdown") != std::string::npos);
+}
+
+TEST_CASE("CG checked every k iterations: at most k - 1 extra iterations, all reported, the last one converged") {
+  std::mt19937_64 rng(fresh_seed());
+  const CsrMatrix A = poisson(Stencil::fd2d_5pt, 40, Space::host);
+  const Vector b = random_vector(A.rows(), rng(), Space::host);
+  AmgParams amg;
+  amg.coarse_size = 50;
+  SolverParams sp;
+  sp.tolerance = 1e-9;
+  Vector x1 = Vector::zeros(A.rows(), Space::host);
+  const SolveResult every = Solver(A, amg, sp).solve(b, x1);
+  REQUIRE(every.converged);
+  CHECK(every.launch == "host");
+  for (int k : {2, 3, 5}) {
+    CAPTURE(k);
+    sp.type = Component("pcg", Options().set("check_every", k));
+    Vector xk = Vector::zeros(A.rows(), Space::host);
+    const SolveResult r = Solver(A, amg, sp).solve(b, xk);
+    CHECK(r.converged);
+    CHECK(r.iterations >= every.iterations);
+    CHECK(r.iterations <= every.iterations + k - 1);
+    CHECK(r.residual_history.size() == static_cast<std::size_t>(r.iterations) + 1);
+    // The same iterates: the common prefix of the histories is bitwise equal.
+    for (int i = 0; i <= every.iterations; ++i) CHECK(r.residual_history[i] == every.residual_history[i]);
+    CHECK(r.relative_residual <= 1e-9);
+    // The reported residual is that of the x returned.
+    Vector res = b.clone();
+    spmv(-1.0, A, xk, 1.0, res);
+    CHECK(norm2(res) / norm2(b) == doctest::Approx(r.relative_residual).epsilon(1e-5));
+  }
 }

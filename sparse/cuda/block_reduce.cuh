@@ -1,0 +1,32 @@
+#pragma once
+// Deterministic block and two-pass reductions shared by the vector operations
+// and the fused SpMV products: a fixed shuffle tree per warp, then per block,
+// then one block over the partial sums — the same order on every run.
+#include "sparse/cuda/launch.cuh"
+
+namespace saga::cuda {
+
+// Sum over the kBlockThreads threads of a block; the result is valid in thread 0.
+template <int kBlockThreads = kThreads>
+__device__ inline double block_sum(double s) {
+  __shared__ double warp_sums[kBlockThreads / 32];
+  for (int off = 16; off > 0; off /= 2) s += __shfl_down_sync(0xffffffffu, s, off);
+  if (threadIdx.x % 32 == 0) warp_sums[threadIdx.x / 32] = s;
+  __syncthreads();
+  if (threadIdx.x < 32) {
+    s = threadIdx.x < kBlockThreads / 32 ? warp_sums[threadIdx.x] : 0.0;
+    for (int off = 16; off > 0; off /= 2) s += __shfl_down_sync(0xffffffffu, s, off);
+  }
+  return s;
+}
+
+// *out = sum of partial[0, m) (one block of kThreads; out may be partial).
+template <int kUnused = 0>
+__global__ void sum_partials_into(const double* partial, long long m, double* out) {
+  double s = 0.0;
+  for (long long i = threadIdx.x; i < m; i += blockDim.x) s += partial[i];
+  s = block_sum(s);
+  if (threadIdx.x == 0) *out = s;
+}
+
+}  // namespace saga::cuda

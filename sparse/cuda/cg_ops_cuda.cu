@@ -1,0 +1,79 @@
+// Device CG updates (sparse/cg_ops.hpp). The scalars are read on the device by
+// every thread (broadcast loads), the ||r|| of the update is a fixed-order
+// two-pass reduction finished by one block, which also advances the history.
+#include <cmath>
+
+#include "sparse/cg_ops.hpp"
+#include "sparse/cuda/block_reduce.cuh"
+#include "sparse/cuda/kernels.hpp"
+
+namespace saga::cuda {
+
+namespace {
+constexpr int kStepBlocks = 512;
+
+__global__ void direction_kernel(const double* __restrict__ S, bool flexible, const double* __restrict__ z,
+                                 double* __restrict__ q, std::int64_t n) {
+  const bool first = S[cg_slot::count] == 1.0;
+  const double beta =
+      first ? 0.0 : flexible ? -S[cg_slot::zAq] / S[cg_slot::qAq] : S[cg_slot::rz] / S[cg_slot::rz_old];
+  for (std::int64_t i = global_thread(); i < n; i += grid_stride()) q[i] = beta == 0.0 ? z[i] : z[i] + beta * q[i];
+}
+
+__device__ bool step_allowed(const double* S) {
+  const double qAq = S[cg_slot::qAq];
+  return S[cg_slot::status] == 0.0 && qAq > 0.0 && isfinite(qAq);
+}
+
+__global__ void step_kernel(const double* __restrict__ S, const double* __restrict__ q,
+                            const double* __restrict__ Aq, double* __restrict__ x, double* __restrict__ r,
+                            std::int64_t n, double* __restrict__ partial) {
+  double rr = 0.0;
+  if (step_allowed(S)) {
+    const double alpha = S[cg_slot::rz] / S[cg_slot::qAq];
+    for (std::int64_t i = global_thread(); i < n; i += grid_stride()) {
+      x[i] += alpha * q[i];
+      const double ri = r[i] - alpha * Aq[i];
+      r[i] = ri;
+      rr += ri * ri;
+    }
+  }
+  rr = block_sum(rr);
+  if (threadIdx.x == 0) partial[blockIdx.x] = rr;
+}
+
+__global__ void step_finish_kernel(double* S, std::size_t size, const double* __restrict__ partial, int m) {
+  double rr = 0.0;
+  for (int i = threadIdx.x; i < m; i += blockDim.x) rr += partial[i];
+  rr = block_sum(rr);
+  if (threadIdx.x != 0) return;
+  if (!step_allowed(S)) {
+    S[cg_slot::status] = 1.0;
+    return;
+  }
+  S[cg_slot::rz_old] = S[cg_slot::rz];
+  const std::size_t at = cg_slot::history + static_cast<std::size_t>(S[cg_slot::count]);
+  if (at < size) {
+    S[at] = sqrt(rr);
+    S[cg_slot::count] += 1.0;
+  }
+}
+}  // namespace
+
+void cg_direction(Scalars& s, const Vector& z, Vector& q, bool flexible) {
+  if (q.empty()) return;
+  direction_kernel<<<std::min<unsigned>(grid_for(q.size()), 4096u), kThreads, 0, ::saga::device_stream()>>>(
+      s.data(), flexible, z.data(), q.data(), q.size());
+  SAGA_CUDA_LAUNCH("cg direction");
+}
+
+void cg_step(Scalars& s, const Vector& q, const Vector& Aq, Vector& x, Vector& r) {
+  double* partial = s.scratch(kStepBlocks);
+  step_kernel<<<kStepBlocks, kThreads, 0, ::saga::device_stream()>>>(s.data(), q.data(), Aq.data(), x.data(),
+                                                                      r.data(), q.size(), partial);
+  SAGA_CUDA_LAUNCH("cg step");
+  step_finish_kernel<<<1, kThreads, 0, ::saga::device_stream()>>>(s.data(), s.size(), partial, kStepBlocks);
+  SAGA_CUDA_LAUNCH("cg step finish");
+}
+
+}  // namespace saga::cuda

@@ -1,0 +1,334 @@
+// Adaptive-binned SpMV: the ACSR of 004 §2.1/§4.2 (rows grouped by length, a
+// code path per group, long rows split across CTAs) in the CSR-Adaptive form,
+// where the groups are contiguous row blocks, so y is written and x is read in
+// row order:
+//  - The analysis (kept on the matrix as "spmv.binned") cuts the rows into CTA
+//    blocks of about kUnits work units (a row costs its length + 1, so a block
+//    holds at most kUnits rows and about kUnits entries) and lists the rows
+//    longer than kUnits.
+//  - Short rows (≤ kShort entries): the CTA stages the products v[k]·x[col[k]]
+//    of its whole entry range in shared memory with coalesced loads; then one
+//    thread sums each row. This is what Poisson stencils hit: every load of A
+//    is a full 128-byte transaction.
+//  - Medium rows (kShort < length ≤ kUnits): one warp per row, in row order
+//    (round-robin over the warps), from shared memory where staged.
+//  - Long rows (> kUnits): a CTA per chunk of kUnits entries, then one thread
+//    per row sums its chunk sums in chunk order.
+// Every sum has a fixed order, so results are bitwise reproducible. The row
+// kernel takes an output functor (y = αAx + βz, the residual, a Jacobi sweep,
+// y = Ax with x·y) so that the solve's fused products cost one pass over A.
+#include <memory>
+
+#include "sparse/cuda/block_reduce.cuh"
+#include "sparse/cuda/kernels.hpp"
+#include "sparse/cuda/launch.cuh"
+#include "sparse/cuda/primitives.hpp"
+
+namespace saga::cuda {
+
+namespace {
+constexpr int kBlock = 256;               // threads per CTA
+constexpr int kUnits = 2048;              // work units per CTA (entries + rows)
+constexpr int kShort = 32;                // rows a single thread sums from shared memory
+constexpr int kStage = kUnits + kShort;   // products staged per CTA (16.6 KB)
+
+// ---- output functors: what happens to s = (A x)_r ------------------------------------------
+// Each returns the row's share of a fused dot product (0 when there is none).
+struct AxpbyOut {  // y = alpha s + beta z (z may be y; beta = 0 ignores z)
+  double alpha, beta;
+  const double* z;
+  double* y;
+  __device__ double operator()(index_t r, double s) const {
+    y[r] = beta == 0.0 ? alpha * s : alpha * s + beta * z[r];
+    return 0.0;
+  }
+};
+struct RelaxOut {  // x_out = x + omega w (b - s)
+  const double *x, *b, *w;
+  double omega;
+  double* x_out;
+  __device__ double operator()(index_t r, double s) const {
+    x_out[r] = x[r] + omega * w[r] * (b[r] - s);
+    return 0.0;
+  }
+};
+struct DotOut {  // y = s, and x . y
+  const double* x;
+  double* y;
+  __device__ double operator()(index_t r, double s) const {
+    y[r] = s;
+    return x[r] * s;
+  }
+};
+
+// ---- the analysis ------------------------------------------------------------------------------
+struct BinnedPlan {
+  index_t blocks = 0;     // CTAs of the row kernel
+  index_t long_rows = 0;  // rows of more than kUnits entries
+  index_t chunks = 0;     // their chunks of kUnits entries
+  Array<index_t> block_row;    // blocks + 1: first row of each CTA block
+  Array<index_t> long_row;     // long_rows
+  Array<index_t> chunk_ptr;    // long_rows + 1: first chunk of each long row
+  Array<index_t> chunk_owner;  // chunks: which long row (index into long_row)
+  Array<double> chunk_sum;     // chunks
+};
+
+// Block b owns the rows r whose work offset w(r) = row_ptr[r] + r lies in
+// [b kUnits, (b+1) kUnits): block_row[b] = min{r : w(r) >= b kUnits}.
+__global__ void block_rows_kernel(index_t n, const offset_t* __restrict__ rp, index_t blocks, index_t* block_row) {
+  const std::int64_t r = global_thread();
+  if (r > n) return;
+  const std::int64_t w = static_cast<std::int64_t>(rp[r]) + r;
+  const std::int64_t w_prev = r == 0 ? -1 : static_cast<std::int64_t>(rp[r - 1]) + r - 1;
+  const std::int64_t lo = w_prev < 0 ? 0 : w_prev / kUnits + 1, hi = w / kUnits;
+  for (std::int64_t b = lo; b <= hi && b < blocks; ++b) block_row[b] = static_cast<index_t>(r);
+  if (r == n) block_row[blocks] = n;
+}
+__global__ void long_flags_kernel(index_t n, const offset_t* __restrict__ rp, index_t* is_long, index_t* chunks) {
+  const std::int64_t r = global_thread();
+  if (r >= n) return;
+  const offset_t len = rp[r + 1] - rp[r];
+  is_long[r] = len > kUnits;
+  chunks[r] = len > kUnits ? (len + kUnits - 1) / kUnits : 0;
+}
+__global__ void long_list_kernel(index_t n, const offset_t* __restrict__ rp, const index_t* pos,
+                                 const index_t* chunk_start, index_t* long_row, index_t* chunk_ptr) {
+  const std::int64_t r = global_thread();
+  if (r >= n) return;
+  if (rp[r + 1] - rp[r] > kUnits) {
+    long_row[pos[r]] = static_cast<index_t>(r);
+    chunk_ptr[pos[r]] = chunk_start[r];
+  }
+  if (r == n - 1) chunk_ptr[pos[n]] = chunk_start[n];
+}
+__global__ void chunk_owner_kernel(index_t long_rows, const index_t* chunk_ptr, index_t* owner) {
+  const std::int64_t i = global_thread();
+  if (i >= long_rows) return;
+  for (index_t c = chunk_ptr[i]; c < chunk_ptr[i + 1]; ++c) owner[c] = static_cast<index_t>(i);
+}
+
+BinnedPlan make_plan(const CsrMatrix& A) {
+  BinnedPlan p;
+  const index_t n = A.rows();
+  const std::int64_t units = static_cast<std::int64_t>(A.nnz()) + n;
+  p.blocks = static_cast<index_t>(units / kUnits + 1);
+  const cudaStream_t st = ::saga::device_stream();
+  p.block_row = Array<index_t>(static_cast<std::size_t>(p.blocks) + 1, Space::device, "SpMV block rows");
+  block_rows_kernel<<<grid_for(static_cast<std::int64_t>(n) + 1), kThreads, 0, st>>>(n, A.row_ptr().data(), p.blocks,
+                                                                                     p.block_row.data());
+  SAGA_CUDA_LAUNCH("block_rows_kernel");
+  // The long rows and their chunks (two scans and one read of the totals).
+  Array<index_t> is_long(n, Space::device, "SpMV long-row flags"), chunks(n, Space::device, "SpMV chunk counts");
+  Array<index_t> pos(static_cast<std::size_t>(n) + 1, Space::device, "SpMV long-row positions");
+  Array<index_t> chunk_start(static_cast<std::size_t>(n) + 1, Space::device, "SpMV chunk offsets");
+  long_flags_kernel<<<grid_for(n), kThreads, 0, st>>>(n, A.row_ptr().data(), is_long.data(), chunks.data());
+  SAGA_CUDA_LAUNCH("long_flags_kernel");
+  prim::exclusive_scan_total(is_long.data(), pos.data(), n);
+  prim::exclusive_scan_total(chunks.data(), chunk_start.data(), n);
+  p.long_rows = pos.get(n);
+  if (p.long_rows == 0) return p;
+  p.chunks = chunk_start.get(n);
+  p.long_row = Array<index_t>(p.long_rows, Space::device, "SpMV long rows");
+  p.chunk_ptr = Array<index_t>(static_cast<std::size_t>(p.long_rows) + 1, Space::device, "SpMV chunk pointers");
+  p.chunk_owner = Array<index_t>(p.chunks, Space::device, "SpMV chunk owners");
+  p.chunk_sum = Array<double>(p.chunks, Space::device, "SpMV chunk sums");
+  long_list_kernel<<<grid_for(n), kThreads, 0, st>>>(n, A.row_ptr().data(), pos.data(), chunk_start.data(),
+                                                     p.long_row.data(), p.chunk_ptr.data());
+  SAGA_CUDA_LAUNCH("long_list_kernel");
+  chunk_owner_kernel<<<grid_for(p.long_rows), kThreads, 0, st>>>(p.long_rows, p.chunk_ptr.data(),
+                                                                 p.chunk_owner.data());
+  SAGA_CUDA_LAUNCH("chunk_owner_kernel");
+  return p;
+}
+
+BinnedPlan& plan_of(const CsrMatrix& A) { return A.analysis<BinnedPlan>("spmv.binned", make_plan); }
+
+// ---- the kernels -------------------------------------------------------------------------------
+template <class Out>
+__global__ __launch_bounds__(kBlock) void rows_kernel(const index_t* __restrict__ block_row,
+                                                      const offset_t* __restrict__ rp,
+                                                      const index_t* __restrict__ ci, const double* __restrict__ v,
+                                                      const double* __restrict__ x, Out out,
+                                                      double* __restrict__ partial) {
+  __shared__ double prod[kStage];
+  const index_t r0 = block_row[blockIdx.x], r1 = block_row[blockIdx.x + 1];
+  double mine = 0.0;  // this thread's share of the fused dot product
+  if (r0 < r1) {      // the same for the whole CTA
+    const offset_t k0 = rp[r0];
+    const offset_t kend = min(rp[r1], k0 + kStage);
+    for (offset_t k = k0 + threadIdx.x; k < kend; k += kBlock) prod[k - k0] = v[k] * __ldg(x + ci[k]);
+    __syncthreads();
+    bool medium = false;
+    for (index_t r = r0 + threadIdx.x; r < r1; r += kBlock) {
+      const offset_t a = rp[r], b = rp[r + 1];
+      if (b - a <= kShort) {
+        double s = 0.0;
+        for (offset_t k = a; k < b; ++k) s += prod[k - k0];
+        mine += out(r, s);
+      } else if (b - a <= kUnits) {
+        medium = true;
+      }
+    }
+    if (__syncthreads_or(medium)) {
+      const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+      unsigned ordinal = 0;  // medium rows met so far, in row order (the same in every warp)
+      for (index_t base = r0; base < r1; base += 32) {
+        const index_t r = base + lane;
+        offset_t a = 0, b = 0;
+        if (r < r1) {
+          a = rp[r];
+          b = rp[r + 1];
+        }
+        unsigned mask = __ballot_sync(0xffffffffu, r < r1 && b - a > kShort && b - a <= kUnits);
+        while (mask) {
+          const int j = __ffs(mask) - 1;
+          mask &= mask - 1;
+          if (ordinal++ % (kBlock / 32) != static_cast<unsigned>(warp)) continue;
+          const offset_t ra = __shfl_sync(0xffffffffu, a, j), rb = __shfl_sync(0xffffffffu, b, j);
+          double s = 0.0;
+          if (rb <= kend)
+            for (offset_t k = ra + lane; k < rb; k += 32) s += prod[k - k0];
+          else
+            for (offset_t k = ra + lane; k < rb; k += 32) s += v[k] * __ldg(x + ci[k]);
+          for (int off = 16; off > 0; off /= 2) s += __shfl_xor_sync(0xffffffffu, s, off);
+          if (lane == 0) mine += out(base + j, s);
+        }
+      }
+    }
+  }
+  if (partial) {
+    mine = block_sum<kBlock>(mine);
+    if (threadIdx.x == 0) partial[blockIdx.x] = mine;
+  }
+}
+
+__global__ __launch_bounds__(kBlock) void chunks_kernel(const index_t* __restrict__ long_row,
+                                                        const index_t* __restrict__ chunk_ptr,
+                                                        const index_t* __restrict__ owner,
+                                                        const offset_t* __restrict__ rp,
+                                                        const index_t* __restrict__ ci,
+                                                        const double* __restrict__ v, const double* __restrict__ x,
+                                                        double* __restrict__ chunk_sum) {
+  const index_t c = blockIdx.x, i = owner[c], r = long_row[i];
+  const offset_t a = rp[r] + (c - chunk_ptr[i]) * kUnits;
+  const offset_t b = min(rp[r + 1], a + kUnits);
+  double s = 0.0;
+  for (offset_t k = a + threadIdx.x; k < b; k += kBlock) s += v[k] * __ldg(x + ci[k]);
+  s = block_sum<kBlock>(s);
+  if (threadIdx.x == 0) chunk_sum[c] = s;
+}
+
+template <class Out>
+__global__ __launch_bounds__(kBlock) void long_rows_kernel(index_t long_rows, const index_t* __restrict__ long_row,
+                                                           const index_t* __restrict__ chunk_ptr,
+                                                           const double* __restrict__ chunk_sum, Out out,
+                                                           double* __restrict__ partial) {
+  const std::int64_t i = global_thread();
+  double mine = 0.0;
+  if (i < long_rows) {
+    double s = 0.0;
+    for (index_t c = chunk_ptr[i]; c < chunk_ptr[i + 1]; ++c) s += chunk_sum[c];
+    mine = out(long_row[i], s);
+  }
+  if (partial) {
+    mine = block_sum<kBlock>(mine);
+    if (threadIdx.x == 0) partial[blockIdx.x] = mine;
+  }
+}
+
+__global__ void set_zero_kernel(double* p) { *p = 0.0; }
+
+// One product with output functor `out`; with `dot`, (*dot)[slot] = Σ out's returns.
+template <class Out>
+void run_binned(const CsrMatrix& A, const Vector& x, Out out, Scalars* dot, int slot) {
+  const cudaStream_t st = ::saga::device_stream();
+  if (A.rows() == 0) {
+    if (dot) {
+      set_zero_kernel<<<1, 1, 0, st>>>(dot->data() + slot);
+      SAGA_CUDA_LAUNCH("set_zero_kernel");
+    }
+    return;
+  }
+  BinnedPlan& p = plan_of(A);
+  const unsigned long_blocks = p.long_rows ? grid_for(p.long_rows, kBlock) : 0;
+  const std::size_t parts = static_cast<std::size_t>(p.blocks) + long_blocks;
+  double* partial = dot ? dot->scratch(parts) : nullptr;
+  rows_kernel<Out><<<p.blocks, kBlock, 0, st>>>(p.block_row.data(), A.row_ptr().data(), A.col().data(),
+                                                A.val().data(), x.data(), out, partial);
+  SAGA_CUDA_LAUNCH("binned SpMV rows_kernel");
+  if (p.long_rows) {
+    chunks_kernel<<<p.chunks, kBlock, 0, st>>>(p.long_row.data(), p.chunk_ptr.data(), p.chunk_owner.data(),
+                                               A.row_ptr().data(), A.col().data(), A.val().data(), x.data(),
+                                               p.chunk_sum.data());
+    SAGA_CUDA_LAUNCH("binned SpMV chunks_kernel");
+    long_rows_kernel<Out><<<long_blocks, kBlock, 0, st>>>(p.long_rows, p.long_row.data(), p.chunk_ptr.data(),
+                                                          p.chunk_sum.data(), out, partial ? partial + p.blocks : nullptr);
+    SAGA_CUDA_LAUNCH("binned SpMV long_rows_kernel");
+  }
+  if (dot) {
+    sum_partials_into<><<<1, kThreads, 0, st>>>(partial, static_cast<long long>(parts), dot->data() + slot);
+    SAGA_CUDA_LAUNCH("binned SpMV dot");
+  }
+}
+
+// ---- scalar: one thread per row (the baseline the bins are measured against) --------------------
+__global__ void scalar_kernel(index_t n, const offset_t* __restrict__ rp, const index_t* __restrict__ ci,
+                              const double* __restrict__ v, const double* __restrict__ x, AxpbyOut out) {
+  const std::int64_t r = global_thread();
+  if (r >= n) return;
+  double s = 0.0;
+  for (offset_t k = rp[r]; k < rp[r + 1]; ++k) s += v[k] * __ldg(x + ci[k]);
+  out(static_cast<index_t>(r), s);
+}
+
+class BinnedSpmv final : public SpmvAlgorithm {
+ public:
+  void apply(double alpha, const CsrMatrix& A, const Vector& x, double beta, Vector& y) const override {
+    run_binned(A, x, AxpbyOut{alpha, beta, y.data(), y.data()}, nullptr, 0);
+  }
+  void apply_add(double alpha, const CsrMatrix& A, const Vector& x, double beta, const Vector& z,
+                 Vector& y) const override {
+    run_binned(A, x, AxpbyOut{alpha, beta, z.data(), y.data()}, nullptr, 0);
+  }
+  void relax(const CsrMatrix& A, const Vector& x, const Vector& b, const Vector& w, double omega,
+             Vector& x_out) const override {
+    run_binned(A, x, RelaxOut{x.data(), b.data(), w.data(), omega, x_out.data()}, nullptr, 0);
+  }
+  void apply_dot(const CsrMatrix& A, const Vector& x, Vector& y, Scalars& s, int slot) const override {
+    run_binned(A, x, DotOut{x.data(), y.data()}, &s, slot);
+  }
+};
+
+struct Binned {
+  static constexpr const char* name = "binned";
+  static constexpr const char* summary =
+      "adaptive binned rows: short rows staged in shared memory, warp rows, long rows split (device default)";
+  static constexpr bool runs_on_host = false, runs_on_device = true;
+  using Params = NoParams;
+  static std::unique_ptr<SpmvAlgorithm> make(const Params&) { return std::make_unique<BinnedSpmv>(); }
+};
+struct Scalar {
+  static constexpr const char* name = "scalar";
+  static constexpr const char* summary = "one thread per row";
+  static constexpr bool runs_on_host = false, runs_on_device = true;
+  using Params = NoParams;
+  static std::unique_ptr<SpmvAlgorithm> make(const Params&) { return std::make_unique<SpmvFunction>(&spmv_scalar); }
+};
+}  // namespace
+
+void spmv_scalar(double alpha, const CsrMatrix& A, const Vector& x, double beta, Vector& y) {
+  if (A.rows() == 0) return;
+  scalar_kernel<<<grid_for(A.rows()), kThreads, 0, ::saga::device_stream()>>>(
+      A.rows(), A.row_ptr().data(), A.col().data(), A.val().data(), x.data(), AxpbyOut{alpha, beta, y.data(), y.data()});
+  SAGA_CUDA_LAUNCH("scalar SpMV");
+}
+
+SpmvBinsInfo spmv_binned_info(const CsrMatrix& A) {
+  const BinnedPlan& p = plan_of(A);
+  return SpmvBinsInfo{p.blocks, p.long_rows, p.chunks};
+}
+
+void add_spmv_binned(SpmvRegistry& r) { r.add<Binned>(); }
+void add_spmv_scalar(SpmvRegistry& r) { r.add<Scalar>(); }
+
+}  // namespace saga::cuda

@@ -1,0 +1,46 @@
+// Host CG updates (sparse/cg_ops.hpp): the plain loops the CUDA kernels are
+// tested against; ||r|| uses the same blocked dot as everything else.
+#include <cmath>
+
+#include "sparse/cg_ops.hpp"
+#include "sparse/host/kernels.hpp"
+
+namespace saga::host {
+
+void cg_direction(Scalars& s, const Vector& z, Vector& q, bool flexible) {
+  double* S = s.data();
+  const bool first = S[cg_slot::count] == 1.0;
+  const double beta = first ? 0.0 : flexible ? -S[cg_slot::zAq] / S[cg_slot::qAq] : S[cg_slot::rz] / S[cg_slot::rz_old];
+  const double* zp = z.data();
+  double* qp = q.data();
+  const std::int64_t n = static_cast<std::int64_t>(q.size());
+#pragma omp parallel for schedule(static)
+  for (std::int64_t i = 0; i < n; ++i) qp[i] = beta == 0.0 ? zp[i] : zp[i] + beta * qp[i];
+}
+
+void cg_step(Scalars& s, const Vector& q, const Vector& Aq, Vector& x, Vector& r) {
+  double* S = s.data();
+  if (S[cg_slot::status] != 0.0) return;
+  const double qAq = S[cg_slot::qAq];
+  if (!(qAq > 0.0) || !std::isfinite(qAq)) {
+    S[cg_slot::status] = 1.0;
+    return;
+  }
+  const double alpha = S[cg_slot::rz] / qAq;
+  const double *qp = q.data(), *ap = Aq.data();
+  double *xp = x.data(), *rp = r.data();
+  const std::int64_t n = static_cast<std::int64_t>(q.size());
+#pragma omp parallel for schedule(static)
+  for (std::int64_t i = 0; i < n; ++i) {
+    xp[i] += alpha * qp[i];
+    rp[i] -= alpha * ap[i];
+  }
+  S[cg_slot::rz_old] = S[cg_slot::rz];
+  const std::size_t at = cg_slot::history + static_cast<std::size_t>(S[cg_slot::count]);
+  if (at < s.size()) {
+    S[at] = std::sqrt(dot(r, r));
+    S[cg_slot::count] += 1.0;
+  }
+}
+
+}  // namespace saga::host
