@@ -42,6 +42,7 @@ class AmgPreconditioner final : public LinearOperator {
   void apply(const Vector& r, Vector& z) const override { cycle_->apply(r, z); }
   index_t rows() const override { return cycle_->rows(); }
   Space space() const override { return cycle_->space(); }
+  bool graph_safe() const override { return cycle_->graph_safe(); }
   const HierarchyStats& stats() const { return hierarchy_->stats(); }
   const Hierarchy& hierarchy() const { return *hierarchy_; }
   const MultigridCycle& cycle() const { return *cycle_; }

@@ -16,6 +16,7 @@
 #include "amg/hierarchy.hpp"
 #include "amg/tentative.hpp"
 #include "benchmarks/bench_common.hpp"
+#include "problems/rmat.hpp"
 #include "core/device.hpp"
 #include "problems/structured.hpp"
 #include "sparse/coo.hpp"
@@ -30,31 +31,18 @@ using bench::median;
 
 double csr_bytes(const CsrMatrix& M) { return bench::csr_bytes(M.rows(), M.nnz()); }
 
-// R-MAT (Chakrabarti et al.) with 2^scale rows and about edges*2^scale
-// nonzeros before duplicates are summed; deterministic from the seed.
+// R-MAT (problems/rmat.hpp) with 2^scale rows and about edges*2^scale
+// nonzeros before duplicates are summed, with the quadrant probabilities of
+// this benchmark's first record (0.45, 0.22, 0.22).
 CsrMatrix rmat(int scale, int edges, std::uint64_t seed) {
-  const index_t n = index_t(1) << scale;
-  const std::size_t m = static_cast<std::size_t>(edges) * n;
-  std::mt19937_64 rng(seed);
-  std::uniform_real_distribution<double> U(0.0, 1.0);
-  std::vector<index_t> r(m), c(m);
-  std::vector<double> v(m);
-  const double a = 0.45, b = 0.22, cq = 0.22;
-  for (std::size_t k = 0; k < m; ++k) {
-    index_t i = 0, j = 0;
-    for (int l = 0; l < scale; ++l) {
-      const double x = U(rng);
-      const int bi = x >= a + b, bj = (x >= a && x < a + b) || x >= a + b + cq;
-      i = (i << 1) | bi;
-      j = (j << 1) | bj;
-    }
-    r[k] = i;
-    c[k] = j;
-    v[k] = U(rng) - 0.5;
-  }
-  CooMatrix coo{n, n, Array<index_t>::from_vector(r, Space::device), Array<index_t>::from_vector(c, Space::device),
-                Array<double>::from_vector(v, Space::device)};
-  return coo_to_csr(coo);
+  RmatParams p;
+  p.scale = scale;
+  p.edges = edges;
+  p.a = 0.45;
+  p.b = 0.22;
+  p.c = 0.22;
+  p.seed = seed;
+  return rmat_matrix(p, Space::device);
 }
 
 struct Timed {

@@ -8,6 +8,7 @@
   X(fe)                            \
   X(matrix_market)                 \
   X(convection_diffusion)          \
+  X(rmat_laplacian)                \
   /* one line per generator, above */
 
 namespace saga {

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Run ON THE GPU MACHINE from the repository root (with .deps carried):
-#   bash tools/device_run.sh OUTDIR [--no-tests] [--no-bench] [--seed-suite] [--profile] [--fe] [--quick] [--components] [--spgemm] [--scale]
+#   bash tools/device_run.sh OUTDIR [--no-tests] [--no-bench] [--seed-suite] [--profile] [--fe] [--quick] [--components] [--spgemm] [--scale] [--spmv] [--tests-only=FILTER]
 # Builds the CUDA backend with the unpacked Debian dependencies (see
 # tools/device_deps.sh), runs the `gpu` and host tests, the sparse benchmark
 # and optionally the seed-problem solves on both backends (--seed-suite), the
@@ -10,10 +10,13 @@
 # results to OUTDIR (few files: the device tool returns at most 8) and prints a
 # short summary last. --spgemm runs saga-bench-spgemm and the setup profile of
 # 3D 7-pt N=128 with every SpGEMM; --scale profiles the setup at N=128, 256, 512.
+# --spmv runs saga-bench-spmv (SpMV, V-cycle and PCG against their floors) and
+# the seed-suite solves through the CLI. --tests-only=FILTER runs only the gpu
+# test cases matching the doctest filter.
 set -uo pipefail
 OUT=${1:?usage: device_run.sh OUTDIR [--no-tests] [--no-bench] [--seed-suite] [--profile] [--fe] [--quick] [--components]}
 shift
-TESTS=1 BENCH=1 SEED=0 PROFILE=0 FE=0 QUICK="" COMPONENTS=0 SPGEMM=0 SCALE=0
+TESTS=1 BENCH=1 SEED=0 PROFILE=0 FE=0 QUICK="" COMPONENTS=0 SPGEMM=0 SCALE=0 SPMV=0 TC=""
 for a in "$@"; do
   case "$a" in
     --no-tests) TESTS=0 ;;
@@ -25,6 +28,8 @@ for a in "$@"; do
     --components) COMPONENTS=1 ;;
     --spgemm) SPGEMM=1 ;;
     --scale) SCALE=1 ;;
+    --spmv) SPMV=1 ;;
+    --tests-only=*) TC="${a#--tests-only=}" ;;
     *) echo "unknown option $a"; exit 2 ;;
   esac
 done
@@ -44,8 +49,12 @@ if ! bash tools/build.sh > "$OUT/build.log" 2>&1; then
 fi
 summary "build: $(( $(date +%s) - t0 )) s"
 if [ $TESTS = 1 ]; then
-  (cd build-device && ./tests/saga_gpu_tests > "$OUT/tests.log" 2>&1; echo "gpu exit $?" >> "$OUT/tests.log")
-  (cd build-device && ctest --output-on-failure >> "$OUT/tests.log" 2>&1)
+  if [ -n "$TC" ]; then
+    (cd build-device && ./tests/saga_gpu_tests -tc="$TC" > "$OUT/tests.log" 2>&1; echo "gpu exit $?" >> "$OUT/tests.log")
+  else
+    (cd build-device && ./tests/saga_gpu_tests > "$OUT/tests.log" 2>&1; echo "gpu exit $?" >> "$OUT/tests.log")
+    (cd build-device && ctest --output-on-failure >> "$OUT/tests.log" 2>&1)
+  fi
   summary "gpu tests: $(grep -E 'test cases:' "$OUT/tests.log" | head -1)"
   summary "gpu tests: $(grep -E 'assertions:' "$OUT/tests.log" | head -1)"
   summary "ctest: $(grep -E 'tests passed|tests failed' "$OUT/tests.log")"
@@ -58,6 +67,13 @@ if [ $BENCH = 1 ]; then
   ./build-device/benchmarks/saga-bench-executors --json "$OUT/bench_executors.json" > "$OUT/bench_executors.md" 2>&1 \
     || summary "executor bench failed: $(tail -3 "$OUT/bench_executors.md")"
   cat "$OUT/bench_executors.md"
+fi
+if [ $SPMV = 1 ]; then
+  t0=$(date +%s)
+  ./build-device/benchmarks/saga-bench-spmv --json "$OUT/bench_spmv.json" --markdown "$OUT/bench_spmv.md" $QUICK \
+    > "$OUT/bench_spmv.log" 2>&1 || summary "spmv bench failed: $(tail -3 "$OUT/bench_spmv.log")"
+  summary "spmv bench: $(( $(date +%s) - t0 )) s"
+  cat "$OUT/bench_spmv.md" 2>/dev/null
 fi
 if [ $SPGEMM = 1 ]; then
   t0=$(date +%s)

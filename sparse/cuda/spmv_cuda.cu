@@ -1,6 +1,7 @@
 // Device SpMV. csr_vector: a group of V threads per row (V from the mean row
 // length, as in CUSP), a shuffle reduction, y written once. cusparse: the
-// vendor's cusparseSpMV with its analysis kept in the matrix's analysis cache.
+// vendor's cusparseSpMV (ALG_DEFAULT or CSR_ALG2) with its analysis kept in the
+// matrix's analysis cache. The binned SpMV (device default) is spmv_binned.cu.
 #include <memory>
 
 #include "sparse/cuda/cusparse_util.cuh"
@@ -53,27 +54,32 @@ void spmv_csr_vector(double alpha, const CsrMatrix& A, const Vector& x, double b
     launch_csr_vector<32>(alpha, A, x, beta, y);
 }
 
-void spmv_cusparse(double alpha, const CsrMatrix& A, const Vector& x, double beta, Vector& y) {
+static void spmv_cusparse_alg(double alpha, const CsrMatrix& A, const Vector& x, double beta, Vector& y, bool alg2) {
   if (A.rows() == 0) return;
+  const cusparseSpMVAlg_t alg = alg2 ? CUSPARSE_SPMV_CSR_ALG2 : CUSPARSE_SPMV_ALG_DEFAULT;
   cusparseHandle_t h = cusparse_handle();
   cusparseDnVecDescr_t dx, dy;
   SAGA_CUSPARSE(cusparseCreateDnVec(&dx, A.cols(), const_cast<double*>(x.data()), CUDA_R_64F));
   SAGA_CUSPARSE(cusparseCreateDnVec(&dy, A.rows(), y.data(), CUDA_R_64F));
-  auto& plan = A.analysis<CusparseSpmvPlan>("cusparse_spmv", [&](const CsrMatrix& M) {
+  auto& plan = A.analysis<CusparseSpmvPlan>(alg2 ? "cusparse_spmv_alg2" : "cusparse_spmv", [&](const CsrMatrix& M) {
     CusparseSpmvPlan p;
     p.mat = std::make_shared<CusparseCsr>(M);
     std::size_t bytes = 0;
     SAGA_CUSPARSE(cusparseSpMV_bufferSize(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, p.mat->d, dx, &beta, dy,
-                                          CUDA_R_64F, CUSPARSE_SPMV_ALG_DEFAULT, &bytes));
+                                          CUDA_R_64F, alg, &bytes));
     p.buffer = std::make_shared<Array<char>>(bytes ? bytes : 1, Space::device, "cuSPARSE SpMV buffer");
     SAGA_CUSPARSE(cusparseSpMV_preprocess(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, p.mat->d, dx, &beta, dy,
-                                          CUDA_R_64F, CUSPARSE_SPMV_ALG_DEFAULT, p.buffer->data()));
+                                          CUDA_R_64F, alg, p.buffer->data()));
     return p;
   });
   SAGA_CUSPARSE(cusparseSpMV(h, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, plan.mat->d, dx, &beta, dy, CUDA_R_64F,
-                             CUSPARSE_SPMV_ALG_DEFAULT, plan.buffer->data()));
+                             alg, plan.buffer->data()));
   cusparseDestroyDnVec(dx);
   cusparseDestroyDnVec(dy);
+}
+
+void spmv_cusparse(double alpha, const CsrMatrix& A, const Vector& x, double beta, Vector& y) {
+  spmv_cusparse_alg(alpha, A, x, beta, y, false);
 }
 
 namespace {
@@ -86,12 +92,31 @@ struct CsrVector {
     return std::make_unique<SpmvFunction>(&spmv_csr_vector);
   }
 };
+class CusparseAlgorithm final : public SpmvAlgorithm {
+ public:
+  explicit CusparseAlgorithm(bool alg2) : alg2_(alg2) {}
+  void apply(double alpha, const CsrMatrix& A, const Vector& x, double beta, Vector& y) const override {
+    spmv_cusparse_alg(alpha, A, x, beta, y, alg2_);
+  }
+
+ private:
+  bool alg2_;
+};
 struct CusparseSpmv {
   static constexpr const char* name = "cusparse";
   static constexpr const char* summary = "cusparseSpMV with its analysis cached on the matrix";
   static constexpr bool runs_on_host = false, runs_on_device = true;
-  using Params = NoParams;
-  static std::unique_ptr<SpmvAlgorithm> make(const Params&) { return std::make_unique<SpmvFunction>(&spmv_cusparse); }
+  struct Params {
+    std::string alg = "default";
+    template <class V>
+    void visit(V& v) {
+      v("alg", alg, "cuSPARSE algorithm: default or csr_alg2 (merge-based, for irregular rows)",
+        one_of({"default", "csr_alg2"}));
+    }
+  };
+  static std::unique_ptr<SpmvAlgorithm> make(const Params& p) {
+    return std::make_unique<CusparseAlgorithm>(p.alg == "csr_alg2");
+  }
 };
 }  // namespace
 void add_spmv_csr_vector(SpmvRegistry& r) { r.add<CsrVector>(); }

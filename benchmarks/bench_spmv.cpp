@@ -1,0 +1,254 @@
+// saga-bench-spmv: the solve phase against its data-movement floor, in one
+// process (docs/spmv.md):
+//  1. SpMV y = A x with every device SpMV algorithm (binned, csr_vector,
+//     scalar) and cuSPARSE (ALG_DEFAULT and CSR_ALG2), L2 flushed before each
+//     call, on the seed suite at its largest sizes, the coarse-level operators
+//     of 3D 7-pt N=128 and power-law matrices (R-MAT and its Laplacian):
+//     minimal bytes (12 nnz + 4 (rows + 1) + 8 cols + 8 rows), GB/s, % of the
+//     measured copy bandwidth, speed-up over cuSPARSE.
+//  2. One V(1,1) cycle (damped Jacobi) against the sum of the floors of the
+//     passes it makes (listed per level in the JSON).
+//  3. PCG(AMG) solves to 1e-8: graph replay against kernel-by-kernel launches,
+//     per-iteration time and total solve time.
+// Writes JSON and Markdown (benchmarks/results/spmv_<gpu>.*).
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <fstream>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "api/saga.hpp"
+#include "benchmarks/bench_common.hpp"
+#include "core/device.hpp"
+#include "problems/rmat.hpp"
+#include "problems/structured.hpp"
+#include "sparse/spmv.hpp"
+#include "sparse/vector_ops.hpp"
+
+using namespace saga;
+
+namespace {
+using bench::median;
+
+double spmv_bytes(const CsrMatrix& A) { return bench::csr_bytes(A.rows(), A.nnz()) + 8.0 * A.cols() + 8.0 * A.rows(); }
+
+struct Algo {
+  std::string label;
+  Component c;
+};
+
+// The passes of one V(1,1) damped-Jacobi cycle from a zero guess (solver/multigrid_cycle.cpp)
+// and their minimal bytes, per level.
+double cycle_floor_bytes(const Hierarchy& h, nlohmann::json& passes) {
+  const auto& L = h.levels();
+  double total = 0;
+  auto add = [&](std::size_t l, const std::string& what, double bytes) {
+    passes.push_back({{"level", l}, {"pass", what}, {"bytes", bytes}});
+    total += bytes;
+  };
+  for (std::size_t l = 0; l + 1 < L.size(); ++l) {
+    const double n = L[l].A.rows(), nc = L[l + 1].A.rows();
+    const double a = bench::csr_bytes(L[l].A.rows(), L[l].A.nnz());
+    add(l, "pre-smooth x = omega D^-1 b (2 vector passes)", 8.0 * 5 * n);
+    add(l, "residual r = b - A x", a + 8.0 * 3 * n);
+    add(l, "restrict b_c = R r", bench::csr_bytes(L[l].R.rows(), L[l].R.nnz()) + 8.0 * (n + nc));
+    add(l, "prolong t = x + P e", bench::csr_bytes(L[l].P.rows(), L[l].P.nnz()) + 8.0 * (nc + 2 * n));
+    add(l, "post-smooth x = t + omega D^-1 (b - A t)", a + 8.0 * 4 * n);
+  }
+  const auto& C = h.coarse().inverse;
+  add(L.size() - 1, "coarse solve x = A_c^-1 b", bench::csr_bytes(C.rows(), C.nnz()) + 8.0 * 2 * C.rows());
+  return total;
+}
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"saga solve-phase benchmark: SpMV, V-cycle, PCG (run on a GPU machine)"};
+  std::string json_path = "bench_spmv.json", md_path;
+  int repeat = 9, rmat_scale = 21, solves = 3;
+  bool quick = false;
+  app.add_option("--json", json_path, "where to write the results as JSON");
+  app.add_option("--markdown", md_path, "also write the tables as Markdown");
+  app.add_option("--repeat", repeat, "timed repetitions (median reported)");
+  app.add_option("--rmat-scale", rmat_scale, "R-MAT matrices: 2^scale rows (0: skip)");
+  app.add_option("--solves", solves, "timed solves per configuration (median reported)");
+  app.add_flag("--quick", quick, "small sizes only (smoke run)");
+  CLI11_PARSE(app, argc, argv);
+
+  try {
+    if (device::count() == 0) {
+      std::cerr << "saga-bench-spmv: no GPU present; this benchmark measures the CUDA backend\n";
+      return 2;
+    }
+    const auto info = device::info();
+    const double bw = bench::copy_bandwidth_gbs();
+    nlohmann::json out;
+    out["gpu"] = info.name;
+    out["cuda_runtime"] = info.runtime_version;
+    out["copy_bandwidth_gbs"] = bw;
+    out["repeat"] = repeat;
+    std::cout << fmt::format("GPU {} | copy bandwidth {:.0f} GB/s | median of {}\n", info.name, bw, repeat);
+    Vector flush(std::max<std::size_t>(info.l2_bytes, 1) / 4, Space::device, "L2 flush buffer");
+
+    // ---- 1. SpMV ------------------------------------------------------------------------------
+    const std::vector<Algo> algos{{"binned", Component("binned")},
+                                  {"csr_vector", Component("csr_vector")},
+                                  {"scalar", Component("scalar")},
+                                  {"cuSPARSE", Component("cusparse")},
+                                  {"cuSPARSE ALG2", Component("cusparse", Options().set("alg", "csr_alg2"))}};
+    std::string table =
+        "| matrix | rows | nnz | max row | floor ms | binned ms | binned GB/s | % copy | csr_vector ms | scalar ms | "
+        "cuSPARSE ms | ALG2 ms | binned / best cuSPARSE |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
+    auto bench_matrix = [&](const std::string& name, const CsrMatrix& A) {
+      nlohmann::json r;
+      r["matrix"] = name;
+      r["rows"] = A.rows();
+      r["nnz"] = A.nnz();
+      const auto rp = A.row_ptr().to_vector();
+      offset_t longest = 0;
+      for (index_t i = 0; i < A.rows(); ++i) longest = std::max(longest, rp[i + 1] - rp[i]);
+      r["max_row"] = longest;
+      const double bytes = spmv_bytes(A), floor_ms = bytes / (bw * 1e9) * 1e3;
+      r["bytes"] = bytes;
+      r["floor_ms"] = floor_ms;
+      const Vector x = random_vector(A.cols(), 7, Space::device);
+      Vector y(A.rows(), Space::device, "SpMV y");
+      std::map<std::string, double> ms;
+      for (const auto& a : algos) {
+        try {
+          spmv(1.0, A, x, 0.0, y, a.c);  // builds the analysis
+          std::vector<double> t;
+          for (int k = 0; k < repeat; ++k) {
+            fill(flush, 0.0);
+            t.push_back(device::elapsed_ms([&] { spmv(1.0, A, x, 0.0, y, a.c); }));
+          }
+          ms[a.label] = median(t);
+          r["ms"][a.label] = ms[a.label];
+          r["gbs"][a.label] = bytes / (ms[a.label] * 1e6);
+        } catch (const Error& e) {
+          r["errors"][a.label] = e.what();
+          ms[a.label] = -1;
+        }
+      }
+      const double best_cus = std::min(ms["cuSPARSE"] > 0 ? ms["cuSPARSE"] : 1e30,
+                                       ms["cuSPARSE ALG2"] > 0 ? ms["cuSPARSE ALG2"] : 1e30);
+      r["speedup_vs_best_cusparse"] = best_cus / ms["binned"];
+      r["percent_copy"] = 100.0 * bytes / (ms["binned"] * 1e6) / bw;
+      auto f = [](double v) { return v > 0 ? fmt::format("{:.3f}", v) : std::string("failed"); };
+      table += fmt::format("| {} | {} | {} | {} | {:.3f} | {} | {:.0f} | {:.0f}% | {} | {} | {} | {} | {:.2f}x |\n",
+                           name, A.rows(), A.nnz(), longest, floor_ms, f(ms["binned"]),
+                           bytes / (ms["binned"] * 1e6), 100.0 * bytes / (ms["binned"] * 1e6) / bw,
+                           f(ms["csr_vector"]), f(ms["scalar"]), f(ms["cuSPARSE"]), f(ms["cuSPARSE ALG2"]),
+                           best_cus / ms["binned"]);
+      out["spmv"].push_back(r);
+      std::cout << "  spmv " << name << std::endl;
+    };
+    struct Seed {
+      Stencil s;
+      index_t N;
+    };
+    const std::vector<Seed> seeds =
+        quick ? std::vector<Seed>{{Stencil::fd2d_5pt, 256}, {Stencil::fd3d_7pt, 32}}
+              : std::vector<Seed>{{Stencil::fd2d_5pt, 1024}, {Stencil::fe2d_9pt, 1024}, {Stencil::fd3d_7pt, 128},
+                                  {Stencil::fe3d_27pt, 101}, {Stencil::fd2d_5pt, 4096}, {Stencil::fd3d_7pt, 256},
+                                  {Stencil::fe3d_27pt, 160}};
+    for (const auto& s : seeds) {
+      const CsrMatrix A = poisson(s.s, s.N, Space::device);
+      bench_matrix(fmt::format("{} N={}", stencil_name(s.s), s.N), A);
+    }
+    {  // coarse-level operators of 3D 7-pt
+      const CsrMatrix A = poisson(Stencil::fd3d_7pt, quick ? 32 : 128, Space::device);
+      const Hierarchy h(A.clone(), SetupParams{});
+      for (std::size_t l = 1; l < h.levels().size(); ++l)
+        bench_matrix(fmt::format("3d7 N={} level {}", quick ? 32 : 128, l), h.levels()[l].A);
+      bench_matrix(fmt::format("3d7 N={} P0", quick ? 32 : 128), h.levels()[0].P);
+      bench_matrix(fmt::format("3d7 N={} R0", quick ? 32 : 128), h.levels()[0].R);
+    }
+    if (rmat_scale > 0) {
+      RmatParams rp;
+      rp.scale = quick ? std::min(rmat_scale, 16) : rmat_scale;
+      rp.edges = 16;
+      rp.seed = 2026;
+      const CsrMatrix G = rmat_matrix(rp, Space::device);
+      bench_matrix(fmt::format("R-MAT 2^{} x16", rp.scale), G);
+      const CsrMatrix Lg = rmat_laplacian(rp, 1.0, Space::device);
+      bench_matrix(fmt::format("R-MAT Laplacian 2^{} x16", rp.scale), Lg);
+    }
+    out["spmv_table_markdown"] = table;
+    std::cout << table;
+
+    // ---- 2. one V(1,1) cycle, 3. PCG solves -------------------------------------------------------
+    std::string cycles =
+        "| problem | levels | cycle ms | floor of its passes ms | cycle / floor |\n|---|---:|---:|---:|---:|\n";
+    std::string solves_md =
+        "| problem | iterations | graph: solve ms | ms / iteration | kernels: solve ms | graph speed-up |\n"
+        "|---|---:|---:|---:|---:|---:|\n";
+    const std::vector<Seed> solve_cases =
+        quick ? std::vector<Seed>{{Stencil::fd3d_7pt, 32}}
+              : std::vector<Seed>{{Stencil::fd2d_5pt, 1024}, {Stencil::fe2d_9pt, 1024}, {Stencil::fd3d_7pt, 64},
+                                  {Stencil::fd3d_7pt, 101},  {Stencil::fd3d_7pt, 128}, {Stencil::fe3d_27pt, 64},
+                                  {Stencil::fe3d_27pt, 101}, {Stencil::fe3d_27pt, 128}, {Stencil::fd3d_7pt, 256}};
+    for (const auto& s : solve_cases) {
+      const std::string name = fmt::format("{} N={}", stencil_name(s.s), s.N);
+      const auto exec = Executor::cuda();
+      ExecutorScope scope(exec);
+      const CsrMatrix A = poisson(s.s, s.N, Space::device);
+      const Vector b = random_vector(A.rows(), 11, Space::device);
+      nlohmann::json r;
+      r["problem"] = name;
+      double graph_ms = 0, kernel_ms = 0;
+      int iterations = 0;
+      for (const char* mode : {"auto", "off"}) {
+        SolverParams sp;
+        sp.type = Component("pcg", Options().set("graph", mode));
+        const Solver solver(A, AmgParams{}, sp, exec);
+        if (std::string(mode) == "auto") {  // the cycle against its floor
+          const auto& h = solver.preconditioner().hierarchy();
+          nlohmann::json passes = nlohmann::json::array();
+          const double fb = cycle_floor_bytes(h, passes);
+          Vector z(A.rows(), Space::device, "cycle output");
+          solver.preconditioner().apply(b, z);
+          std::vector<double> t;
+          for (int k = 0; k < repeat; ++k) t.push_back(device::elapsed_ms([&] { solver.preconditioner().apply(b, z); }));
+          const double cyc = median(t), fl = fb / (bw * 1e9) * 1e3;
+          r["cycle_ms"] = cyc;
+          r["cycle_floor_ms"] = fl;
+          r["cycle_passes"] = passes;
+          cycles += fmt::format("| {} | {} | {:.3f} | {:.3f} | {:.2f} |\n", name, h.levels().size(), cyc, fl, cyc / fl);
+        }
+        std::vector<double> t;
+        SolveResult res;
+        for (int k = 0; k < solves + 1; ++k) {  // the first one warms up (analyses, pools)
+          Vector x = Vector::zeros(A.rows(), Space::device);
+          device::synchronize();
+          res = solver.solve(b, x);
+          if (k > 0) t.push_back(res.seconds * 1e3);
+        }
+        const double ms = median(t);
+        r[std::string("solve_ms_graph_") + mode] = ms;
+        r[std::string("launch_") + mode] = res.launch;
+        r["iterations"] = res.iterations;
+        iterations = res.iterations;
+        (std::string(mode) == "auto" ? graph_ms : kernel_ms) = ms;
+      }
+      solves_md += fmt::format("| {} | {} | {:.2f} | {:.3f} | {:.2f} | {:.2f}x |\n", name, iterations, graph_ms,
+                               graph_ms / std::max(1, iterations), kernel_ms, kernel_ms / graph_ms);
+      out["solves"].push_back(r);
+      std::cout << "  solve " << name << std::endl;
+    }
+    out["cycle_table_markdown"] = cycles;
+    out["solve_table_markdown"] = solves_md;
+    std::ofstream(json_path) << out.dump(2) << "\n";
+    const std::string head = fmt::format("GPU {}, CUDA runtime {}, copy bandwidth {:.0f} GB/s, median of {}\n\n",
+                                         info.name, info.runtime_version, bw, repeat);
+    if (!md_path.empty())
+      std::ofstream(md_path) << head << "### SpMV (L2 flushed)\n\n"
+                             << table << "\n### One V(1,1) cycle\n\n"
+                             << cycles << "\n### PCG(AMG) to 1e-8\n\n"
+                             << solves_md;
+    std::cout << cycles << solves_md;
+    return 0;
+  } catch (const std::exception& e) {
+    std::cerr << "saga-bench-spmv: " << e.what() << "\n";
+    return 1;
+  }
+}

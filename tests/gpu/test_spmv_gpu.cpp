@@ -1,0 +1,248 @@
+// The device SpMV algorithms and the fused products of the solve phase against
+// the host: seed stencils, coarse-level operators, power-law matrices with rows
+// of 0 to 10^5 entries, empty rows, 1 x n and n x 1 shapes. Then the solve: the
+// graph-replayed PCG gives bitwise the iterates of the kernel-by-kernel one.
+#include <algorithm>
+#include <cmath>
+
+#include "amg/hierarchy.hpp"
+#include "api/saga.hpp"
+#include "problems/rmat.hpp"
+#include "problems/structured.hpp"
+#include "sparse/cg_ops.hpp"
+#include "sparse/cuda/kernels.hpp"
+#include "sparse/spmv.hpp"
+#include "sparse/vector_ops.hpp"
+#include "tests/helpers.hpp"
+
+using namespace saga;
+using namespace saga::test;
+
+namespace {
+// A rows x cols matrix whose row lengths run from 0 to max_len: row i has
+// length (i * 7919) % (max_len + 1) for a few rows, else a power law; random
+// distinct columns, values in [-1, 1].
+HostCsr ragged(index_t rows, index_t cols, index_t max_len, std::mt19937_64& rng) {
+  std::uniform_real_distribution<double> U(0.0, 1.0), V(-1.0, 1.0);
+  std::uniform_int_distribution<index_t> C(0, cols - 1);
+  HostCsr h{rows, cols, {0}, {}, {}};
+  std::vector<index_t> all(cols);
+  for (index_t j = 0; j < cols; ++j) all[j] = j;
+  for (index_t i = 0; i < rows; ++i) {
+    index_t len = static_cast<index_t>(std::min<double>(cols, 1.5 / std::pow(U(rng) + 1e-9, 1.2))) - 1;
+    if (i % 97 == 0) len = 0;                                   // empty rows
+    if (i == rows / 2 || i == rows - 1) len = std::min(cols, max_len);  // the longest rows
+    len = std::max<index_t>(0, std::min(len, cols));
+    std::vector<index_t> c;
+    if (len > cols / 4) {  // dense-ish: a random subset by shuffling a prefix
+      std::shuffle(all.begin(), all.end(), rng);
+      c.assign(all.begin(), all.begin() + len);
+    } else {
+      while (static_cast<index_t>(c.size()) < len) c.push_back(C(rng));
+    }
+    std::sort(c.begin(), c.end());
+    c.erase(std::unique(c.begin(), c.end()), c.end());
+    for (index_t j : c) {
+      h.col.push_back(j);
+      h.val.push_back(V(rng));
+    }
+    h.row_ptr.push_back(static_cast<offset_t>(h.col.size()));
+  }
+  return h;
+}
+
+struct Case {
+  std::string name;
+  CsrMatrix A;  // host
+};
+
+std::vector<Case> cases(std::mt19937_64& rng) {
+  std::vector<Case> c;
+  for (Stencil s : {Stencil::fd2d_5pt, Stencil::fe2d_9pt, Stencil::fd3d_7pt, Stencil::fe3d_27pt})
+    c.push_back({stencil_name(s), poisson(s, stencil_dim(s) == 2 ? 70 : 19, Space::host)});
+  {  // coarse-level operators (wider rows) of a 3D hierarchy
+    AmgParams p;
+    const Hierarchy h(poisson(Stencil::fe3d_27pt, 20, Space::host), p);
+    for (std::size_t l = 1; l < h.levels().size(); ++l)
+      c.push_back({fmt::format("27-pt level {}", l), h.levels()[l].A.clone()});
+    c.push_back({"27-pt P0", h.levels()[0].P.clone()});
+    c.push_back({"27-pt R0", h.levels()[0].R.clone()});
+  }
+  c.push_back({"ragged 3000 x 120000 (rows up to 1e5)", from_host_csr(ragged(3000, 120000, 100000, rng), Space::host)});
+  c.push_back({"ragged 20000 x 5000", from_host_csr(ragged(20000, 5000, 5000, rng), Space::host)});
+  RmatParams rp;
+  rp.scale = 14;
+  rp.edges = 12;
+  rp.seed = rng();
+  c.push_back({"R-MAT 2^14", rmat_matrix(rp, Space::host)});
+  c.push_back({"R-MAT Laplacian 2^13", rmat_laplacian(RmatParams{13, 8, 0.57, 0.19, 0.19, rng()}, 0.5, Space::host)});
+  c.push_back({"1 x 70000", from_host_csr(ragged(1, 70000, 70000, rng), Space::host)});
+  c.push_back({"70000 x 1", from_host_csr(ragged(70000, 1, 1, rng), Space::host)});
+  c.push_back({"empty 500 x 300", CsrMatrix::zeros(500, 300, Space::host)});
+  c.push_back({"0 x 0", CsrMatrix::zeros(0, 0, Space::host)});
+  return c;
+}
+}  // namespace
+
+TEST_CASE("GPU SpMV: every device algorithm equals host (stencils, coarse levels, power law, odd shapes)") {
+  std::mt19937_64 rng(fresh_seed());
+  for (const Case& k : cases(rng)) {
+    CAPTURE(k.name);
+    const CsrMatrix& Ah = k.A;
+    const CsrMatrix Ad = Ah.to(Space::device);
+    const Vector xh = random_vector(Ah.cols(), rng(), Space::host);
+    const Vector y0 = random_vector(Ah.rows(), rng(), Space::host);
+    for (double beta : {0.0, 1.3}) {
+      Vector yh = y0.clone();
+      spmv(0.7, Ah, xh, beta, yh);
+      for (const std::string& alg : spmv_registry().names(Space::device)) {
+        CAPTURE(alg);
+        Vector yd = y0.to(Space::device);
+        spmv(0.7, Ad, xh.to(Space::device), beta, yd, alg);
+        CHECK(max_rel_diff(yd.to_vector(), yh.to_vector()) < 1e-12);
+      }
+    }
+  }
+}
+
+TEST_CASE("GPU binned SpMV: bins, fused products against their composition, bitwise repeatable") {
+  std::mt19937_64 rng(fresh_seed());
+  for (const Case& k : cases(rng)) {
+    CAPTURE(k.name);
+    const CsrMatrix& Ah = k.A;
+    const CsrMatrix Ad = Ah.to(Space::device);
+    const auto bins = cuda::spmv_binned_info(Ad);
+    MESSAGE(k.name << ": " << bins.blocks << " blocks, " << bins.long_rows << " long rows in " << bins.chunks
+                   << " chunks");
+    const auto hh = to_host_csr(Ah);
+    index_t longest = 0;
+    for (index_t i = 0; i < hh.rows; ++i) longest = std::max(longest, hh.row_ptr[i + 1] - hh.row_ptr[i]);
+    CHECK((bins.long_rows > 0) == (longest > 2048));
+    const Vector xh = random_vector(Ah.cols(), rng(), Space::host);
+    const Vector zh = random_vector(Ah.rows(), rng(), Space::host);
+    const Vector xd = xh.to(Space::device), zd = zh.to(Space::device);
+    // y = alpha A x + beta z into another vector
+    Vector yh(Ah.rows(), Space::host), yd(Ah.rows(), Space::device);
+    spmv_add(-0.6, Ah, xh, 1.7, zh, yh);
+    spmv_add(-0.6, Ad, xd, 1.7, zd, yd);
+    CHECK(max_rel_diff(yd.to_vector(), yh.to_vector()) < 1e-12);
+    if (Ah.rows() != Ah.cols()) continue;
+    // the relaxation sweep x_out = x + omega w (b - A x)
+    const Vector wh = random_vector(Ah.rows(), rng(), Space::host);
+    Vector oh(Ah.rows(), Space::host), od(Ah.rows(), Space::device);
+    spmv_relax(Ah, xh, zh, wh, 0.66, oh);
+    spmv_relax(Ad, xd, zd, wh.to(Space::device), 0.66, od);
+    CHECK(max_rel_diff(od.to_vector(), oh.to_vector()) < 1e-12);
+    // y = A x with x . y
+    Scalars sh(3, Space::host), sd(3, Space::device);
+    spmv_dot(Ah, xh, yh, sh, 1);
+    spmv_dot(Ad, xd, yd, sd, 1);
+    CHECK(max_rel_diff(yd.to_vector(), yh.to_vector()) < 1e-12);
+    const double dh = sh.head(2)[1], dd = sd.head(2)[1];
+    CHECK(std::abs(dd - dh) <= 1e-12 * std::max(1.0, std::abs(dh)) * std::sqrt(std::max<double>(1, Ah.nnz())));
+    // Two runs give the same bits (fixed summation order, no atomics).
+    Vector yd2(Ah.rows(), Space::device);
+    Scalars sd2(3, Space::device);
+    spmv_dot(Ad, xd, yd2, sd2, 1);
+    CHECK(yd2.to_vector() == yd.to_vector());
+    CHECK(sd2.head(2)[1] == dd);
+  }
+}
+
+TEST_CASE("GPU CG updates equal host; a breakdown stops the updates") {
+  std::mt19937_64 rng(fresh_seed());
+  const std::size_t n = 77777;
+  const Vector q = random_vector(n, rng(), Space::host), Aq = random_vector(n, rng(), Space::host),
+               z = random_vector(n, rng(), Space::host);
+  Vector xh = random_vector(n, rng(), Space::host), rh = random_vector(n, rng(), Space::host);
+  Vector xd = xh.to(Space::device), rd = rh.to(Space::device);
+  Vector qh = q.clone(), qd = q.to(Space::device);
+  const std::vector<double> head{0.8, 0.5, 2.0, -0.3, 2.0, 0.0, 1.0, 0.9};  // rz rz_old qAq zAq count status h0 h1
+  for (bool flexible : {false, true}) {
+    Scalars sh(cg_slot::history + 4, Space::host), sd(cg_slot::history + 4, Space::device);
+    sh.set_head(head);
+    sd.set_head(head);
+    cg_direction(sh, z, qh, flexible);
+    cg_direction(sd, z.to(Space::device), qd, flexible);
+    CHECK(max_rel_diff(qd.to_vector(), qh.to_vector()) < 1e-14);
+    cg_step(sh, qh, Aq, xh, rh);
+    cg_step(sd, qd, Aq.to(Space::device), xd, rd);
+    CHECK(max_rel_diff(xd.to_vector(), xh.to_vector()) < 1e-14);
+    CHECK(max_rel_diff(rd.to_vector(), rh.to_vector()) < 1e-14);
+    const auto a = sh.head(cg_slot::history + 3), b = sd.head(cg_slot::history + 3);
+    CHECK(b[cg_slot::count] == 3.0);
+    CHECK(b[cg_slot::rz_old] == 0.8);
+    CHECK(b[cg_slot::history + 2] == doctest::Approx(a[cg_slot::history + 2]).epsilon(1e-13));
+  }
+  // q^T A q <= 0: status set, x and r and the history unchanged.
+  Scalars sd(cg_slot::history + 4, Space::device);
+  std::vector<double> bad = head;
+  bad[cg_slot::qAq] = -1.0;
+  sd.set_head(bad);
+  const auto x_before = xd.to_vector();
+  cg_step(sd, qd, Aq.to(Space::device), xd, rd);
+  const auto s = sd.head(cg_slot::history + 2);
+  CHECK(s[cg_slot::status] == 1.0);
+  CHECK(s[cg_slot::count] == 2.0);
+  CHECK(xd.to_vector() == x_before);
+}
+
+TEST_CASE("GPU PCG replayed as a CUDA graph: the same iterates bitwise as kernel by kernel") {
+  std::mt19937_64 rng(fresh_seed());
+  for (Stencil s : {Stencil::fd3d_7pt, Stencil::fe2d_9pt}) {
+    CAPTURE(stencil_name(s));
+    const CsrMatrix A = poisson(s, stencil_dim(s) == 2 ? 200 : 40, Space::device);
+    const Vector b = random_vector(A.rows(), rng(), Space::device);
+    const auto exec = Executor::cuda();
+    SolveResult r[3];
+    std::vector<double> x_of[3];
+    const char* modes[3] = {"auto", "off", "auto"};
+    for (int m = 0; m < 3; ++m) {
+      SolverParams sp;
+      sp.type = Component("pcg", Options().set("graph", modes[m]));
+      const Solver solver(A, AmgParams{}, sp, exec);
+      Vector x = Vector::zeros(A.rows(), Space::device);
+      r[m] = solver.solve(b, x);
+      x_of[m] = x.to_vector();
+    }
+    CHECK(r[0].converged);
+    CHECK(r[0].launch == "graph");
+    CHECK(r[1].launch == "kernels");
+    CHECK(r[1].launch_note == "graph: off");
+    CHECK(r[0].residual_history == r[1].residual_history);
+    CHECK(x_of[0] == x_of[1]);
+    CHECK(r[2].residual_history == r[0].residual_history);  // and run after run
+    // The same iteration count as the host solve.
+    Vector xh = Vector::zeros(A.rows(), Space::host);
+    const SolveResult rh = Solver(A.to(Space::host), AmgParams{}, SolverParams{}).solve(b.to(Space::host), xh);
+    CHECK(std::abs(rh.iterations - r[0].iterations) <= 1);
+    // Checked every 4 iterations: the same history prefix, at most 3 more.
+    SolverParams sp4;
+    sp4.type = Component("pcg", Options().set("check_every", 4));
+    Vector x4 = Vector::zeros(A.rows(), Space::device);
+    const SolveResult r4 = Solver(A, AmgParams{}, sp4, exec).solve(b, x4);
+    CHECK(r4.converged);
+    CHECK(r4.iterations - r[0].iterations >= 0);
+    CHECK(r4.iterations - r[0].iterations <= 3);
+    for (int i = 0; i <= r[0].iterations; ++i) CHECK(r4.residual_history[i] == r[0].residual_history[i]);
+  }
+  // On the legacy default stream (no executor of its own) a graph cannot be
+  // captured: the solve runs kernel by kernel and says why.
+  const CsrMatrix A = poisson(Stencil::fd2d_5pt, 64, Space::device);
+  const Vector b = random_vector(A.rows(), rng(), Space::device);
+  Vector x = Vector::zeros(A.rows(), Space::device);
+  const SolveResult r = Solver(A, AmgParams{}, SolverParams{}, Executor::default_for(Space::device)).solve(b, x);
+  CHECK(r.converged);
+  CHECK(r.launch == "kernels");
+  CHECK(r.launch_note.find("legacy default stream") != std::string::npos);
+  // fcg and cg take the same path.
+  for (const char* m : {"fcg", "cg"}) {
+    SolverParams sp;
+    sp.type = m;
+    sp.max_iterations = 2000;
+    Vector y = Vector::zeros(A.rows(), Space::device);
+    const SolveResult rm = Solver(A, AmgParams{}, sp, Executor::cuda()).solve(b, y);
+    CHECK(rm.converged);
+    CHECK(rm.launch == "graph");
+  }
+}
