@@ -2,6 +2,7 @@
 #include <Eigen/SparseCholesky>
 
 #include "problems/rhs.hpp"
+#include "problems/rmat.hpp"
 #include "sparse/spgemm.hpp"
 #include "problems/structured.hpp"
 #include "sparse/spmv.hpp"
@@ -193,4 +194,34 @@ TEST_CASE("variant combinations that would not be SPD are errors") {
   CHECK_THROWS_WITH_AS(make_stencil_spec(Stencil::fd2d_5pt, {0.1, 30}, k), doctest::Contains("type: fe"), InputError);
   CHECK_THROWS_AS(make_stencil_spec(Stencil::fd2d_5pt, {-1, 0}), InputError);
   CHECK_NOTHROW(make_stencil_spec(Stencil::fd2d_5pt, {0.1, 0}, k));
+}
+
+TEST_CASE("R-MAT: power-law rows, deterministic; its Laplacian is symmetric with positive diagonal dominance") {
+  RmatParams p;
+  p.scale = 12;
+  p.edges = 8;
+  p.seed = 42;
+  const HostCsr g = to_host_csr(rmat_matrix(p, Space::host));
+  CHECK(g.rows == 4096);
+  CHECK(g.col.size() <= std::size_t(8 * 4096));
+  CHECK(g.col.size() > std::size_t(4 * 4096));  // duplicates merge, but most edges are distinct
+  index_t longest = 0;
+  for (index_t i = 0; i < g.rows; ++i) longest = std::max(longest, g.row_ptr[i + 1] - g.row_ptr[i]);
+  CHECK(longest > 20 * 8);  // hub rows far longer than the mean
+  const HostCsr g2 = to_host_csr(rmat_matrix(p, Space::host));
+  CHECK(g2.col == g.col);
+  CHECK(g2.val == g.val);
+  const CsrMatrix L = rmat_laplacian(p, 0.25, Space::host);
+  L.validate("R-MAT Laplacian");
+  const EigenCsr Le = to_eigen(L);
+  CHECK((Le - EigenCsr(Le.transpose())).norm() == 0.0);
+  const HostCsr h = to_host_csr(L);
+  for (index_t i = 0; i < h.rows; ++i) {  // row sums are the shift: degree on the diagonal, -1 per edge
+    double sum = 0;
+    for (offset_t k = h.row_ptr[i]; k < h.row_ptr[i + 1]; ++k) sum += h.val[k];
+    CHECK(sum == doctest::Approx(0.25));
+  }
+  CHECK_THROWS_WITH_AS(rmat_laplacian(p, 0.0, Space::host), doctest::Contains("shift 0 must be positive"), InputError);
+  p.a = 0.9;
+  CHECK_THROWS_WITH_AS(rmat_matrix(p, Space::host), doctest::Contains("a + b + c < 1"), InputError);
 }
