@@ -93,11 +93,17 @@ int main(int argc, char** argv) {
     const std::vector<Algo> algos{{"binned", Component("binned")},
                                   {"csr_vector", Component("csr_vector")},
                                   {"scalar", Component("scalar")},
+                                  {"binned staged", Component("binned", Options().set("direct_max_mean", 0))},
+                                  {"binned epl=2", Component("binned", Options().set("entries_per_lane", 2))},
+                                  {"binned epl=8", Component("binned", Options().set("entries_per_lane", 8))},
+                                  {"binned direct<=16", Component("binned", Options().set("direct_max_mean", 16))},
                                   {"cuSPARSE", Component("cusparse")},
                                   {"cuSPARSE ALG2", Component("cusparse", Options().set("alg", "csr_alg2"))}};
     std::string table =
         "| matrix | rows | nnz | max row | floor ms | binned ms | binned GB/s | % copy | csr_vector ms | scalar ms | "
         "cuSPARSE ms | ALG2 ms | binned / best cuSPARSE |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
+    std::string variants =
+        "| matrix | binned | staged | epl=2 | epl=8 | direct<=16 | scalar | csr_vector |\n|---|---:|---:|---:|---:|---:|---:|---:|\n";
     auto bench_matrix = [&](const std::string& name, const CsrMatrix& A) {
       nlohmann::json r;
       r["matrix"] = name;
@@ -139,6 +145,9 @@ int main(int argc, char** argv) {
                            bytes / (ms["binned"] * 1e6), 100.0 * bytes / (ms["binned"] * 1e6) / bw,
                            f(ms["csr_vector"]), f(ms["scalar"]), f(ms["cuSPARSE"]), f(ms["cuSPARSE ALG2"]),
                            best_cus / ms["binned"]);
+      variants += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} |\n", name, f(ms["binned"]),
+                              f(ms["binned staged"]), f(ms["binned epl=2"]), f(ms["binned epl=8"]),
+                              f(ms["binned direct<=16"]), f(ms["scalar"]), f(ms["csr_vector"]));
       out["spmv"].push_back(r);
       std::cout << "  spmv " << name << std::endl;
     };
@@ -174,7 +183,8 @@ int main(int argc, char** argv) {
       bench_matrix(fmt::format("R-MAT Laplacian 2^{} x16", rp.scale), Lg);
     }
     out["spmv_table_markdown"] = table;
-    std::cout << table;
+    out["variants_table_markdown"] = variants;
+    std::cout << table << variants;
 
     // ---- 2. one V(1,1) cycle, 3. PCG solves -------------------------------------------------------
     std::string cycles =
@@ -242,7 +252,8 @@ int main(int argc, char** argv) {
                                          info.name, info.runtime_version, bw, repeat);
     if (!md_path.empty())
       std::ofstream(md_path) << head << "### SpMV (L2 flushed)\n\n"
-                             << table << "\n### One V(1,1) cycle\n\n"
+                             << table << "\n### Binned SpMV policy variants (ms)\n\n"
+                             << variants << "\n### One V(1,1) cycle\n\n"
                              << cycles << "\n### PCG(AMG) to 1e-8\n\n"
                              << solves_md;
     std::cout << cycles << solves_md;

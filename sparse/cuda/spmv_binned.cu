@@ -6,14 +6,16 @@
 //    blocks of about kUnits work units (a row costs its length + 1, so a block
 //    holds at most kUnits rows and about kUnits entries) and lists the rows
 //    longer than kUnits.
-//  - Short rows (≤ kShort entries): the CTA stages the products v[k]·x[col[k]]
-//    of its whole entry range in shared memory with coalesced loads; then one
-//    thread sums each row. This is what Poisson stencils hit: every load of A
-//    is a full 128-byte transaction.
-//  - Medium rows (kShort < length ≤ kUnits): one warp per row, in row order
-//    (round-robin over the warps), from shared memory where staged.
-//  - Long rows (> kUnits): a CTA per chunk of kUnits entries, then one thread
-//    per row sums its chunk sums in chunk order.
+//  - Each block picks its path from its mean row length (BlockPolicy):
+//    short rows (stencils: mean <= direct_max_mean) one thread per row straight
+//    from global memory, where L1 turns the strided loads into full lines;
+//    longer rows stage the products v[k]·x[col[k]] of the block's whole entry
+//    range in shared memory with coalesced loads, then V lanes per row (V a
+//    power of two from the mean) sum them with a shuffle reduction.
+//  - Rows longer than 32 V (and up to kUnits) in a block of shorter ones: one
+//    warp each, in row order (round-robin over the warps).
+//  - Rows longer than kUnits: a CTA per chunk of kUnits entries, then one
+//    thread per row sums its chunk sums in chunk order.
 // Every sum has a fixed order, so results are bitwise reproducible. The row
 // kernel takes an output functor (y = αAx + βz, the residual, a Jacobi sweep,
 // y = Ax with x·y) so that the solve's fused products cost one pass over A.
@@ -29,8 +31,8 @@ namespace saga::cuda {
 namespace {
 constexpr int kBlock = 256;               // threads per CTA
 constexpr int kUnits = 2048;              // work units per CTA (entries + rows)
-constexpr int kShort = 32;                // rows a single thread sums from shared memory
-constexpr int kStage = kUnits + kShort;   // products staged per CTA (16.6 KB)
+constexpr int kStage = kUnits + 32;      // products staged per CTA (16.6 KB): rows start in
+                                          // the first kUnits, short ones end within 32 more
 
 // ---- output functors: what happens to s = (A x)_r ------------------------------------------
 // Each returns the row's share of a fused dot product (0 when there is none).
@@ -144,42 +146,68 @@ BinnedPlan make_plan(const CsrMatrix& A) {
 BinnedPlan& plan_of(const CsrMatrix& A) { return A.analysis<BinnedPlan>("spmv.binned", make_plan); }
 
 // ---- the kernels -------------------------------------------------------------------------------
+// How a CTA block treats its rows, from their mean length (the tuning knobs of
+// the component, docs/spmv.md).
+struct BlockPolicy {
+  int direct_max_mean;   // mean <= this: one thread per row straight from global memory
+  int entries_per_lane;  // else: stage the products, V lanes per row with V >= mean / entries_per_lane
+};
+
 template <class Out>
 __global__ __launch_bounds__(kBlock) void rows_kernel(const index_t* __restrict__ block_row,
                                                       const offset_t* __restrict__ rp,
                                                       const index_t* __restrict__ ci, const double* __restrict__ v,
-                                                      const double* __restrict__ x, Out out,
+                                                      const double* __restrict__ x, Out out, BlockPolicy policy,
                                                       double* __restrict__ partial) {
   __shared__ double prod[kStage];
   const index_t r0 = block_row[blockIdx.x], r1 = block_row[blockIdx.x + 1];
   double mine = 0.0;  // this thread's share of the fused dot product
   if (r0 < r1) {      // the same for the whole CTA
-    const offset_t k0 = rp[r0];
-    const offset_t kend = min(rp[r1], k0 + kStage);
+    const offset_t k0 = rp[r0], k1 = rp[r1];
+    const offset_t mean = (k1 - k0) / (r1 - r0);
+    // V lanes per row (a power of two), and whether the products are staged.
+    const bool direct = mean <= policy.direct_max_mean;
+    int V = 1;
+    if (!direct)
+      while (V < 32 && V * policy.entries_per_lane < mean) V *= 2;
+    const offset_t kend = direct ? k0 : min(k1, k0 + kStage);  // staged entries: [k0, kend)
     for (offset_t k = k0 + threadIdx.x; k < kend; k += kBlock) prod[k - k0] = v[k] * __ldg(x + ci[k]);
-    __syncthreads();
+    if (!direct) __syncthreads();
+    // Rows of up to 32 V entries: a group of V lanes each; longer ones (up to
+    // kUnits) wait for the warps below; longer still were split (chunks_kernel).
+    const int lane = threadIdx.x % V, groups = kBlock / V;
+    const unsigned group_mask = V == 32 ? 0xffffffffu : ((1u << V) - 1) << (threadIdx.x % 32 / V * V);
     bool medium = false;
-    for (index_t r = r0 + threadIdx.x; r < r1; r += kBlock) {
-      const offset_t a = rp[r], b = rp[r + 1];
-      if (b - a <= kShort) {
-        double s = 0.0;
-        for (offset_t k = a; k < b; ++k) s += prod[k - k0];
-        mine += out(r, s);
-      } else if (b - a <= kUnits) {
-        medium = true;
+    for (index_t base = r0; base < r1; base += groups) {  // the same trip count in a whole warp
+      const index_t r = base + threadIdx.x / V;
+      offset_t a = 0, b = 0;
+      if (r < r1) {
+        a = rp[r];
+        b = rp[r + 1];
       }
+      const bool mine_row = r < r1 && b - a <= 32 * V;
+      medium = medium || (r < r1 && b - a > 32 * V && b - a <= kUnits);
+      double s = 0.0;
+      if (mine_row) {
+        if (b <= kend)
+          for (offset_t k = a + lane; k < b; k += V) s += prod[k - k0];
+        else
+          for (offset_t k = a + lane; k < b; k += V) s += v[k] * __ldg(x + ci[k]);
+      }
+      for (int off = V / 2; off > 0; off /= 2) s += __shfl_xor_sync(group_mask, s, off);
+      if (mine_row && lane == 0) mine += out(r, s);
     }
-    if (__syncthreads_or(medium)) {
-      const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-      unsigned ordinal = 0;  // medium rows met so far, in row order (the same in every warp)
+    if (__syncthreads_or(medium)) {  // rows of 32 V + 1 .. kUnits entries: one warp each, in row order
+      const int warp = threadIdx.x / 32, wl = threadIdx.x % 32;
+      unsigned ordinal = 0;  // such rows met so far (the same count in every warp)
       for (index_t base = r0; base < r1; base += 32) {
-        const index_t r = base + lane;
+        const index_t r = base + wl;
         offset_t a = 0, b = 0;
         if (r < r1) {
           a = rp[r];
           b = rp[r + 1];
         }
-        unsigned mask = __ballot_sync(0xffffffffu, r < r1 && b - a > kShort && b - a <= kUnits);
+        unsigned mask = __ballot_sync(0xffffffffu, r < r1 && b - a > 32 * V && b - a <= kUnits);
         while (mask) {
           const int j = __ffs(mask) - 1;
           mask &= mask - 1;
@@ -187,11 +215,11 @@ __global__ __launch_bounds__(kBlock) void rows_kernel(const index_t* __restrict_
           const offset_t ra = __shfl_sync(0xffffffffu, a, j), rb = __shfl_sync(0xffffffffu, b, j);
           double s = 0.0;
           if (rb <= kend)
-            for (offset_t k = ra + lane; k < rb; k += 32) s += prod[k - k0];
+            for (offset_t k = ra + wl; k < rb; k += 32) s += prod[k - k0];
           else
-            for (offset_t k = ra + lane; k < rb; k += 32) s += v[k] * __ldg(x + ci[k]);
+            for (offset_t k = ra + wl; k < rb; k += 32) s += v[k] * __ldg(x + ci[k]);
           for (int off = 16; off > 0; off /= 2) s += __shfl_xor_sync(0xffffffffu, s, off);
-          if (lane == 0) mine += out(base + j, s);
+          if (wl == 0) mine += out(base + j, s);
         }
       }
     }
@@ -240,7 +268,7 @@ __global__ void set_zero_kernel(double* p) { *p = 0.0; }
 
 // One product with output functor `out`; with `dot`, (*dot)[slot] = Σ out's returns.
 template <class Out>
-void run_binned(const CsrMatrix& A, const Vector& x, Out out, Scalars* dot, int slot) {
+void run_binned(const CsrMatrix& A, const Vector& x, Out out, BlockPolicy policy, Scalars* dot, int slot) {
   const cudaStream_t st = ::saga::device_stream();
   if (A.rows() == 0) {
     if (dot) {
@@ -254,7 +282,7 @@ void run_binned(const CsrMatrix& A, const Vector& x, Out out, Scalars* dot, int 
   const std::size_t parts = static_cast<std::size_t>(p.blocks) + long_blocks;
   double* partial = dot ? dot->scratch(parts) : nullptr;
   rows_kernel<Out><<<p.blocks, kBlock, 0, st>>>(p.block_row.data(), A.row_ptr().data(), A.col().data(),
-                                                A.val().data(), x.data(), out, partial);
+                                                A.val().data(), x.data(), out, policy, partial);
   SAGA_CUDA_LAUNCH("binned SpMV rows_kernel");
   if (p.long_rows) {
     chunks_kernel<<<p.chunks, kBlock, 0, st>>>(p.long_row.data(), p.chunk_ptr.data(), p.chunk_owner.data(),
@@ -283,20 +311,24 @@ __global__ void scalar_kernel(index_t n, const offset_t* __restrict__ rp, const 
 
 class BinnedSpmv final : public SpmvAlgorithm {
  public:
+  explicit BinnedSpmv(BlockPolicy p) : p_(p) {}
   void apply(double alpha, const CsrMatrix& A, const Vector& x, double beta, Vector& y) const override {
-    run_binned(A, x, AxpbyOut{alpha, beta, y.data(), y.data()}, nullptr, 0);
+    run_binned(A, x, AxpbyOut{alpha, beta, y.data(), y.data()}, p_, nullptr, 0);
   }
   void apply_add(double alpha, const CsrMatrix& A, const Vector& x, double beta, const Vector& z,
                  Vector& y) const override {
-    run_binned(A, x, AxpbyOut{alpha, beta, z.data(), y.data()}, nullptr, 0);
+    run_binned(A, x, AxpbyOut{alpha, beta, z.data(), y.data()}, p_, nullptr, 0);
   }
   void relax(const CsrMatrix& A, const Vector& x, const Vector& b, const Vector& w, double omega,
              Vector& x_out) const override {
-    run_binned(A, x, RelaxOut{x.data(), b.data(), w.data(), omega, x_out.data()}, nullptr, 0);
+    run_binned(A, x, RelaxOut{x.data(), b.data(), w.data(), omega, x_out.data()}, p_, nullptr, 0);
   }
   void apply_dot(const CsrMatrix& A, const Vector& x, Vector& y, Scalars& s, int slot) const override {
-    run_binned(A, x, DotOut{x.data(), y.data()}, &s, slot);
+    run_binned(A, x, DotOut{x.data(), y.data()}, p_, &s, slot);
   }
+
+ private:
+  BlockPolicy p_;
 };
 
 struct Binned {
@@ -304,8 +336,23 @@ struct Binned {
   static constexpr const char* summary =
       "adaptive binned rows: short rows staged in shared memory, warp rows, long rows split (device default)";
   static constexpr bool runs_on_host = false, runs_on_device = true;
-  using Params = NoParams;
-  static std::unique_ptr<SpmvAlgorithm> make(const Params&) { return std::make_unique<BinnedSpmv>(); }
+  struct Params {
+    int direct_max_mean = 10;
+    int entries_per_lane = 4;
+    template <class V>
+    void visit(V& v) {
+      v("direct_max_mean", direct_max_mean,
+        "blocks whose mean row length is at most this: one thread per row from global memory (no staging)",
+        in_range(0, 2048));
+      v("entries_per_lane", entries_per_lane,
+        "staged blocks: lanes per row = the power of two (<= 32) giving at most this many entries per lane "
+        "at the mean row length",
+        in_range(1, 2048));
+    }
+  };
+  static std::unique_ptr<SpmvAlgorithm> make(const Params& p) {
+    return std::make_unique<BinnedSpmv>(BlockPolicy{p.direct_max_mean, p.entries_per_lane});
+  }
 };
 struct Scalar {
   static constexpr const char* name = "scalar";

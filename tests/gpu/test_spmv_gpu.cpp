@@ -95,8 +95,18 @@ TEST_CASE("GPU SpMV: every device algorithm equals host (stencils, coarse levels
     for (double beta : {0.0, 1.3}) {
       Vector yh = y0.clone();
       spmv(0.7, Ah, xh, beta, yh);
-      for (const std::string& alg : spmv_registry().names(Space::device)) {
-        CAPTURE(alg);
+      std::vector<Component> algs;
+      for (const std::string& alg : spmv_registry().names(Space::device)) algs.emplace_back(alg);
+      // every path of the binned kernel: always staged with 1 or 32 lanes per row, always direct
+      algs.emplace_back("binned", Options().set("direct_max_mean", 0).set("entries_per_lane", 2048));
+      algs.emplace_back("binned", Options().set("direct_max_mean", 0).set("entries_per_lane", 1));
+      algs.emplace_back("binned", Options().set("direct_max_mean", 2048));
+      algs.emplace_back("cusparse", Options().set("alg", "csr_alg2"));
+      for (const Component& alg : algs) {
+        CAPTURE(alg.name);
+        std::string opts;
+        for (const auto& [key, o] : alg.options.values()) opts += key + "=" + o.text + " ";
+        CAPTURE(opts);
         Vector yd = y0.to(Space::device);
         spmv(0.7, Ad, xh.to(Space::device), beta, yd, alg);
         CHECK(max_rel_diff(yd.to_vector(), yh.to_vector()) < 1e-12);
