@@ -93,17 +93,17 @@ int main(int argc, char** argv) {
     const std::vector<Algo> algos{{"binned", Component("binned")},
                                   {"csr_vector", Component("csr_vector")},
                                   {"scalar", Component("scalar")},
-                                  {"binned staged", Component("binned", Options().set("direct_max_mean", 0))},
-                                  {"binned epl=2", Component("binned", Options().set("entries_per_lane", 2))},
+                                  {"binned blocks", Component("binned", Options().set("thread_max_row", 0))},
                                   {"binned epl=8", Component("binned", Options().set("entries_per_lane", 8))},
-                                  {"binned direct<=16", Component("binned", Options().set("direct_max_mean", 16))},
+                                  {"binned epl=16", Component("binned", Options().set("entries_per_lane", 16))},
+                                  {"binned epl=64", Component("binned", Options().set("entries_per_lane", 64))},
                                   {"cuSPARSE", Component("cusparse")},
                                   {"cuSPARSE ALG2", Component("cusparse", Options().set("alg", "csr_alg2"))}};
     std::string table =
         "| matrix | rows | nnz | max row | floor ms | binned ms | binned GB/s | % copy | csr_vector ms | scalar ms | "
         "cuSPARSE ms | ALG2 ms | binned / best cuSPARSE |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
     std::string variants =
-        "| matrix | binned | staged | epl=2 | epl=8 | direct<=16 | scalar | csr_vector |\n|---|---:|---:|---:|---:|---:|---:|---:|\n";
+        "| matrix | binned | blocks only | epl=8 | epl=16 | epl=64 | scalar | csr_vector |\n|---|---:|---:|---:|---:|---:|---:|---:|\n";
     auto bench_matrix = [&](const std::string& name, const CsrMatrix& A) {
       nlohmann::json r;
       r["matrix"] = name;
@@ -146,8 +146,8 @@ int main(int argc, char** argv) {
                            f(ms["csr_vector"]), f(ms["scalar"]), f(ms["cuSPARSE"]), f(ms["cuSPARSE ALG2"]),
                            best_cus / ms["binned"]);
       variants += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} |\n", name, f(ms["binned"]),
-                              f(ms["binned staged"]), f(ms["binned epl=2"]), f(ms["binned epl=8"]),
-                              f(ms["binned direct<=16"]), f(ms["scalar"]), f(ms["csr_vector"]));
+                              f(ms["binned blocks"]), f(ms["binned epl=8"]), f(ms["binned epl=16"]),
+                              f(ms["binned epl=64"]), f(ms["scalar"]), f(ms["csr_vector"]));
       out["spmv"].push_back(r);
       std::cout << "  spmv " << name << std::endl;
     };

@@ -17,6 +17,8 @@ void spmv_scalar(double alpha, const CsrMatrix& A, const Vector& x, double beta,
 // The bins the binned SpMV made for A (its analysis, built on first use).
 struct SpmvBinsInfo {
   index_t blocks = 0, long_rows = 0, chunks = 0;
+  int units = 0;         // work units per row block
+  offset_t max_row = 0;  // the longest row
 };
 SpmvBinsInfo spmv_binned_info(const CsrMatrix& A);
 void spmv_cusparse(double alpha, const CsrMatrix& A, const Vector& x, double beta, Vector& y);

@@ -1,23 +1,24 @@
 // Adaptive-binned SpMV: the ACSR of 004 §2.1/§4.2 (rows grouped by length, a
-// code path per group, long rows split across CTAs) in the CSR-Adaptive form,
-// where the groups are contiguous row blocks, so y is written and x is read in
-// row order:
-//  - The analysis (kept on the matrix as "spmv.binned") cuts the rows into CTA
-//    blocks of about kUnits work units (a row costs its length + 1, so a block
-//    holds at most kUnits rows and about kUnits entries) and lists the rows
-//    longer than kUnits.
-//  - Each block picks its path from its mean row length (BlockPolicy):
-//    short rows (stencils: mean <= direct_max_mean) one thread per row straight
-//    from global memory, where L1 turns the strided loads into full lines;
-//    longer rows stage the products v[k]·x[col[k]] of the block's whole entry
-//    range in shared memory with coalesced loads, then V lanes per row (V a
-//    power of two from the mean) sum them with a shuffle reduction.
-//  - Rows longer than 32 V (and up to kUnits) in a block of shorter ones: one
-//    warp each, in row order (round-robin over the warps).
-//  - Rows longer than kUnits: a CTA per chunk of kUnits entries, then one
+// code path per group, long rows split across CTAs), with the groups kept as
+// contiguous row blocks (CSR-Adaptive) so that y is written and x read in row
+// order. The analysis (kept on the matrix as "spmv.binned") finds the longest
+// row, cuts the rows into CTA blocks of `units` work units (a row costs its
+// length + 1: at most `units` rows and about `units` entries per block; units =
+// 2048, halved for small matrices down to 256 so that every SM gets ~4 blocks)
+// and lists the rows longer than `units`. Then, by row length:
+//  - thread bin: when no row is longer than thread_max_row (stencils, P), one
+//    thread per row straight from global memory; L1 turns the strided loads of
+//    short rows into full lines, and nothing else is read (docs/spmv.md: this
+//    beats staging by 25-30% on 5-, 7- and 9-point matrices);
+//  - row blocks: the CTA stages the products v[k]·x[col[k]] of its entry range
+//    in shared memory with coalesced loads, then V lanes per row (V from the
+//    block's mean length and entries_per_lane) sum them;
+//  - rows longer than 32 V (and up to `units`) in a block of shorter ones: one
+//    warp each, in row order (round-robin over the warps);
+//  - rows longer than `units`: a CTA per chunk of `units` entries, then one
 //    thread per row sums its chunk sums in chunk order.
-// Every sum has a fixed order, so results are bitwise reproducible. The row
-// kernel takes an output functor (y = αAx + βz, the residual, a Jacobi sweep,
+// Every sum has a fixed order, so results are bitwise reproducible. The
+// kernels take an output functor (y = αAx + βz, the residual, a Jacobi sweep,
 // y = Ax with x·y) so that the solve's fused products cost one pass over A.
 #include <memory>
 
@@ -65,9 +66,11 @@ struct DotOut {  // y = s, and x . y
 
 // ---- the analysis ------------------------------------------------------------------------------
 struct BinnedPlan {
+  int units = kUnits;     // work units per CTA block (kUnits, less for small matrices)
+  offset_t max_row = 0;   // the longest row
   index_t blocks = 0;     // CTAs of the row kernel
-  index_t long_rows = 0;  // rows of more than kUnits entries
-  index_t chunks = 0;     // their chunks of kUnits entries
+  index_t long_rows = 0;  // rows of more than `units` entries
+  index_t chunks = 0;     // their chunks of `units` entries
   Array<index_t> block_row;    // blocks + 1: first row of each CTA block
   Array<index_t> long_row;     // long_rows
   Array<index_t> chunk_ptr;    // long_rows + 1: first chunk of each long row
@@ -76,28 +79,33 @@ struct BinnedPlan {
 };
 
 // Block b owns the rows r whose work offset w(r) = row_ptr[r] + r lies in
-// [b kUnits, (b+1) kUnits): block_row[b] = min{r : w(r) >= b kUnits}.
-__global__ void block_rows_kernel(index_t n, const offset_t* __restrict__ rp, index_t blocks, index_t* block_row) {
+// [b units, (b+1) units): block_row[b] = min{r : w(r) >= b units}.
+__global__ void block_rows_kernel(index_t n, const offset_t* __restrict__ rp, int units, index_t blocks,
+                                  index_t* block_row) {
   const std::int64_t r = global_thread();
   if (r > n) return;
   const std::int64_t w = static_cast<std::int64_t>(rp[r]) + r;
   const std::int64_t w_prev = r == 0 ? -1 : static_cast<std::int64_t>(rp[r - 1]) + r - 1;
-  const std::int64_t lo = w_prev < 0 ? 0 : w_prev / kUnits + 1, hi = w / kUnits;
+  const std::int64_t lo = w_prev < 0 ? 0 : w_prev / units + 1, hi = w / units;
   for (std::int64_t b = lo; b <= hi && b < blocks; ++b) block_row[b] = static_cast<index_t>(r);
   if (r == n) block_row[blocks] = n;
 }
-__global__ void long_flags_kernel(index_t n, const offset_t* __restrict__ rp, index_t* is_long, index_t* chunks) {
+// Long-row flags and chunk counts, and the longest row (an integer max:
+// the same result in any order).
+__global__ void long_flags_kernel(index_t n, const offset_t* __restrict__ rp, int units, index_t* is_long,
+                                  index_t* chunks, int* max_row) {
   const std::int64_t r = global_thread();
   if (r >= n) return;
   const offset_t len = rp[r + 1] - rp[r];
-  is_long[r] = len > kUnits;
-  chunks[r] = len > kUnits ? (len + kUnits - 1) / kUnits : 0;
+  is_long[r] = len > units;
+  chunks[r] = len > units ? (len + units - 1) / units : 0;
+  atomicMax(max_row, len);
 }
-__global__ void long_list_kernel(index_t n, const offset_t* __restrict__ rp, const index_t* pos,
+__global__ void long_list_kernel(index_t n, const offset_t* __restrict__ rp, int units, const index_t* pos,
                                  const index_t* chunk_start, index_t* long_row, index_t* chunk_ptr) {
   const std::int64_t r = global_thread();
   if (r >= n) return;
-  if (rp[r + 1] - rp[r] > kUnits) {
+  if (rp[r + 1] - rp[r] > units) {
     long_row[pos[r]] = static_cast<index_t>(r);
     chunk_ptr[pos[r]] = chunk_start[r];
   }
@@ -109,24 +117,39 @@ __global__ void chunk_owner_kernel(index_t long_rows, const index_t* chunk_ptr, 
   for (index_t c = chunk_ptr[i]; c < chunk_ptr[i + 1]; ++c) owner[c] = static_cast<index_t>(i);
 }
 
+int multiprocessors() {
+  static const int sms = [] {
+    int dev = 0, n = 0;
+    SAGA_CUDA(cudaGetDevice(&dev));
+    SAGA_CUDA(cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, dev));
+    return n;
+  }();
+  return sms;
+}
+
 BinnedPlan make_plan(const CsrMatrix& A) {
   BinnedPlan p;
   const index_t n = A.rows();
-  const std::int64_t units = static_cast<std::int64_t>(A.nnz()) + n;
-  p.blocks = static_cast<index_t>(units / kUnits + 1);
+  const std::int64_t total = static_cast<std::int64_t>(A.nnz()) + n;
+  // Small matrices (coarse levels) get smaller blocks: at least ~4 per SM.
+  while (p.units > 256 && total / p.units < 4 * multiprocessors()) p.units /= 2;
+  p.blocks = static_cast<index_t>(total / p.units + 1);
   const cudaStream_t st = ::saga::device_stream();
   p.block_row = Array<index_t>(static_cast<std::size_t>(p.blocks) + 1, Space::device, "SpMV block rows");
-  block_rows_kernel<<<grid_for(static_cast<std::int64_t>(n) + 1), kThreads, 0, st>>>(n, A.row_ptr().data(), p.blocks,
-                                                                                     p.block_row.data());
+  block_rows_kernel<<<grid_for(static_cast<std::int64_t>(n) + 1), kThreads, 0, st>>>(n, A.row_ptr().data(), p.units,
+                                                                                     p.blocks, p.block_row.data());
   SAGA_CUDA_LAUNCH("block_rows_kernel");
   // The long rows and their chunks (two scans and one read of the totals).
   Array<index_t> is_long(n, Space::device, "SpMV long-row flags"), chunks(n, Space::device, "SpMV chunk counts");
   Array<index_t> pos(static_cast<std::size_t>(n) + 1, Space::device, "SpMV long-row positions");
   Array<index_t> chunk_start(static_cast<std::size_t>(n) + 1, Space::device, "SpMV chunk offsets");
-  long_flags_kernel<<<grid_for(n), kThreads, 0, st>>>(n, A.row_ptr().data(), is_long.data(), chunks.data());
+  Array<int> max_row = Array<int>::zeros(1, Space::device, "SpMV longest row");
+  long_flags_kernel<<<grid_for(n), kThreads, 0, st>>>(n, A.row_ptr().data(), p.units, is_long.data(), chunks.data(),
+                                                      max_row.data());
   SAGA_CUDA_LAUNCH("long_flags_kernel");
   prim::exclusive_scan_total(is_long.data(), pos.data(), n);
   prim::exclusive_scan_total(chunks.data(), chunk_start.data(), n);
+  p.max_row = max_row.get(0);
   p.long_rows = pos.get(n);
   if (p.long_rows == 0) return p;
   p.chunks = chunk_start.get(n);
@@ -134,7 +157,7 @@ BinnedPlan make_plan(const CsrMatrix& A) {
   p.chunk_ptr = Array<index_t>(static_cast<std::size_t>(p.long_rows) + 1, Space::device, "SpMV chunk pointers");
   p.chunk_owner = Array<index_t>(p.chunks, Space::device, "SpMV chunk owners");
   p.chunk_sum = Array<double>(p.chunks, Space::device, "SpMV chunk sums");
-  long_list_kernel<<<grid_for(n), kThreads, 0, st>>>(n, A.row_ptr().data(), pos.data(), chunk_start.data(),
+  long_list_kernel<<<grid_for(n), kThreads, 0, st>>>(n, A.row_ptr().data(), p.units, pos.data(), chunk_start.data(),
                                                      p.long_row.data(), p.chunk_ptr.data());
   SAGA_CUDA_LAUNCH("long_list_kernel");
   chunk_owner_kernel<<<grid_for(p.long_rows), kThreads, 0, st>>>(p.long_rows, p.chunk_ptr.data(),
@@ -149,32 +172,29 @@ BinnedPlan& plan_of(const CsrMatrix& A) { return A.analysis<BinnedPlan>("spmv.bi
 // How a CTA block treats its rows, from their mean length (the tuning knobs of
 // the component, docs/spmv.md).
 struct BlockPolicy {
-  int direct_max_mean;   // mean <= this: one thread per row straight from global memory
-  int entries_per_lane;  // else: stage the products, V lanes per row with V >= mean / entries_per_lane
+  int thread_max_row;    // matrices whose longest row is at most this: one thread per row, no blocks
+  int entries_per_lane;  // blocks: V lanes per row with V >= mean / entries_per_lane
 };
 
 template <class Out>
 __global__ __launch_bounds__(kBlock) void rows_kernel(const index_t* __restrict__ block_row,
                                                       const offset_t* __restrict__ rp,
                                                       const index_t* __restrict__ ci, const double* __restrict__ v,
-                                                      const double* __restrict__ x, Out out, BlockPolicy policy,
-                                                      double* __restrict__ partial) {
+                                                      const double* __restrict__ x, Out out, int units,
+                                                      int entries_per_lane, double* __restrict__ partial) {
   __shared__ double prod[kStage];
   const index_t r0 = block_row[blockIdx.x], r1 = block_row[blockIdx.x + 1];
   double mine = 0.0;  // this thread's share of the fused dot product
   if (r0 < r1) {      // the same for the whole CTA
     const offset_t k0 = rp[r0], k1 = rp[r1];
     const offset_t mean = (k1 - k0) / (r1 - r0);
-    // V lanes per row (a power of two), and whether the products are staged.
-    const bool direct = mean <= policy.direct_max_mean;
-    int V = 1;
-    if (!direct)
-      while (V < 32 && V * policy.entries_per_lane < mean) V *= 2;
-    const offset_t kend = direct ? k0 : min(k1, k0 + kStage);  // staged entries: [k0, kend)
+    int V = 1;  // lanes per row, a power of two
+    while (V < 32 && V * entries_per_lane < mean) V *= 2;
+    const offset_t kend = min(k1, k0 + units + 32);  // staged entries: [k0, kend)
     for (offset_t k = k0 + threadIdx.x; k < kend; k += kBlock) prod[k - k0] = v[k] * __ldg(x + ci[k]);
-    if (!direct) __syncthreads();
+    __syncthreads();
     // Rows of up to 32 V entries: a group of V lanes each; longer ones (up to
-    // kUnits) wait for the warps below; longer still were split (chunks_kernel).
+    // units) wait for the warps below; longer still were split (chunks_kernel).
     const int lane = threadIdx.x % V, groups = kBlock / V;
     const unsigned group_mask = V == 32 ? 0xffffffffu : ((1u << V) - 1) << (threadIdx.x % 32 / V * V);
     bool medium = false;
@@ -186,7 +206,7 @@ __global__ __launch_bounds__(kBlock) void rows_kernel(const index_t* __restrict_
         b = rp[r + 1];
       }
       const bool mine_row = r < r1 && b - a <= 32 * V;
-      medium = medium || (r < r1 && b - a > 32 * V && b - a <= kUnits);
+      medium = medium || (r < r1 && b - a > 32 * V && b - a <= units);
       double s = 0.0;
       if (mine_row) {
         if (b <= kend)
@@ -197,7 +217,7 @@ __global__ __launch_bounds__(kBlock) void rows_kernel(const index_t* __restrict_
       for (int off = V / 2; off > 0; off /= 2) s += __shfl_xor_sync(group_mask, s, off);
       if (mine_row && lane == 0) mine += out(r, s);
     }
-    if (__syncthreads_or(medium)) {  // rows of 32 V + 1 .. kUnits entries: one warp each, in row order
+    if (__syncthreads_or(medium)) {  // rows of 32 V + 1 .. units entries: one warp each, in row order
       const int warp = threadIdx.x / 32, wl = threadIdx.x % 32;
       unsigned ordinal = 0;  // such rows met so far (the same count in every warp)
       for (index_t base = r0; base < r1; base += 32) {
@@ -207,7 +227,7 @@ __global__ __launch_bounds__(kBlock) void rows_kernel(const index_t* __restrict_
           a = rp[r];
           b = rp[r + 1];
         }
-        unsigned mask = __ballot_sync(0xffffffffu, r < r1 && b - a > 32 * V && b - a <= kUnits);
+        unsigned mask = __ballot_sync(0xffffffffu, r < r1 && b - a > 32 * V && b - a <= units);
         while (mask) {
           const int j = __ffs(mask) - 1;
           mask &= mask - 1;
@@ -236,10 +256,10 @@ __global__ __launch_bounds__(kBlock) void chunks_kernel(const index_t* __restric
                                                         const offset_t* __restrict__ rp,
                                                         const index_t* __restrict__ ci,
                                                         const double* __restrict__ v, const double* __restrict__ x,
-                                                        double* __restrict__ chunk_sum) {
+                                                        int units, double* __restrict__ chunk_sum) {
   const index_t c = blockIdx.x, i = owner[c], r = long_row[i];
-  const offset_t a = rp[r] + (c - chunk_ptr[i]) * kUnits;
-  const offset_t b = min(rp[r + 1], a + kUnits);
+  const offset_t a = rp[r] + (c - chunk_ptr[i]) * units;
+  const offset_t b = min(rp[r + 1], a + units);
   double s = 0.0;
   for (offset_t k = a + threadIdx.x; k < b; k += kBlock) s += v[k] * __ldg(x + ci[k]);
   s = block_sum<kBlock>(s);
@@ -264,6 +284,27 @@ __global__ __launch_bounds__(kBlock) void long_rows_kernel(index_t long_rows, co
   }
 }
 
+// Every row at most thread_max_row entries: one thread per row from global
+// memory (L1 turns the strided loads of short rows into full lines).
+template <class Out>
+__global__ __launch_bounds__(kBlock) void thread_rows_kernel(index_t n, const offset_t* __restrict__ rp,
+                                                             const index_t* __restrict__ ci,
+                                                             const double* __restrict__ v,
+                                                             const double* __restrict__ x, Out out,
+                                                             double* __restrict__ partial) {
+  const std::int64_t r = global_thread();
+  double mine = 0.0;
+  if (r < n) {
+    double s = 0.0;
+    for (offset_t k = rp[r]; k < rp[r + 1]; ++k) s += v[k] * __ldg(x + ci[k]);
+    mine = out(static_cast<index_t>(r), s);
+  }
+  if (partial) {
+    mine = block_sum<kBlock>(mine);
+    if (threadIdx.x == 0) partial[blockIdx.x] = mine;
+  }
+}
+
 __global__ void set_zero_kernel(double* p) { *p = 0.0; }
 
 // One product with output functor `out`; with `dot`, (*dot)[slot] = Σ out's returns.
@@ -278,16 +319,29 @@ void run_binned(const CsrMatrix& A, const Vector& x, Out out, BlockPolicy policy
     return;
   }
   BinnedPlan& p = plan_of(A);
+  if (p.max_row <= policy.thread_max_row) {  // the thread bin holds every row
+    const unsigned blocks = grid_for(A.rows(), kBlock);
+    double* partial = dot ? dot->scratch(blocks) : nullptr;
+    thread_rows_kernel<Out><<<blocks, kBlock, 0, st>>>(A.rows(), A.row_ptr().data(), A.col().data(), A.val().data(),
+                                                       x.data(), out, partial);
+    SAGA_CUDA_LAUNCH("binned SpMV thread_rows_kernel");
+    if (dot) {
+      sum_partials_into<><<<1, kThreads, 0, st>>>(partial, blocks, dot->data() + slot);
+      SAGA_CUDA_LAUNCH("binned SpMV dot");
+    }
+    return;
+  }
   const unsigned long_blocks = p.long_rows ? grid_for(p.long_rows, kBlock) : 0;
   const std::size_t parts = static_cast<std::size_t>(p.blocks) + long_blocks;
   double* partial = dot ? dot->scratch(parts) : nullptr;
   rows_kernel<Out><<<p.blocks, kBlock, 0, st>>>(p.block_row.data(), A.row_ptr().data(), A.col().data(),
-                                                A.val().data(), x.data(), out, policy, partial);
+                                                A.val().data(), x.data(), out, p.units, policy.entries_per_lane,
+                                                partial);
   SAGA_CUDA_LAUNCH("binned SpMV rows_kernel");
   if (p.long_rows) {
     chunks_kernel<<<p.chunks, kBlock, 0, st>>>(p.long_row.data(), p.chunk_ptr.data(), p.chunk_owner.data(),
                                                A.row_ptr().data(), A.col().data(), A.val().data(), x.data(),
-                                               p.chunk_sum.data());
+                                               p.units, p.chunk_sum.data());
     SAGA_CUDA_LAUNCH("binned SpMV chunks_kernel");
     long_rows_kernel<Out><<<long_blocks, kBlock, 0, st>>>(p.long_rows, p.long_row.data(), p.chunk_ptr.data(),
                                                           p.chunk_sum.data(), out, partial ? partial + p.blocks : nullptr);
@@ -337,21 +391,20 @@ struct Binned {
       "adaptive binned rows: short rows staged in shared memory, warp rows, long rows split (device default)";
   static constexpr bool runs_on_host = false, runs_on_device = true;
   struct Params {
-    int direct_max_mean = 10;
-    int entries_per_lane = 4;
+    int thread_max_row = 16;
+    int entries_per_lane = 32;
     template <class V>
     void visit(V& v) {
-      v("direct_max_mean", direct_max_mean,
-        "blocks whose mean row length is at most this: one thread per row from global memory (no staging)",
-        in_range(0, 2048));
+      v("thread_max_row", thread_max_row,
+        "matrices whose longest row has at most this many entries: one thread per row, no blocks", in_range(0, 256));
       v("entries_per_lane", entries_per_lane,
-        "staged blocks: lanes per row = the power of two (<= 32) giving at most this many entries per lane "
-        "at the mean row length",
+        "row blocks: lanes per row = the smallest power of two (<= 32) giving at most this many entries per lane "
+        "at the block's mean row length",
         in_range(1, 2048));
     }
   };
   static std::unique_ptr<SpmvAlgorithm> make(const Params& p) {
-    return std::make_unique<BinnedSpmv>(BlockPolicy{p.direct_max_mean, p.entries_per_lane});
+    return std::make_unique<BinnedSpmv>(BlockPolicy{p.thread_max_row, p.entries_per_lane});
   }
 };
 struct Scalar {
@@ -372,7 +425,7 @@ void spmv_scalar(double alpha, const CsrMatrix& A, const Vector& x, double beta,
 
 SpmvBinsInfo spmv_binned_info(const CsrMatrix& A) {
   const BinnedPlan& p = plan_of(A);
-  return SpmvBinsInfo{p.blocks, p.long_rows, p.chunks};
+  return SpmvBinsInfo{p.blocks, p.long_rows, p.chunks, p.units, p.max_row};
 }
 
 void add_spmv_binned(SpmvRegistry& r) { r.add<Binned>(); }

@@ -97,10 +97,10 @@ TEST_CASE("GPU SpMV: every device algorithm equals host (stencils, coarse levels
       spmv(0.7, Ah, xh, beta, yh);
       std::vector<Component> algs;
       for (const std::string& alg : spmv_registry().names(Space::device)) algs.emplace_back(alg);
-      // every path of the binned kernel: always staged with 1 or 32 lanes per row, always direct
-      algs.emplace_back("binned", Options().set("direct_max_mean", 0).set("entries_per_lane", 2048));
-      algs.emplace_back("binned", Options().set("direct_max_mean", 0).set("entries_per_lane", 1));
-      algs.emplace_back("binned", Options().set("direct_max_mean", 2048));
+      // every path of the binned kernels: row blocks with 1 or 32 lanes per row, the thread bin
+      algs.emplace_back("binned", Options().set("thread_max_row", 0).set("entries_per_lane", 2048));
+      algs.emplace_back("binned", Options().set("thread_max_row", 0).set("entries_per_lane", 1));
+      algs.emplace_back("binned", Options().set("thread_max_row", 256));
       algs.emplace_back("cusparse", Options().set("alg", "csr_alg2"));
       for (const Component& alg : algs) {
         CAPTURE(alg.name);
@@ -127,7 +127,9 @@ TEST_CASE("GPU binned SpMV: bins, fused products against their composition, bitw
     const auto hh = to_host_csr(Ah);
     index_t longest = 0;
     for (index_t i = 0; i < hh.rows; ++i) longest = std::max(longest, hh.row_ptr[i + 1] - hh.row_ptr[i]);
-    CHECK((bins.long_rows > 0) == (longest > 2048));
+    CHECK(bins.max_row == longest);
+    CHECK((bins.long_rows > 0) == (longest > bins.units));
+    CHECK((bins.units >= 256 && bins.units <= 2048));
     const Vector xh = random_vector(Ah.cols(), rng(), Space::host);
     const Vector zh = random_vector(Ah.rows(), rng(), Space::host);
     const Vector xd = xh.to(Space::device), zd = zh.to(Space::device);
