@@ -158,7 +158,7 @@ int main(int argc, char** argv) {
     const std::vector<Seed> seeds =
         quick ? std::vector<Seed>{{Stencil::fd2d_5pt, 256}, {Stencil::fd3d_7pt, 32}}
               : std::vector<Seed>{{Stencil::fd2d_5pt, 1024}, {Stencil::fe2d_9pt, 1024}, {Stencil::fd3d_7pt, 128},
-                                  {Stencil::fe3d_27pt, 101}, {Stencil::fd2d_5pt, 4096}, {Stencil::fd3d_7pt, 256},
+                                  {Stencil::fe3d_27pt, 101}, {Stencil::fd2d_5pt, 4096}, {Stencil::fe2d_9pt, 4096}, {Stencil::fd3d_7pt, 256},
                                   {Stencil::fe3d_27pt, 160}};
     for (const auto& s : seeds) {
       const CsrMatrix A = poisson(s.s, s.N, Space::device);

@@ -188,10 +188,23 @@ __global__ __launch_bounds__(kBlock) void rows_kernel(const index_t* __restrict_
   if (r0 < r1) {      // the same for the whole CTA
     const offset_t k0 = rp[r0], k1 = rp[r1];
     const offset_t mean = (k1 - k0) / (r1 - r0);
-    int V = 1;  // lanes per row, a power of two
-    while (V < 32 && V * entries_per_lane < mean) V *= 2;
+    // Lanes per row, a power of two: enough for entries_per_lane at the mean
+    // length, and enough to keep the CTA's threads busy when it has few rows.
+    int V = 1;
+    while (V < 32 && (V * entries_per_lane < mean || 2 * V * (r1 - r0) <= kBlock)) V *= 2;
     const offset_t kend = min(k1, k0 + units + 32);  // staged entries: [k0, kend)
-    for (offset_t k = k0 + threadIdx.x; k < kend; k += kBlock) prod[k - k0] = v[k] * __ldg(x + ci[k]);
+    // Stage the products, four loads in flight per thread before any use.
+    offset_t k = k0 + threadIdx.x;
+    for (; k + 3 * kBlock < kend; k += 4 * kBlock) {
+      const index_t c0 = ci[k], c1 = ci[k + kBlock], c2 = ci[k + 2 * kBlock], c3 = ci[k + 3 * kBlock];
+      const double v0 = v[k], v1 = v[k + kBlock], v2 = v[k + 2 * kBlock], v3 = v[k + 3 * kBlock];
+      const double x0 = __ldg(x + c0), x1 = __ldg(x + c1), x2 = __ldg(x + c2), x3 = __ldg(x + c3);
+      prod[k - k0] = v0 * x0;
+      prod[k + kBlock - k0] = v1 * x1;
+      prod[k + 2 * kBlock - k0] = v2 * x2;
+      prod[k + 3 * kBlock - k0] = v3 * x3;
+    }
+    for (; k < kend; k += kBlock) prod[k - k0] = v[k] * __ldg(x + ci[k]);
     __syncthreads();
     // Rows of up to 32 V entries: a group of V lanes each; longer ones (up to
     // units) wait for the warps below; longer still were split (chunks_kernel).
@@ -205,7 +218,7 @@ __global__ __launch_bounds__(kBlock) void rows_kernel(const index_t* __restrict_
         a = rp[r];
         b = rp[r + 1];
       }
-      const bool mine_row = r < r1 && b - a <= 32 * V;
+      const bool mine_row = r < r1 && b - a <= 32 * V && b - a <= units;  // longer: split (chunks_kernel)
       medium = medium || (r < r1 && b - a > 32 * V && b - a <= units);
       double s = 0.0;
       if (mine_row) {
@@ -261,6 +274,7 @@ __global__ __launch_bounds__(kBlock) void chunks_kernel(const index_t* __restric
   const offset_t a = rp[r] + (c - chunk_ptr[i]) * units;
   const offset_t b = min(rp[r + 1], a + units);
   double s = 0.0;
+#pragma unroll 4
   for (offset_t k = a + threadIdx.x; k < b; k += kBlock) s += v[k] * __ldg(x + ci[k]);
   s = block_sum<kBlock>(s);
   if (threadIdx.x == 0) chunk_sum[c] = s;
