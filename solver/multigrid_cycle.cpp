@@ -48,6 +48,16 @@ MultigridCycle::MultigridCycle(const Hierarchy& h, const CycleParams& params) : 
   const Space s = h.space();
   validate(params_, h.params().levels, s);
   shape_ = cycles().create(params_.cycle, s);
+  // The SpMV analyses of every operator the cycle applies, made now rather
+  // than inside the first solve.
+  for (std::size_t l = 0; l < L.size(); ++l) {
+    spmv_prepare(L[l].A);
+    if (l + 1 < L.size()) {
+      spmv_prepare(L[l].P);
+      spmv_prepare(L[l].R);
+    }
+  }
+  spmv_prepare(h.coarse().inverse);
   for (std::size_t l = 0; l < L.size(); ++l) {
     const CycleParams here = params_.at_level(h.params().levels, static_cast<int>(l));
     pre_.push_back(here.pre_sweeps);

@@ -107,6 +107,8 @@ void spmv_dot(const CsrMatrix& A, const Vector& x, Vector& y, Scalars& s, int sl
   default_algorithm(A.space()).apply_dot(A, x, y, s, slot);
 }
 
+void spmv_prepare(const CsrMatrix& A) { default_algorithm(A.space()).prepare(A); }
+
 void spmv(double alpha, const CsrMatrix& A, const Vector& x, double beta, Vector& y) {
   check(A, x, y);
   default_algorithm(A.space()).apply(alpha, A, x, beta, y);

@@ -31,6 +31,9 @@ class SpmvAlgorithm {
                      Vector& x_out) const;
   // y = A x and s[slot] = x . y (CG's A q and q^T A q).
   virtual void apply_dot(const CsrMatrix& A, const Vector& x, Vector& y, Scalars& s, int slot) const;
+  // Builds what the algorithm keeps with A (its analysis), so that the first
+  // product does not pay for it (and a CUDA graph capture finds it made).
+  virtual void prepare(const CsrMatrix& A) const { (void)A; }
 };
 using SpmvRegistry = Registry<SpmvAlgorithm>;
 const SpmvRegistry& spmv_registry();
@@ -62,6 +65,9 @@ inline void spmv_residual(const CsrMatrix& A, const Vector& x, const Vector& b, 
 }
 void spmv_relax(const CsrMatrix& A, const Vector& x, const Vector& b, const Vector& w, double omega, Vector& x_out);
 void spmv_dot(const CsrMatrix& A, const Vector& x, Vector& y, Scalars& s, int slot);
+// Builds the default algorithm's analysis of A now (MultigridCycle does this for
+// every operator of the hierarchy when it is made).
+void spmv_prepare(const CsrMatrix& A);
 // The algorithm the default SpMV of a space is (to reuse its fused products).
 const SpmvAlgorithm& default_spmv(Space s);
 

@@ -74,6 +74,15 @@ if [ $SPMV = 1 ]; then
     > "$OUT/bench_spmv.log" 2>&1 || summary "spmv bench failed: $(tail -3 "$OUT/bench_spmv.log")"
   summary "spmv bench: $(( $(date +%s) - t0 )) s"
   cat "$OUT/bench_spmv.md" 2>/dev/null
+  # The seed suite and the N=512 scale point through the CLI, GPU only.
+  t0=$(date +%s)
+  bash tools/seed_suite.sh build-device "$OUT/seed" cuda > "$OUT/seed.log" 2>&1
+  ./build-device/tools/saga solve configs/scale/poisson_3d7_N512.yaml --report "$OUT/seed/reports/poisson_3d7_N512_cuda.json" \
+    > "$OUT/seed/reports/poisson_3d7_N512_cuda.txt" 2>&1 || summary "N=512 solve failed"
+  summary "seed suite (cuda) + N=512: $(( $(date +%s) - t0 )) s, $(grep -c FAILED "$OUT/seed.log") failures"
+  tail -4 "$OUT/seed/reports/poisson_3d7_N512_cuda.txt" >> "$OUT/summary.txt"
+  python3 tools/seed_table.py "$OUT/seed/reports" > "$OUT/seed_table.md" 2>/dev/null
+  tar czf "$OUT/seed_reports.tar.gz" -C "$OUT/seed" reports && rm -rf "$OUT/seed"
 fi
 if [ $SPGEMM = 1 ]; then
   t0=$(date +%s)

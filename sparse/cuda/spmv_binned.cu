@@ -380,6 +380,9 @@ __global__ void scalar_kernel(index_t n, const offset_t* __restrict__ rp, const 
 class BinnedSpmv final : public SpmvAlgorithm {
  public:
   explicit BinnedSpmv(BlockPolicy p) : p_(p) {}
+  void prepare(const CsrMatrix& A) const override {
+    if (A.rows() > 0) plan_of(A);
+  }
   void apply(double alpha, const CsrMatrix& A, const Vector& x, double beta, Vector& y) const override {
     run_binned(A, x, AxpbyOut{alpha, beta, y.data(), y.data()}, p_, nullptr, 0);
   }
