@@ -40,6 +40,7 @@ class AmgPreconditioner final : public LinearOperator {
 
   // z = M^-1 r: one multigrid cycle from a zero initial guess.
   void apply(const Vector& r, Vector& z) const override { cycle_->apply(r, z); }
+  void apply_dot(const Vector& r, Vector& z, Scalars& s, int slot) const override { cycle_->apply_dot(r, z, s, slot); }
   index_t rows() const override { return cycle_->rows(); }
   Space space() const override { return cycle_->space(); }
   bool graph_safe() const override { return cycle_->graph_safe(); }

@@ -82,8 +82,15 @@ void MultigridCycle::apply(const Vector& r, Vector& z) const {
   cycle(*shape_, 0, r, z, true);
 }
 
-void MultigridCycle::cycle(const CycleShape& shape, std::size_t l, const Vector& b, Vector& x,
-                           bool zero_guess) const {
+void MultigridCycle::apply_dot(const Vector& r, Vector& z, Scalars& s, int slot) const {
+  ExecutorScope scope(h_->executor());
+  Scalars* dot = &s;
+  cycle(*shape_, 0, r, z, true, &dot, slot);
+  if (dot) dot_into(r, z, s, slot);  // the cycle could not fuse it
+}
+
+void MultigridCycle::cycle(const CycleShape& shape, std::size_t l, const Vector& b, Vector& x, bool zero_guess,
+                           Scalars** dot, int slot) const {
   const auto& levels = h_->levels();
   if (l + 1 == levels.size()) {
     if (zero_guess) {
@@ -115,7 +122,8 @@ void MultigridCycle::cycle(const CycleShape& shape, std::size_t l, const Vector&
       // r is free again: r = x + P e, then the first post-sweep reads r and
       // writes x (no copy back).
       spmv_add(1.0, L.P, xc_[l], 1.0, x, r);
-      smoothers_[l]->smooth_from(b, r, x, post);
+      smoothers_[l]->smooth_from(b, r, x, post, dot ? *dot : nullptr, slot);
+      if (dot) *dot = nullptr;
       return;
     }
     spmv(1.0, L.P, xc_[l], 1.0, x);

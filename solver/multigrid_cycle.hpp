@@ -21,6 +21,9 @@ class MultigridCycle final : public LinearOperator {
   MultigridCycle(const Hierarchy& h, const CycleParams& params);
   // z = cycle(r) with zero initial guess.
   void apply(const Vector& r, Vector& z) const override;
+  // ... and s[slot] = r . z, fused into the last post-smoothing sweep of the
+  // finest level where the smoother can (CG's r^T z for free).
+  void apply_dot(const Vector& r, Vector& z, Scalars& s, int slot) const override;
   index_t rows() const override { return h_->levels().front().A.rows(); }
   Space space() const override { return h_->space(); }
   // Smoothers, transfers and the coarse solve only queue kernels.
@@ -31,7 +34,10 @@ class MultigridCycle final : public LinearOperator {
   const std::string& smoother_name(std::size_t l) const { return smoother_names_.at(l); }
 
  private:
-  void cycle(const CycleShape& shape, std::size_t level, const Vector& b, Vector& x, bool zero_guess) const;
+  // With `dot` (finest level only), (*dot)[slot] = b . x at the end; *dot is
+  // set to nullptr when the last sweep formed it.
+  void cycle(const CycleShape& shape, std::size_t level, const Vector& b, Vector& x, bool zero_guess,
+             Scalars** dot = nullptr, int slot = 0) const;
   const Hierarchy* h_;
   CycleParams params_;
   std::unique_ptr<CycleShape> shape_;

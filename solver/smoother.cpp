@@ -34,9 +34,10 @@ double level_rho(const SmootherLevel& L) {
   return amg::spectral_radius_dinv_a(L.A, L.dinv, 15);
 }
 
-void Smoother::smooth_from(const Vector& b, Vector& x_in, Vector& x_out, int sweeps) const {
+void Smoother::smooth_from(const Vector& b, Vector& x_in, Vector& x_out, int sweeps, Scalars* dot, int slot) const {
   copy(x_in, x_out);
   smooth(b, x_out, sweeps, false);
+  if (dot) dot_into(b, x_out, *dot, slot);
 }
 
 SmootherOperator::SmootherOperator(const CsrMatrix& A, const Component& c, int sweeps)

@@ -29,7 +29,10 @@ class Smoother {
   // The same from the guess x_in, written to x_out (another vector; x_in may be
   // overwritten): lets a relaxation write its first sweep straight into x_out
   // instead of sweeping into scratch and copying back. Default: copy, smooth.
-  virtual void smooth_from(const Vector& b, Vector& x_in, Vector& x_out, int sweeps) const;
+  // With `dot`, also (*dot)[slot] = b . x_out (fused into the last sweep where
+  // the smoother can).
+  virtual void smooth_from(const Vector& b, Vector& x_in, Vector& x_out, int sweeps, Scalars* dot = nullptr,
+                           int slot = 0) const;
   // True when smooth_from saves a pass over smooth (the cycle then writes the
   // prolongated guess elsewhere and lets the smoother write x).
   virtual bool sweeps_out_of_place() const { return false; }

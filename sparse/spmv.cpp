@@ -46,10 +46,11 @@ void SpmvAlgorithm::apply_add(double alpha, const CsrMatrix& A, const Vector& x,
 }
 
 void SpmvAlgorithm::relax(const CsrMatrix& A, const Vector& x, const Vector& b, const Vector& w, double omega,
-                          Vector& x_out) const {
+                          Vector& x_out, Scalars* dot, int slot) const {
   apply_add(-1.0, A, x, 1.0, b, x_out);  // x_out holds r = b - A x, then w .* r, then x + omega w .* r
   multiply(w, x_out, x_out);
   axpby(1.0, x, omega, x_out);
+  if (dot) dot_into(b, x_out, *dot, slot);
 }
 
 void SpmvAlgorithm::apply_dot(const CsrMatrix& A, const Vector& x, Vector& y, Scalars& s, int slot) const {
@@ -90,13 +91,17 @@ void spmv_add(double alpha, const CsrMatrix& A, const Vector& x, double beta, co
   default_algorithm(A.space()).apply_add(alpha, A, x, beta, z, y);
 }
 
-void spmv_relax(const CsrMatrix& A, const Vector& x, const Vector& b, const Vector& w, double omega, Vector& x_out) {
+void spmv_relax(const CsrMatrix& A, const Vector& x, const Vector& b, const Vector& w, double omega, Vector& x_out,
+                Scalars* dot, int slot) {
   SAGA_REQUIRE(A.rows() == A.cols(), "relaxation: A is {}x{}, not square", A.rows(), A.cols());
   check(A, x, x_out);
   SAGA_REQUIRE(b.size() == x.size() && w.size() == x.size() && b.space() == x.space() && w.space() == x.space(),
                "relaxation: b ({}) and w ({}) must match x ({} entries, same space)", b.size(), w.size(), x.size());
   SAGA_REQUIRE(&x != &x_out && (x.empty() || x.data() != x_out.data()), "relaxation: x_out must not be x");
-  default_algorithm(A.space()).relax(A, x, b, w, omega, x_out);
+  if (dot)
+    SAGA_REQUIRE(dot->space() == A.space() && slot >= 0 && static_cast<std::size_t>(slot) < dot->size(),
+                 "relaxation with dot: slot {} of {} scalars on the {}", slot, dot->size(), to_string(dot->space()));
+  default_algorithm(A.space()).relax(A, x, b, w, omega, x_out, dot, slot);
 }
 
 void spmv_dot(const CsrMatrix& A, const Vector& x, Vector& y, Scalars& s, int slot) {

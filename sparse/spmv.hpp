@@ -26,9 +26,10 @@ class SpmvAlgorithm {
   virtual void apply_add(double alpha, const CsrMatrix& A, const Vector& x, double beta, const Vector& z,
                          Vector& y) const;
   // x_out = x + omega w .* (b - A x): a diagonal relaxation sweep (damped or
-  // L1 Jacobi). x_out must not be x (other rows still read the old x).
+  // L1 Jacobi). x_out must not be x (other rows still read the old x). With
+  // `dot`, also (*dot)[slot] = b . x_out (CG's r^T z when the sweep ends a cycle).
   virtual void relax(const CsrMatrix& A, const Vector& x, const Vector& b, const Vector& w, double omega,
-                     Vector& x_out) const;
+                     Vector& x_out, Scalars* dot = nullptr, int slot = 0) const;
   // y = A x and s[slot] = x . y (CG's A q and q^T A q).
   virtual void apply_dot(const CsrMatrix& A, const Vector& x, Vector& y, Scalars& s, int slot) const;
   // Builds what the algorithm keeps with A (its analysis), so that the first
@@ -63,7 +64,8 @@ void spmv_add(double alpha, const CsrMatrix& A, const Vector& x, double beta, co
 inline void spmv_residual(const CsrMatrix& A, const Vector& x, const Vector& b, Vector& r) {
   spmv_add(-1.0, A, x, 1.0, b, r);
 }
-void spmv_relax(const CsrMatrix& A, const Vector& x, const Vector& b, const Vector& w, double omega, Vector& x_out);
+void spmv_relax(const CsrMatrix& A, const Vector& x, const Vector& b, const Vector& w, double omega, Vector& x_out,
+                Scalars* dot = nullptr, int slot = 0);
 void spmv_dot(const CsrMatrix& A, const Vector& x, Vector& y, Scalars& s, int slot);
 // Builds the default algorithm's analysis of A now (MultigridCycle does this for
 // every operator of the hierarchy when it is made).

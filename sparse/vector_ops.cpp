@@ -39,10 +39,10 @@ void axpby(double a, const Vector& x, double b, Vector& y) {
 
 void scale(double a, Vector& x) { SAGA_VEC_DISPATCH(x.space(), scale(a, x)); }
 
-void multiply(const Vector& x, const Vector& y, Vector& z) {
+void multiply(const Vector& x, const Vector& y, Vector& z, double a) {
   same(x, y, "multiply");
   same(x, z, "multiply");
-  SAGA_VEC_DISPATCH(x.space(), multiply(x, y, z));
+  SAGA_VEC_DISPATCH(x.space(), multiply(x, y, z, a));
 }
 
 void add_scaled_product(double a, const Vector& d, const Vector& r, Vector& y) {

@@ -13,7 +13,7 @@ void fill(Vector& x, double value);
 void copy(const Vector& x, Vector& y);                       // y = x
 void axpby(double a, const Vector& x, double b, Vector& y);  // y = a x + b y
 void scale(double a, Vector& x);                             // x = a x
-void multiply(const Vector& x, const Vector& y, Vector& z);  // z = x .* y
+void multiply(const Vector& x, const Vector& y, Vector& z, double a = 1.0);  // z = a (x .* y)
 // y = y + a * (d .* r): the damped-Jacobi update, one pass.
 void add_scaled_product(double a, const Vector& d, const Vector& r, Vector& y);
 // r = w .* (b - y): a scaled residual (y = A x), one pass.

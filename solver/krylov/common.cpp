@@ -127,4 +127,13 @@ void precondition(const LinearOperator* M, const Vector& r, Vector& z) {
     copy(r, z);
 }
 
+void precondition_dot(const LinearOperator* M, const Vector& r, Vector& z, Scalars& s, int slot) {
+  if (M) {
+    M->apply_dot(r, z, s, slot);
+  } else {
+    copy(r, z);
+    dot_into(r, z, s, slot);
+  }
+}
+
 }  // namespace saga::krylov

@@ -71,5 +71,7 @@ class IterationLauncher {
 
 // z = M r (or z = r without M).
 void precondition(const LinearOperator* M, const Vector& r, Vector& z);
+// ... and s[slot] = r . z.
+void precondition_dot(const LinearOperator* M, const Vector& r, Vector& z, Scalars& s, int slot);
 
 }  // namespace saga::krylov

@@ -28,8 +28,7 @@ SolveResult conjugate_gradient(const LinearOperator& A, const LinearOperator* M,
   // One iteration, rotated so that it ends with the update of r (the check
   // follows it; nothing is computed past convergence).
   const auto iteration = [&] {
-    precondition(M, r, z);
-    dot_into(r, z, S, cg_slot::rz);
+    precondition_dot(M, r, z, S, cg_slot::rz);  // z = M r, s[rz] = r . z (fused where M can)
     if (flexible) dot_into(z, Aq, S, cg_slot::zAq);
     cg_direction(S, z, q, flexible);
     A.apply_dot(q, Aq, S, cg_slot::qAq);

@@ -23,8 +23,7 @@ class DiagonalRelaxation : public Smoother {
   void smooth(const Vector& b, Vector& x, int sweeps, bool zero_guess) const override {
     if (sweeps <= 0) return;
     if (zero_guess) {  // x = omega W b: no product
-      multiply(*w_, b, x);
-      scale(omega_, x);
+      multiply(*w_, b, x, omega_);  // one pass
       --sweeps;
     }
     if (sweeps == 0) return;
@@ -33,30 +32,33 @@ class DiagonalRelaxation : public Smoother {
     if (sweeps % 2 == 1) copy(t_, x);
   }
   // The first sweep reads x_in and writes x_out: one sweep costs one pass.
-  void smooth_from(const Vector& b, Vector& x_in, Vector& x_out, int sweeps) const override {
+  void smooth_from(const Vector& b, Vector& x_in, Vector& x_out, int sweeps, Scalars* dot = nullptr,
+                   int slot = 0) const override {
     if (sweeps <= 0) {
       copy(x_in, x_out);
+      if (dot) dot_into(b, x_out, *dot, slot);
       return;
     }
     // Alternate x_in <-> x_out so that the last sweep lands in x_out.
     if (sweeps % 2 == 1)
-      sweep_pairs(b, x_in, x_out, sweeps);
+      sweep_pairs(b, x_in, x_out, sweeps, dot, slot);
     else {
       spmv_relax(A_, x_in, b, *w_, omega_, t_);
-      sweep_pairs(b, t_, x_out, sweeps - 1);
+      sweep_pairs(b, t_, x_out, sweeps - 1, dot, slot);
     }
   }
   bool sweeps_out_of_place() const override { return true; }
   double omega() const { return omega_; }
 
  private:
-  // `sweeps` sweeps alternating a -> b -> a ...
-  void sweep_pairs(const Vector& rhs, Vector& a, Vector& b, int sweeps) const {
+  // `sweeps` sweeps alternating a -> b -> a ...; the last one also forms the dot.
+  void sweep_pairs(const Vector& rhs, Vector& a, Vector& b, int sweeps, Scalars* dot = nullptr, int slot = 0) const {
     for (int s = 0; s < sweeps; ++s) {
+      Scalars* d = s + 1 == sweeps ? dot : nullptr;
       if (s % 2 == 0)
-        spmv_relax(A_, a, rhs, *w_, omega_, b);
+        spmv_relax(A_, a, rhs, *w_, omega_, b, d, slot);
       else
-        spmv_relax(A_, b, rhs, *w_, omega_, a);
+        spmv_relax(A_, b, rhs, *w_, omega_, a, d, slot);
     }
   }
   const CsrMatrix& A_;

@@ -29,7 +29,7 @@ std::int64_t spgemm_products(const CsrMatrix& A, const CsrMatrix& B);
 void fill(Vector& x, double value);
 void axpby(double a, const Vector& x, double b, Vector& y);
 void scale(double a, Vector& x);
-void multiply(const Vector& x, const Vector& y, Vector& z);
+void multiply(const Vector& x, const Vector& y, Vector& z, double a);
 void add_scaled_product(double a, const Vector& d, const Vector& r, Vector& y);
 void scaled_difference(const Vector& w, const Vector& b, const Vector& y, Vector& r);
 void step_update(double a, const Vector& r, double b, Vector& d, double c, Vector& x);

@@ -46,13 +46,14 @@ struct AxpbyOut {  // y = alpha s + beta z (z may be y; beta = 0 ignores z)
     return 0.0;
   }
 };
-struct RelaxOut {  // x_out = x + omega w (b - s)
+struct RelaxOut {  // x_out = x + omega w (b - s), and b . x_out
   const double *x, *b, *w;
   double omega;
   double* x_out;
   __device__ double operator()(index_t r, double s) const {
-    x_out[r] = x[r] + omega * w[r] * (b[r] - s);
-    return 0.0;
+    const double xo = x[r] + omega * w[r] * (b[r] - s);
+    x_out[r] = xo;
+    return b[r] * xo;
   }
 };
 struct DotOut {  // y = s, and x . y
@@ -177,7 +178,7 @@ struct BlockPolicy {
 };
 
 template <class Out>
-__global__ __launch_bounds__(kBlock) void rows_kernel(const index_t* __restrict__ block_row,
+__global__ __launch_bounds__(kBlock, 8) void rows_kernel(const index_t* __restrict__ block_row,
                                                       const offset_t* __restrict__ rp,
                                                       const index_t* __restrict__ ci, const double* __restrict__ v,
                                                       const double* __restrict__ x, Out out, int units,
@@ -390,9 +391,9 @@ class BinnedSpmv final : public SpmvAlgorithm {
                  Vector& y) const override {
     run_binned(A, x, AxpbyOut{alpha, beta, z.data(), y.data()}, p_, nullptr, 0);
   }
-  void relax(const CsrMatrix& A, const Vector& x, const Vector& b, const Vector& w, double omega,
-             Vector& x_out) const override {
-    run_binned(A, x, RelaxOut{x.data(), b.data(), w.data(), omega, x_out.data()}, p_, nullptr, 0);
+  void relax(const CsrMatrix& A, const Vector& x, const Vector& b, const Vector& w, double omega, Vector& x_out,
+             Scalars* dot, int slot) const override {
+    run_binned(A, x, RelaxOut{x.data(), b.data(), w.data(), omega, x_out.data()}, p_, dot, slot);
   }
   void apply_dot(const CsrMatrix& A, const Vector& x, Vector& y, Scalars& s, int slot) const override {
     run_binned(A, x, DotOut{x.data(), y.data()}, p_, &s, slot);

@@ -18,8 +18,8 @@ __global__ void axpby_kernel(double a, const double* x, double b, double* y, std
 __global__ void scale_kernel(double a, double* x, std::int64_t n) {
   for (std::int64_t i = global_thread(); i < n; i += grid_stride()) x[i] *= a;
 }
-__global__ void multiply_kernel(const double* x, const double* y, double* z, std::int64_t n) {
-  for (std::int64_t i = global_thread(); i < n; i += grid_stride()) z[i] = x[i] * y[i];
+__global__ void multiply_kernel(const double* x, const double* y, double* z, std::int64_t n, double a) {
+  for (std::int64_t i = global_thread(); i < n; i += grid_stride()) z[i] = a == 1.0 ? x[i] * y[i] : a * (x[i] * y[i]);
 }
 __global__ void add_scaled_product_kernel(double a, const double* d, const double* r, double* y, std::int64_t n) {
   for (std::int64_t i = global_thread(); i < n; i += grid_stride()) y[i] += a * d[i] * r[i];
@@ -65,9 +65,9 @@ void scale(double a, Vector& x) {
   scale_kernel<<<grid_of(x.size()), kThreads, 0, ::saga::device_stream()>>>(a, x.data(), x.size());
   SAGA_CUDA_LAUNCH("scale");
 }
-void multiply(const Vector& x, const Vector& y, Vector& z) {
+void multiply(const Vector& x, const Vector& y, Vector& z, double a) {
   if (x.empty()) return;
-  multiply_kernel<<<grid_of(x.size()), kThreads, 0, ::saga::device_stream()>>>(x.data(), y.data(), z.data(), x.size());
+  multiply_kernel<<<grid_of(x.size()), kThreads, 0, ::saga::device_stream()>>>(x.data(), y.data(), z.data(), x.size(), a);
   SAGA_CUDA_LAUNCH("multiply");
 }
 void add_scaled_product(double a, const Vector& d, const Vector& r, Vector& y) {

@@ -38,12 +38,12 @@ void scale(double a, Vector& x) {
   for (std::size_t i = 0; i < n; ++i) p[i] *= a;
 }
 
-void multiply(const Vector& x, const Vector& y, Vector& z) {
+void multiply(const Vector& x, const Vector& y, Vector& z, double a) {
   const double *xp = x.data(), *yp = y.data();
   double* zp = z.data();
   const std::size_t n = x.size();
 #pragma omp parallel for schedule(static)
-  for (std::size_t i = 0; i < n; ++i) zp[i] = xp[i] * yp[i];
+  for (std::size_t i = 0; i < n; ++i) zp[i] = a == 1.0 ? xp[i] * yp[i] : a * (xp[i] * yp[i]);
 }
 
 void add_scaled_product(double a, const Vector& d, const Vector& r, Vector& y) {

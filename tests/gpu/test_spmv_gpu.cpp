@@ -145,6 +145,14 @@ TEST_CASE("GPU binned SpMV: bins, fused products against their composition, bitw
     spmv_relax(Ah, xh, zh, wh, 0.66, oh);
     spmv_relax(Ad, xd, zd, wh.to(Space::device), 0.66, od);
     CHECK(max_rel_diff(od.to_vector(), oh.to_vector()) < 1e-12);
+    {  // ... with b . x_out fused
+      Scalars rs(2, Space::device);
+      Vector od2(Ah.rows(), Space::device);
+      spmv_relax(Ad, xd, zd, wh.to(Space::device), 0.66, od2, &rs, 1);
+      CHECK(od2.to_vector() == od.to_vector());
+      const double want = dot(zh, oh);
+      CHECK(std::abs(rs.head(2)[1] - want) <= 1e-12 * std::max(1.0, std::abs(want)) * std::sqrt(double(Ah.rows()) + 1));
+    }
     // y = A x with x . y
     Scalars sh(3, Space::host), sd(3, Space::device);
     spmv_dot(Ah, xh, yh, sh, 1);
@@ -158,6 +166,26 @@ TEST_CASE("GPU binned SpMV: bins, fused products against their composition, bitw
     spmv_dot(Ad, xd, yd2, sd2, 1);
     CHECK(yd2.to_vector() == yd.to_vector());
     CHECK(sd2.head(2)[1] == dd);
+  }
+}
+
+TEST_CASE("GPU multigrid cycle with r . z fused into its last sweep equals cycle + dot, and the host cycle") {
+  std::mt19937_64 rng(fresh_seed());
+  for (Stencil s : {Stencil::fd3d_7pt, Stencil::fe3d_27pt}) {
+    CAPTURE(stencil_name(s));
+    const CsrMatrix Ah = poisson(s, 24, Space::host);
+    const AmgPreconditioner Mh(Ah), Md(Ah.to(Space::device));
+    const Vector rh = random_vector(Ah.rows(), rng(), Space::host), rd = rh.to(Space::device);
+    Vector zh(Ah.rows(), Space::host), zd(Ah.rows(), Space::device), zd2(Ah.rows(), Space::device);
+    Scalars sh(1, Space::host), sd(1, Space::device);
+    Mh.apply_dot(rh, zh, sh, 0);
+    Md.apply_dot(rd, zd, sd, 0);
+    Md.apply(rd, zd2);
+    CHECK(zd.to_vector() == zd2.to_vector());  // fusing the dot changes nothing else
+    CHECK(max_rel_diff(zd.to_vector(), zh.to_vector()) < 1e-10);
+    const double want = dot(rd, zd);
+    CHECK(std::abs(sd.head(1)[0] - want) <= 1e-12 * std::abs(want));
+    CHECK(std::abs(sh.head(1)[0] - want) <= 1e-10 * std::abs(want));
   }
 }
 
