@@ -178,7 +178,7 @@ struct BlockPolicy {
 };
 
 template <class Out>
-__global__ __launch_bounds__(kBlock, 8) void rows_kernel(const index_t* __restrict__ block_row,
+__global__ __launch_bounds__(kBlock) void rows_kernel(const index_t* __restrict__ block_row,
                                                       const offset_t* __restrict__ rp,
                                                       const index_t* __restrict__ ci, const double* __restrict__ v,
                                                       const double* __restrict__ x, Out out, int units,
