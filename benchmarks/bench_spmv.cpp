@@ -65,13 +65,16 @@ int main(int argc, char** argv) {
   CLI::App app{"saga solve-phase benchmark: SpMV, V-cycle, PCG (run on a GPU machine)"};
   std::string json_path = "bench_spmv.json", md_path;
   int repeat = 9, rmat_scale = 21, solves = 3;
-  bool quick = false;
+  bool quick = false, no_solves = false;
+  std::string only;
   app.add_option("--json", json_path, "where to write the results as JSON");
   app.add_option("--markdown", md_path, "also write the tables as Markdown");
   app.add_option("--repeat", repeat, "timed repetitions (median reported)");
   app.add_option("--rmat-scale", rmat_scale, "R-MAT matrices: 2^scale rows (0: skip)");
   app.add_option("--solves", solves, "timed solves per configuration (median reported)");
   app.add_flag("--quick", quick, "small sizes only (smoke run)");
+  app.add_option("--only", only, "SpMV: only the matrices whose name contains this (profiling runs)");
+  app.add_flag("--no-solves", no_solves, "skip the V-cycle and PCG parts");
   CLI11_PARSE(app, argc, argv);
 
   try {
@@ -97,14 +100,21 @@ int main(int argc, char** argv) {
                                   {"binned epl=8", Component("binned", Options().set("entries_per_lane", 8))},
                                   {"binned epl=16", Component("binned", Options().set("entries_per_lane", 16))},
                                   {"binned epl=64", Component("binned", Options().set("entries_per_lane", 64))},
+                                  {"binned unstaged", Component("binned", Options().set("stage", false))},
+                                  {"binned unstaged epl=4",
+                                   Component("binned", Options().set("stage", false).set("entries_per_lane", 4))},
+                                  {"binned unstaged epl=8",
+                                   Component("binned", Options().set("stage", false).set("entries_per_lane", 8))},
                                   {"cuSPARSE", Component("cusparse")},
                                   {"cuSPARSE ALG2", Component("cusparse", Options().set("alg", "csr_alg2"))}};
     std::string table =
         "| matrix | rows | nnz | max row | floor ms | binned ms | binned GB/s | % copy | csr_vector ms | scalar ms | "
         "cuSPARSE ms | ALG2 ms | binned / best cuSPARSE |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
     std::string variants =
-        "| matrix | binned | blocks only | epl=8 | epl=16 | epl=64 | scalar | csr_vector |\n|---|---:|---:|---:|---:|---:|---:|---:|\n";
+        "| matrix | binned | blocks only | epl=8 | epl=16 | epl=64 | unstaged | unstaged epl=4 | unstaged epl=8 | scalar | "
+        "csr_vector |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
     auto bench_matrix = [&](const std::string& name, const CsrMatrix& A) {
+      if (!only.empty() && name.find(only) == std::string::npos) return;
       nlohmann::json r;
       r["matrix"] = name;
       r["rows"] = A.rows();
@@ -145,9 +155,10 @@ int main(int argc, char** argv) {
                            bytes / (ms["binned"] * 1e6), 100.0 * bytes / (ms["binned"] * 1e6) / bw,
                            f(ms["csr_vector"]), f(ms["scalar"]), f(ms["cuSPARSE"]), f(ms["cuSPARSE ALG2"]),
                            best_cus / ms["binned"]);
-      variants += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} |\n", name, f(ms["binned"]),
+      variants += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", name, f(ms["binned"]),
                               f(ms["binned blocks"]), f(ms["binned epl=8"]), f(ms["binned epl=16"]),
-                              f(ms["binned epl=64"]), f(ms["scalar"]), f(ms["csr_vector"]));
+                              f(ms["binned epl=64"]), f(ms["binned unstaged"]), f(ms["binned unstaged epl=4"]),
+                              f(ms["binned unstaged epl=8"]), f(ms["scalar"]), f(ms["csr_vector"]));
       out["spmv"].push_back(r);
       std::cout << "  spmv " << name << std::endl;
     };
@@ -193,7 +204,8 @@ int main(int argc, char** argv) {
         "| problem | iterations | graph: solve ms | ms / iteration | kernels: solve ms | graph speed-up |\n"
         "|---|---:|---:|---:|---:|---:|\n";
     const std::vector<Seed> solve_cases =
-        quick ? std::vector<Seed>{{Stencil::fd3d_7pt, 32}}
+        no_solves ? std::vector<Seed>{}
+        : quick   ? std::vector<Seed>{{Stencil::fd3d_7pt, 32}}
               : std::vector<Seed>{{Stencil::fd2d_5pt, 1024}, {Stencil::fe2d_9pt, 1024}, {Stencil::fd3d_7pt, 64},
                                   {Stencil::fd3d_7pt, 101},  {Stencil::fd3d_7pt, 128}, {Stencil::fe3d_27pt, 64},
                                   {Stencil::fe3d_27pt, 101}, {Stencil::fe3d_27pt, 128}, {Stencil::fd3d_7pt, 256}};

@@ -175,6 +175,7 @@ BinnedPlan& plan_of(const CsrMatrix& A) { return A.analysis<BinnedPlan>("spmv.bi
 struct BlockPolicy {
   int thread_max_row;    // matrices whose longest row is at most this: one thread per row, no blocks
   int entries_per_lane;  // blocks: V lanes per row with V >= mean / entries_per_lane
+  bool stage;            // blocks: stage the products in shared memory (else lanes read A directly)
 };
 
 template <class Out>
@@ -182,7 +183,8 @@ __global__ __launch_bounds__(kBlock) void rows_kernel(const index_t* __restrict_
                                                       const offset_t* __restrict__ rp,
                                                       const index_t* __restrict__ ci, const double* __restrict__ v,
                                                       const double* __restrict__ x, Out out, int units,
-                                                      int entries_per_lane, double* __restrict__ partial) {
+                                                      int entries_per_lane, bool stage,
+                                                      double* __restrict__ partial) {
   __shared__ double prod[kStage];
   const index_t r0 = block_row[blockIdx.x], r1 = block_row[blockIdx.x + 1];
   double mine = 0.0;  // this thread's share of the fused dot product
@@ -193,7 +195,7 @@ __global__ __launch_bounds__(kBlock) void rows_kernel(const index_t* __restrict_
     // length, and enough to keep the CTA's threads busy when it has few rows.
     int V = 1;
     while (V < 32 && (V * entries_per_lane < mean || 2 * V * (r1 - r0) <= kBlock)) V *= 2;
-    const offset_t kend = min(k1, k0 + units + 32);  // staged entries: [k0, kend)
+    const offset_t kend = stage ? min(k1, k0 + units + 32) : k0;  // staged entries: [k0, kend)
     // Stage the products, four loads in flight per thread before any use.
     offset_t k = k0 + threadIdx.x;
     for (; k + 3 * kBlock < kend; k += 4 * kBlock) {
@@ -351,7 +353,7 @@ void run_binned(const CsrMatrix& A, const Vector& x, Out out, BlockPolicy policy
   double* partial = dot ? dot->scratch(parts) : nullptr;
   rows_kernel<Out><<<p.blocks, kBlock, 0, st>>>(p.block_row.data(), A.row_ptr().data(), A.col().data(),
                                                 A.val().data(), x.data(), out, p.units, policy.entries_per_lane,
-                                                partial);
+                                                policy.stage, partial);
   SAGA_CUDA_LAUNCH("binned SpMV rows_kernel");
   if (p.long_rows) {
     chunks_kernel<<<p.chunks, kBlock, 0, st>>>(p.long_row.data(), p.chunk_ptr.data(), p.chunk_owner.data(),
@@ -411,6 +413,7 @@ struct Binned {
   struct Params {
     int thread_max_row = 16;
     int entries_per_lane = 32;
+    bool stage = true;
     template <class V>
     void visit(V& v) {
       v("thread_max_row", thread_max_row,
@@ -419,10 +422,12 @@ struct Binned {
         "row blocks: lanes per row = the smallest power of two (<= 32) giving at most this many entries per lane "
         "at the block's mean row length",
         in_range(1, 2048));
+      v("stage", stage, "row blocks: stage the products in shared memory with coalesced loads (else each row's "
+        "lanes read A and x directly)");
     }
   };
   static std::unique_ptr<SpmvAlgorithm> make(const Params& p) {
-    return std::make_unique<BinnedSpmv>(BlockPolicy{p.thread_max_row, p.entries_per_lane});
+    return std::make_unique<BinnedSpmv>(BlockPolicy{p.thread_max_row, p.entries_per_lane, p.stage});
   }
 };
 struct Scalar {
