@@ -96,23 +96,22 @@ int main(int argc, char** argv) {
     const std::vector<Algo> algos{{"binned", Component("binned")},
                                   {"csr_vector", Component("csr_vector")},
                                   {"scalar", Component("scalar")},
-                                  {"binned blocks", Component("binned", Options().set("thread_max_row", 0))},
+                                  {"binned blocks",
+                                   Component("binned", Options().set("thread_max_row", 0).set("warp_max_row", 0))},
+                                  {"binned warp bin", Component("binned", Options().set("thread_max_row", 0))},
+                                  {"binned thread<=16", Component("binned", Options().set("thread_max_row", 16))},
                                   {"binned epl=8", Component("binned", Options().set("entries_per_lane", 8))},
                                   {"binned epl=16", Component("binned", Options().set("entries_per_lane", 16))},
                                   {"binned epl=64", Component("binned", Options().set("entries_per_lane", 64))},
-                                  {"binned unstaged", Component("binned", Options().set("stage", false))},
-                                  {"binned unstaged epl=4",
-                                   Component("binned", Options().set("stage", false).set("entries_per_lane", 4))},
-                                  {"binned unstaged epl=8",
-                                   Component("binned", Options().set("stage", false).set("entries_per_lane", 8))},
+
                                   {"cuSPARSE", Component("cusparse")},
                                   {"cuSPARSE ALG2", Component("cusparse", Options().set("alg", "csr_alg2"))}};
     std::string table =
         "| matrix | rows | nnz | max row | floor ms | binned ms | binned GB/s | % copy | csr_vector ms | scalar ms | "
         "cuSPARSE ms | ALG2 ms | binned / best cuSPARSE |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
     std::string variants =
-        "| matrix | binned | blocks only | epl=8 | epl=16 | epl=64 | unstaged | unstaged epl=4 | unstaged epl=8 | scalar | "
-        "csr_vector |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
+        "| matrix | binned | row blocks only | warp bin (thread_max_row 0) | thread bin to 16 | epl=8 | epl=16 | epl=64 | "
+        "scalar | csr_vector |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
     auto bench_matrix = [&](const std::string& name, const CsrMatrix& A) {
       if (!only.empty() && name.find(only) == std::string::npos) return;
       nlohmann::json r;
@@ -155,10 +154,10 @@ int main(int argc, char** argv) {
                            bytes / (ms["binned"] * 1e6), 100.0 * bytes / (ms["binned"] * 1e6) / bw,
                            f(ms["csr_vector"]), f(ms["scalar"]), f(ms["cuSPARSE"]), f(ms["cuSPARSE ALG2"]),
                            best_cus / ms["binned"]);
-      variants += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", name, f(ms["binned"]),
-                              f(ms["binned blocks"]), f(ms["binned epl=8"]), f(ms["binned epl=16"]),
-                              f(ms["binned epl=64"]), f(ms["binned unstaged"]), f(ms["binned unstaged epl=4"]),
-                              f(ms["binned unstaged epl=8"]), f(ms["scalar"]), f(ms["csr_vector"]));
+      variants += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", name, f(ms["binned"]),
+                              f(ms["binned blocks"]), f(ms["binned warp bin"]), f(ms["binned thread<=16"]),
+                              f(ms["binned epl=8"]), f(ms["binned epl=16"]), f(ms["binned epl=64"]), f(ms["scalar"]),
+                              f(ms["csr_vector"]));
       out["spmv"].push_back(r);
       std::cout << "  spmv " << name << std::endl;
     };

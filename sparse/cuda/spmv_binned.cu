@@ -174,6 +174,7 @@ BinnedPlan& plan_of(const CsrMatrix& A) { return A.analysis<BinnedPlan>("spmv.bi
 // the component, docs/spmv.md).
 struct BlockPolicy {
   int thread_max_row;    // matrices whose longest row is at most this: one thread per row, no blocks
+  int warp_max_row;      // else, up to this: warp bin (a warp stages the entries of 32 / V rows)
   int entries_per_lane;  // blocks: V lanes per row with V >= mean / entries_per_lane
   bool stage;            // blocks: stage the products in shared memory (else lanes read A directly)
 };
@@ -322,6 +323,53 @@ __global__ __launch_bounds__(kBlock) void thread_rows_kernel(index_t n, const of
   }
 }
 
+// Every row at most warp_max_row (<= 64) entries: each warp takes 32 / V
+// consecutive rows, stages the products of their whole entry range in its own
+// slice of shared memory with coalesced loads (no block-wide barrier), then V
+// lanes per row sum them. Coalesced like the row blocks, with no CTA
+// bookkeeping and no L1 working set per thread as in the thread bin.
+constexpr int kWarpsPerBlock = kBlock / 32;
+template <class Out>
+__global__ __launch_bounds__(kBlock) void warp_rows_kernel(index_t n, const offset_t* __restrict__ rp,
+                                                           const index_t* __restrict__ ci,
+                                                           const double* __restrict__ v,
+                                                           const double* __restrict__ x, Out out, int V, int span,
+                                                           double* __restrict__ partial) {
+  extern __shared__ double warp_products[];
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  double* prod = warp_products + static_cast<std::size_t>(warp) * span;
+  const int rows_per_warp = 32 / V;
+  const std::int64_t r0 = (static_cast<std::int64_t>(blockIdx.x) * kWarpsPerBlock + warp) * rows_per_warp;
+  double mine = 0.0;
+  if (r0 < n) {  // the same for the whole warp
+    const std::int64_t r1 = min(static_cast<std::int64_t>(n), r0 + rows_per_warp);
+    const offset_t k0 = rp[r0], k1 = rp[r1];
+    offset_t k = k0 + lane;
+    for (; k + 96 < k1; k += 128) {
+      const index_t c0 = ci[k], c1 = ci[k + 32], c2 = ci[k + 64], c3 = ci[k + 96];
+      const double v0 = v[k], v1 = v[k + 32], v2 = v[k + 64], v3 = v[k + 96];
+      const double x0 = __ldg(x + c0), x1 = __ldg(x + c1), x2 = __ldg(x + c2), x3 = __ldg(x + c3);
+      prod[k - k0] = v0 * x0;
+      prod[k + 32 - k0] = v1 * x1;
+      prod[k + 64 - k0] = v2 * x2;
+      prod[k + 96 - k0] = v3 * x3;
+    }
+    for (; k < k1; k += 32) prod[k - k0] = v[k] * __ldg(x + ci[k]);
+    __syncwarp();
+    const std::int64_t r = r0 + lane / V;
+    const int sub = lane % V;
+    double s = 0.0;
+    if (r < r1)
+      for (offset_t j = rp[r] - k0 + sub, e = rp[r + 1] - k0; j < e; j += V) s += prod[j];
+    for (int off = V / 2; off > 0; off /= 2) s += __shfl_xor_sync(0xffffffffu, s, off);
+    if (r < r1 && sub == 0) mine = out(static_cast<index_t>(r), s);
+  }
+  if (partial) {
+    mine = block_sum<kBlock>(mine);
+    if (threadIdx.x == 0) partial[blockIdx.x] = mine;
+  }
+}
+
 __global__ void set_zero_kernel(double* p) { *p = 0.0; }
 
 // One product with output functor `out`; with `dot`, (*dot)[slot] = Σ out's returns.
@@ -342,6 +390,27 @@ void run_binned(const CsrMatrix& A, const Vector& x, Out out, BlockPolicy policy
     thread_rows_kernel<Out><<<blocks, kBlock, 0, st>>>(A.rows(), A.row_ptr().data(), A.col().data(), A.val().data(),
                                                        x.data(), out, partial);
     SAGA_CUDA_LAUNCH("binned SpMV thread_rows_kernel");
+    if (dot) {
+      sum_partials_into<><<<1, kThreads, 0, st>>>(partial, blocks, dot->data() + slot);
+      SAGA_CUDA_LAUNCH("binned SpMV dot");
+    }
+    return;
+  }
+  if (p.max_row <= policy.warp_max_row) {  // the warp bin holds every row
+    const int V = p.max_row <= 32 ? 1 : 2;
+    const int span = (32 / V) * static_cast<int>(p.max_row);
+    const std::size_t smem = sizeof(double) * kWarpsPerBlock * static_cast<std::size_t>(span);
+    static const bool opted_in = [] {  // up to 64 KB of dynamic shared memory per CTA
+      SAGA_CUDA(cudaFuncSetAttribute(warp_rows_kernel<Out>, cudaFuncAttributeMaxDynamicSharedMemorySize, 65536));
+      return true;
+    }();
+    (void)opted_in;
+    const std::int64_t warps = (static_cast<std::int64_t>(A.rows()) + 32 / V - 1) / (32 / V);
+    const unsigned blocks = static_cast<unsigned>((warps + kWarpsPerBlock - 1) / kWarpsPerBlock);
+    double* partial = dot ? dot->scratch(blocks) : nullptr;
+    warp_rows_kernel<Out><<<blocks, kBlock, smem, st>>>(A.rows(), A.row_ptr().data(), A.col().data(),
+                                                        A.val().data(), x.data(), out, V, span, partial);
+    SAGA_CUDA_LAUNCH("binned SpMV warp_rows_kernel");
     if (dot) {
       sum_partials_into<><<<1, kThreads, 0, st>>>(partial, blocks, dot->data() + slot);
       SAGA_CUDA_LAUNCH("binned SpMV dot");
@@ -411,13 +480,18 @@ struct Binned {
       "adaptive binned rows: short rows staged in shared memory, warp rows, long rows split (device default)";
   static constexpr bool runs_on_host = false, runs_on_device = true;
   struct Params {
-    int thread_max_row = 16;
+    int thread_max_row = 8;
+    int warp_max_row = 64;
     int entries_per_lane = 32;
     bool stage = true;
     template <class V>
     void visit(V& v) {
       v("thread_max_row", thread_max_row,
         "matrices whose longest row has at most this many entries: one thread per row, no blocks", in_range(0, 256));
+      v("warp_max_row", warp_max_row,
+        "else, matrices whose longest row has at most this many entries: the warp bin (each warp stages the "
+        "entries of 32 or 16 rows)",
+        in_range(0, 64));
       v("entries_per_lane", entries_per_lane,
         "row blocks: lanes per row = the smallest power of two (<= 32) giving at most this many entries per lane "
         "at the block's mean row length",
@@ -427,7 +501,7 @@ struct Binned {
     }
   };
   static std::unique_ptr<SpmvAlgorithm> make(const Params& p) {
-    return std::make_unique<BinnedSpmv>(BlockPolicy{p.thread_max_row, p.entries_per_lane, p.stage});
+    return std::make_unique<BinnedSpmv>(BlockPolicy{p.thread_max_row, p.warp_max_row, p.entries_per_lane, p.stage});
   }
 };
 struct Scalar {

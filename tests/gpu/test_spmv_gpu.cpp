@@ -97,9 +97,14 @@ TEST_CASE("GPU SpMV: every device algorithm equals host (stencils, coarse levels
       spmv(0.7, Ah, xh, beta, yh);
       std::vector<Component> algs;
       for (const std::string& alg : spmv_registry().names(Space::device)) algs.emplace_back(alg);
-      // every path of the binned kernels: row blocks with 1 or 32 lanes per row, the thread bin
-      algs.emplace_back("binned", Options().set("thread_max_row", 0).set("entries_per_lane", 2048));
-      algs.emplace_back("binned", Options().set("thread_max_row", 0).set("entries_per_lane", 1));
+      // every path of the binned kernels: row blocks with 1 or 32 lanes per row (staged or not),
+      // the warp bin, the thread bin
+      algs.emplace_back("binned",
+                        Options().set("thread_max_row", 0).set("warp_max_row", 0).set("entries_per_lane", 2048));
+      algs.emplace_back("binned",
+                        Options().set("thread_max_row", 0).set("warp_max_row", 0).set("entries_per_lane", 1));
+      algs.emplace_back("binned", Options().set("thread_max_row", 0).set("warp_max_row", 0).set("stage", false));
+      algs.emplace_back("binned", Options().set("thread_max_row", 0));
       algs.emplace_back("binned", Options().set("thread_max_row", 256));
       algs.emplace_back("cusparse", Options().set("alg", "csr_alg2"));
       for (const Component& alg : algs) {
