@@ -100,6 +100,7 @@ int main(int argc, char** argv) {
                                    Component("binned", Options().set("thread_max_row", 0).set("warp_max_row", 0))},
                                   {"binned warp bin", Component("binned", Options().set("thread_max_row", 0))},
                                   {"binned thread<=16", Component("binned", Options().set("thread_max_row", 16))},
+                                  {"binned warp<=64", Component("binned", Options().set("warp_max_row", 64))},
                                   {"binned epl=8", Component("binned", Options().set("entries_per_lane", 8))},
                                   {"binned epl=16", Component("binned", Options().set("entries_per_lane", 16))},
                                   {"binned epl=64", Component("binned", Options().set("entries_per_lane", 64))},
@@ -110,8 +111,8 @@ int main(int argc, char** argv) {
         "| matrix | rows | nnz | max row | floor ms | binned ms | binned GB/s | % copy | csr_vector ms | scalar ms | "
         "cuSPARSE ms | ALG2 ms | binned / best cuSPARSE |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
     std::string variants =
-        "| matrix | binned | row blocks only | warp bin (thread_max_row 0) | thread bin to 16 | epl=8 | epl=16 | epl=64 | "
-        "scalar | csr_vector |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
+        "| matrix | binned | row blocks only | warp bin (thread_max_row 0) | thread bin to 16 | warp bin to 64 | epl=8 | "
+        "epl=16 | epl=64 | scalar | csr_vector |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
     auto bench_matrix = [&](const std::string& name, const CsrMatrix& A) {
       if (!only.empty() && name.find(only) == std::string::npos) return;
       nlohmann::json r;
@@ -154,8 +155,9 @@ int main(int argc, char** argv) {
                            bytes / (ms["binned"] * 1e6), 100.0 * bytes / (ms["binned"] * 1e6) / bw,
                            f(ms["csr_vector"]), f(ms["scalar"]), f(ms["cuSPARSE"]), f(ms["cuSPARSE ALG2"]),
                            best_cus / ms["binned"]);
-      variants += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", name, f(ms["binned"]),
+      variants += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", name, f(ms["binned"]),
                               f(ms["binned blocks"]), f(ms["binned warp bin"]), f(ms["binned thread<=16"]),
+                              f(ms["binned warp<=64"]),
                               f(ms["binned epl=8"]), f(ms["binned epl=16"]), f(ms["binned epl=64"]), f(ms["scalar"]),
                               f(ms["csr_vector"]));
       out["spmv"].push_back(r);

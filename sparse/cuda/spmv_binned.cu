@@ -9,7 +9,11 @@
 //  - thread bin: when no row is longer than thread_max_row (stencils, P), one
 //    thread per row straight from global memory; L1 turns the strided loads of
 //    short rows into full lines, and nothing else is read (docs/spmv.md: this
-//    beats staging by 25-30% on 5-, 7- and 9-point matrices);
+//    beats staging by 25-30% on 5- and 7-point matrices);
+//  - warp bin: else when no row is longer than warp_max_row (9-point), each
+//    warp stages the products of 32 (or 16) consecutive rows in its own slice of
+//    shared memory, coalesced and without a CTA barrier, then sums each row
+//    (the thread bin's per-thread L1 working set overflows at 9 entries a row);
 //  - row blocks: the CTA stages the products v[k]·x[col[k]] of its entry range
 //    in shared memory with coalesced loads, then V lanes per row (V from the
 //    block's mean length and entries_per_lane) sum them;
@@ -481,7 +485,7 @@ struct Binned {
   static constexpr bool runs_on_host = false, runs_on_device = true;
   struct Params {
     int thread_max_row = 8;
-    int warp_max_row = 64;
+    int warp_max_row = 16;
     int entries_per_lane = 32;
     bool stage = true;
     template <class V>
