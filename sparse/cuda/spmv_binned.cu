@@ -9,7 +9,7 @@
 //  - thread bin: when no row is longer than thread_max_row (stencils, P), one
 //    thread per row straight from global memory; L1 turns the strided loads of
 //    short rows into full lines, and nothing else is read (docs/spmv.md: this
-//    beats staging by 25-30% on 5- and 7-point matrices);
+//    beats staging by 20-30% on 5- and 7-point matrices);
 //  - warp bin: else when no row is longer than warp_max_row (9-point), each
 //    warp stages the products of 32 (or 16) consecutive rows in its own slice of
 //    shared memory, coalesced and without a CTA barrier, then sums each row
