@@ -102,8 +102,8 @@ int main(int argc, char** argv) {
                                   {"binned thread<=16", Component("binned", Options().set("thread_max_row", 16))},
                                   {"binned warp<=64", Component("binned", Options().set("warp_max_row", 64))},
                                   {"binned epl=8", Component("binned", Options().set("entries_per_lane", 8))},
-                                  {"binned epl=16", Component("binned", Options().set("entries_per_lane", 16))},
-                                  {"binned epl=64", Component("binned", Options().set("entries_per_lane", 64))},
+                                  {"binned units=4096", Component("binned", Options().set("max_units", 4096))},
+                                  {"binned units=8192", Component("binned", Options().set("max_units", 8192))},
 
                                   {"cuSPARSE", Component("cusparse")},
                                   {"cuSPARSE ALG2", Component("cusparse", Options().set("alg", "csr_alg2"))}};
@@ -112,7 +112,7 @@ int main(int argc, char** argv) {
         "cuSPARSE ms | ALG2 ms | binned / best cuSPARSE |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
     std::string variants =
         "| matrix | binned | row blocks only | warp bin (thread_max_row 0) | thread bin to 16 | warp bin to 64 | epl=8 | "
-        "epl=16 | epl=64 | scalar | csr_vector |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
+        "max_units 4096 | max_units 8192 | scalar | csr_vector |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
     auto bench_matrix = [&](const std::string& name, const CsrMatrix& A) {
       if (!only.empty() && name.find(only) == std::string::npos) return;
       nlohmann::json r;
@@ -158,7 +158,7 @@ int main(int argc, char** argv) {
       variants += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", name, f(ms["binned"]),
                               f(ms["binned blocks"]), f(ms["binned warp bin"]), f(ms["binned thread<=16"]),
                               f(ms["binned warp<=64"]),
-                              f(ms["binned epl=8"]), f(ms["binned epl=16"]), f(ms["binned epl=64"]), f(ms["scalar"]),
+                              f(ms["binned epl=8"]), f(ms["binned units=4096"]), f(ms["binned units=8192"]), f(ms["scalar"]),
                               f(ms["csr_vector"]));
       out["spmv"].push_back(r);
       std::cout << "  spmv " << name << std::endl;

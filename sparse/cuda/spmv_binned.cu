@@ -35,9 +35,9 @@ namespace saga::cuda {
 
 namespace {
 constexpr int kBlock = 256;               // threads per CTA
-constexpr int kUnits = 2048;              // work units per CTA (entries + rows)
-constexpr int kStage = kUnits + 32;      // products staged per CTA (16.6 KB): rows start in
-                                          // the first kUnits, short ones end within 32 more
+constexpr int kUnits = 2048;  // default work units per row block (entries + rows); products staged
+                              // per CTA: units + 32 (rows start in the first `units`, short ones
+                              // end within 32 more), 16.6 KB of dynamic shared memory at 2048
 
 // ---- output functors: what happens to s = (A x)_r ------------------------------------------
 // Each returns the row's share of a fused dot product (0 when there is none).
@@ -71,7 +71,7 @@ struct DotOut {  // y = s, and x . y
 
 // ---- the analysis ------------------------------------------------------------------------------
 struct BinnedPlan {
-  int units = kUnits;     // work units per CTA block (kUnits, less for small matrices)
+  int units = kUnits;     // work units per CTA block (max_units, less for small matrices)
   offset_t max_row = 0;   // the longest row
   index_t blocks = 0;     // CTAs of the row kernel
   index_t long_rows = 0;  // rows of more than `units` entries
@@ -132,8 +132,9 @@ int multiprocessors() {
   return sms;
 }
 
-BinnedPlan make_plan(const CsrMatrix& A) {
+BinnedPlan make_plan(const CsrMatrix& A, int max_units) {
   BinnedPlan p;
+  p.units = max_units;
   const index_t n = A.rows();
   const std::int64_t total = static_cast<std::int64_t>(A.nnz()) + n;
   // Small matrices (coarse levels) get smaller blocks: at least ~4 per SM.
@@ -171,7 +172,11 @@ BinnedPlan make_plan(const CsrMatrix& A) {
   return p;
 }
 
-BinnedPlan& plan_of(const CsrMatrix& A) { return A.analysis<BinnedPlan>("spmv.binned", make_plan); }
+// One plan per block size (the analysis key names it).
+BinnedPlan& plan_of(const CsrMatrix& A, int max_units = kUnits) {
+  return A.analysis<BinnedPlan>(fmt::format("spmv.binned.{}", max_units),
+                                [&](const CsrMatrix& M) { return make_plan(M, max_units); });
+}
 
 // ---- the kernels -------------------------------------------------------------------------------
 // How a CTA block treats its rows, from their mean length (the tuning knobs of
@@ -181,6 +186,7 @@ struct BlockPolicy {
   int warp_max_row;      // else, up to this: warp bin (a warp stages the entries of 32 / V rows)
   int entries_per_lane;  // blocks: V lanes per row with V >= mean / entries_per_lane
   bool stage;            // blocks: stage the products in shared memory (else lanes read A directly)
+  int max_units;         // work units per row block (256..8192)
 };
 
 template <class Out>
@@ -190,7 +196,7 @@ __global__ __launch_bounds__(kBlock) void rows_kernel(const index_t* __restrict_
                                                       const double* __restrict__ x, Out out, int units,
                                                       int entries_per_lane, bool stage,
                                                       double* __restrict__ partial) {
-  __shared__ double prod[kStage];
+  extern __shared__ double prod[];  // units + 32 products
   const index_t r0 = block_row[blockIdx.x], r1 = block_row[blockIdx.x + 1];
   double mine = 0.0;  // this thread's share of the fused dot product
   if (r0 < r1) {      // the same for the whole CTA
@@ -387,7 +393,7 @@ void run_binned(const CsrMatrix& A, const Vector& x, Out out, BlockPolicy policy
     }
     return;
   }
-  BinnedPlan& p = plan_of(A);
+  BinnedPlan& p = plan_of(A, policy.max_units);
   if (p.max_row <= policy.thread_max_row) {  // the thread bin holds every row
     const unsigned blocks = grid_for(A.rows(), kBlock);
     double* partial = dot ? dot->scratch(blocks) : nullptr;
@@ -424,7 +430,14 @@ void run_binned(const CsrMatrix& A, const Vector& x, Out out, BlockPolicy policy
   const unsigned long_blocks = p.long_rows ? grid_for(p.long_rows, kBlock) : 0;
   const std::size_t parts = static_cast<std::size_t>(p.blocks) + long_blocks;
   double* partial = dot ? dot->scratch(parts) : nullptr;
-  rows_kernel<Out><<<p.blocks, kBlock, 0, st>>>(p.block_row.data(), A.row_ptr().data(), A.col().data(),
+  static const bool rows_opted_in = [] {  // up to 8192 + 32 staged products (64.3 KB)
+    SAGA_CUDA(cudaFuncSetAttribute(rows_kernel<Out>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                   static_cast<int>(sizeof(double)) * (8192 + 32)));
+    return true;
+  }();
+  (void)rows_opted_in;
+  const std::size_t stage_bytes = sizeof(double) * (static_cast<std::size_t>(p.units) + 32);
+  rows_kernel<Out><<<p.blocks, kBlock, stage_bytes, st>>>(p.block_row.data(), A.row_ptr().data(), A.col().data(),
                                                 A.val().data(), x.data(), out, p.units, policy.entries_per_lane,
                                                 policy.stage, partial);
   SAGA_CUDA_LAUNCH("binned SpMV rows_kernel");
@@ -457,7 +470,7 @@ class BinnedSpmv final : public SpmvAlgorithm {
  public:
   explicit BinnedSpmv(BlockPolicy p) : p_(p) {}
   void prepare(const CsrMatrix& A) const override {
-    if (A.rows() > 0) plan_of(A);
+    if (A.rows() > 0) plan_of(A, p_.max_units);
   }
   void apply(double alpha, const CsrMatrix& A, const Vector& x, double beta, Vector& y) const override {
     run_binned(A, x, AxpbyOut{alpha, beta, y.data(), y.data()}, p_, nullptr, 0);
@@ -488,6 +501,7 @@ struct Binned {
     int warp_max_row = 16;
     int entries_per_lane = 32;
     bool stage = true;
+    int max_units = kUnits;
     template <class V>
     void visit(V& v) {
       v("thread_max_row", thread_max_row,
@@ -502,10 +516,11 @@ struct Binned {
         in_range(1, 2048));
       v("stage", stage, "row blocks: stage the products in shared memory with coalesced loads (else each row's "
         "lanes read A and x directly)");
+      v("max_units", max_units, "row blocks: work units (entries + rows) per CTA (fewer for small matrices)", in_range(256, 8192));
     }
   };
   static std::unique_ptr<SpmvAlgorithm> make(const Params& p) {
-    return std::make_unique<BinnedSpmv>(BlockPolicy{p.thread_max_row, p.warp_max_row, p.entries_per_lane, p.stage});
+    return std::make_unique<BinnedSpmv>(BlockPolicy{p.thread_max_row, p.warp_max_row, p.entries_per_lane, p.stage, p.max_units});
   }
 };
 struct Scalar {

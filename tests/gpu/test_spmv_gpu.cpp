@@ -106,6 +106,8 @@ TEST_CASE("GPU SpMV: every device algorithm equals host (stencils, coarse levels
       algs.emplace_back("binned", Options().set("thread_max_row", 0).set("warp_max_row", 0).set("stage", false));
       algs.emplace_back("binned", Options().set("thread_max_row", 0));
       algs.emplace_back("binned", Options().set("thread_max_row", 256));
+      algs.emplace_back("binned", Options().set("thread_max_row", 0).set("warp_max_row", 0).set("max_units", 8192));
+      algs.emplace_back("binned", Options().set("thread_max_row", 0).set("warp_max_row", 0).set("max_units", 300));
       algs.emplace_back("cusparse", Options().set("alg", "csr_alg2"));
       for (const Component& alg : algs) {
         CAPTURE(alg.name);
