@@ -47,12 +47,6 @@ void* current_stream();
 void* allocate(std::size_t bytes, const char* what);
 void release(void* p, void* stream);
 
-// Page-locked host memory: device-to-host copies into it skip the driver's
-// staging buffer (the convergence checks of the Krylov methods read through
-// it). Without CUDA: plain malloc. `what` names it in the out-of-memory error.
-void* pinned_allocate(std::size_t bytes, const char* what);
-void pinned_release(void* p);
-
 enum class Copy { host_to_device, device_to_host, device_to_device };
 void copy(void* dst, const void* src, std::size_t bytes, Copy kind);
 void zero(void* p, std::size_t bytes);

@@ -133,22 +133,6 @@ void* allocate(std::size_t bytes, const char* what) {
   return p;
 }
 
-void* pinned_allocate(std::size_t bytes, const char* what) {
-  if (bytes == 0) return nullptr;
-  void* p = nullptr;
-  const cudaError_t e = cudaMallocHost(&p, bytes);
-  if (e != cudaSuccess) {
-    cudaGetLastError();
-    throw DeviceError(fmt::format("could not allocate {} bytes of page-locked host memory for {} ({})", bytes, what,
-                                  cudaGetErrorString(e)));
-  }
-  return p;
-}
-
-void pinned_release(void* p) {
-  if (p) cudaFreeHost(p);  // never throws from destructors
-}
-
 void release(void* p, void* s) {
   if (p) cudaFreeAsync(p, static_cast<cudaStream_t>(s));  // never throws from destructors
 }

@@ -3,7 +3,6 @@
 #include "core/device.hpp"
 
 #include <chrono>
-#include <cstdlib>
 
 #include "core/error.hpp"
 
@@ -25,12 +24,6 @@ void stream_synchronize(void*) {}
 int set_current(int) { unavailable(); }
 void* current_stream() { return nullptr; }
 void* allocate(std::size_t, const char*) { unavailable(); }
-void* pinned_allocate(std::size_t bytes, const char* what) {
-  void* p = bytes ? std::malloc(bytes) : nullptr;
-  if (bytes && !p) throw Error(fmt::format("host out of memory allocating {} ({} bytes)", what, bytes));
-  return p;
-}
-void pinned_release(void* p) { std::free(p); }
 void release(void*, void*) {}
 void copy(void*, const void*, std::size_t, Copy) { unavailable(); }
 void zero(void*, std::size_t) { unavailable(); }

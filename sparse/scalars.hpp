@@ -4,7 +4,6 @@
 // reductions that fill them. A Krylov iteration on the GPU reads and writes its
 // scalars on the device, so it never waits for the host except to check
 // convergence (solver/krylov/conjugate_gradient.cpp).
-#include <memory>
 #include <vector>
 
 #include "sparse/array.hpp"
@@ -29,21 +28,14 @@ class Scalars {
     if (scratch_.size() < n) scratch_ = Array<double>(n, space(), "reduction partial sums");
     return scratch_.data();
   }
-  // The first n scalars on the host (one copy; from the GPU through a
-  // page-locked buffer, the fastest way back for a convergence check).
+  // The first n scalars on the host (one copy).
   std::vector<double> head(std::size_t n) const {
     std::vector<double> h(n);
     if (n == 0) return h;
-    if (space() == Space::host) {
+    if (space() == Space::host)
       std::copy(values_.data(), values_.data() + n, h.begin());
-      return h;
-    }
-    if (pinned_size_ < n) {  // once: room for every scalar (page-locked allocations are slow)
-      pinned_.reset(static_cast<double*>(device::pinned_allocate(size() * sizeof(double), "scalars read-back")));
-      pinned_size_ = size();
-    }
-    device::copy(pinned_.get(), values_.data(), n * sizeof(double), device::Copy::device_to_host);
-    std::copy(pinned_.get(), pinned_.get() + n, h.begin());
+    else
+      device::copy(h.data(), values_.data(), n * sizeof(double), device::Copy::device_to_host);
     return h;
   }
   // Sets the first h.size() scalars from the host.
@@ -56,13 +48,8 @@ class Scalars {
   }
 
  private:
-  struct PinnedFree {
-    void operator()(double* p) const { device::pinned_release(p); }
-  };
   Array<double> values_;
   Array<double> scratch_;
-  mutable std::unique_ptr<double, PinnedFree> pinned_;
-  mutable std::size_t pinned_size_ = 0;
 };
 
 }  // namespace saga
