@@ -26,5 +26,8 @@ double dot(const Vector& x, const Vector& y);
 bool all_finite(const Vector& x);
 void cg_direction(Scalars& s, const Vector& z, Vector& q, bool flexible);
 void cg_step(Scalars& s, const Vector& q, const Vector& Aq, Vector& x, Vector& r);
+void lanczos_orthogonalize(Scalars& s, int alpha, int beta_prev, int beta, const Vector& d, const Vector& v,
+                           const Vector& v_prev, Vector& w);
+void lanczos_normalize(const Scalars& s, int beta, const Vector& w, Vector& v);
 
 }  // namespace saga::host

@@ -1,5 +1,6 @@
 // The CUDA backend builds the same hierarchy as the host (aggregates
 // identical, matrices to 1e-12) and PCG takes the same iterations (±1).
+#include "amg/spectral_radius.hpp"
 #include "amg/aggregation.hpp"
 #include "amg/mis2.hpp"
 #include "amg/strength.hpp"
@@ -81,4 +82,21 @@ TEST_CASE("GPU hierarchy equals the host hierarchy and PCG iterations agree") {
     const RunResult rd2 = run_solve(c, Executor::cuda());
     CHECK(rd2.solve.residual_history == rd.solve.residual_history);
   }
+}
+
+TEST_CASE("GPU rho(D^-1 A): the device-resident Lanczos equals the host one, breakdown included") {
+  std::mt19937_64 rng(fresh_seed());
+  for (Stencil s : {Stencil::fd2d_5pt, Stencil::fe3d_27pt}) {
+    const CsrMatrix Ah = poisson(s, stencil_dim(s) == 2 ? 90 : 17, Space::host);
+    const CsrMatrix Ad = Ah.to(Space::device);
+    const double rh = amg::spectral_radius_dinv_a(Ah, inverse_diagonal(Ah), 15);
+    const double rd = amg::spectral_radius_dinv_a(Ad, inverse_diagonal(Ad), 15);
+    CHECK(std::abs(rd - rh) <= 1e-11 * rh);
+    CHECK(amg::spectral_radius_dinv_a(Ad, inverse_diagonal(Ad), 15) == rd);  // bitwise repeatable
+  }
+  HostCsr dg{300, 300, {0}, {}, {}};  // D^-1 A = I: breakdown after one step
+  std::uniform_real_distribution<double> U(1.0, 5.0);
+  for (index_t i = 0; i < 300; ++i) dg.col.push_back(i), dg.val.push_back(U(rng)), dg.row_ptr.push_back(i + 1);
+  const CsrMatrix D = from_host_csr(dg, Space::device);
+  CHECK(amg::spectral_radius_dinv_a(D, inverse_diagonal(D), 15) == doctest::Approx(1.0).epsilon(1e-12));
 }

@@ -1,8 +1,10 @@
 // AMG setup stages against their defining properties, and the solver end to end.
 #include <Eigen/Dense>
+#include <Eigen/Eigenvalues>
 
 #include "amg/aggregation.hpp"
 #include "amg/mis2.hpp"
+#include "amg/spectral_radius.hpp"
 #include "amg/strength.hpp"
 #include "amg/tentative.hpp"
 #include "app/run.hpp"
@@ -284,4 +286,47 @@ TEST_CASE("theta > 0 that would stop coarsening falls back to theta = 0 on that 
   CHECK(L.back().rows <= 50);
   CHECK(L[0].theta == 0.25);
   CHECK(L[1].theta == 0.0);
+}
+
+TEST_CASE("rho(D^-1 A) by Lanczos: Eigen's largest eigenvalue, closed forms, breakdowns") {
+  std::mt19937_64 rng(fresh_seed());
+  // Random SPD matrices: within 2% below the exact value after 15 steps, never above it.
+  for (int t = 0; t < 4; ++t) {
+    RandomSpec sp;
+    sp.rows = sp.cols = 60 + 40 * t;
+    sp.density = 0.06;
+    const HostCsr r = random_csr(sp, rng);
+    EigenCsr R = to_eigen(r);
+    EigenCsr M = EigenCsr(R.transpose()) * R;
+    for (int i = 0; i < M.rows(); ++i) M.coeffRef(i, i) += 1.0;  // SPD
+    M.makeCompressed();
+    const CsrMatrix A = from_host_csr(from_eigen(M), Space::host);
+    const Vector dinv = inverse_diagonal(A);
+    Eigen::VectorXd ds(M.rows());
+    for (int i = 0; i < M.rows(); ++i) ds(i) = 1.0 / std::sqrt(M.coeff(i, i));
+    const Eigen::MatrixXd S = ds.asDiagonal() * Eigen::MatrixXd(M) * ds.asDiagonal();
+    const double exact = Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(S).eigenvalues().maxCoeff();
+    const double est = amg::spectral_radius_dinv_a(A, dinv, 15);
+    CHECK(est <= exact * (1 + 1e-12));
+    CHECK(est >= 0.98 * exact);
+    CHECK(amg::spectral_radius_dinv_a(A, dinv, 15) == est);  // deterministic
+  }
+  // 1D Laplacian, n = 10 < 15 steps: Lanczos is exact, rho = 1 + cos(pi / 11).
+  const CsrMatrix L = poisson(Stencil::fd2d_5pt, 1, Space::host);  // 1 x 1 grid: a 1 x 1 matrix
+  CHECK(amg::spectral_radius_dinv_a(L, inverse_diagonal(L), 15) == doctest::Approx(1.0));
+  HostCsr h{10, 10, {0}, {}, {}};
+  for (index_t i = 0; i < 10; ++i) {
+    if (i > 0) h.col.push_back(i - 1), h.val.push_back(-1.0);
+    h.col.push_back(i), h.val.push_back(2.0);
+    if (i < 9) h.col.push_back(i + 1), h.val.push_back(-1.0);
+    h.row_ptr.push_back(static_cast<offset_t>(h.col.size()));
+  }
+  const CsrMatrix T = from_host_csr(h, Space::host);
+  CHECK(amg::spectral_radius_dinv_a(T, inverse_diagonal(T), 15) ==
+        doctest::Approx(1.0 + std::cos(std::acos(-1.0) / 11)).epsilon(1e-12));
+  // A diagonal matrix: D^-1 A = I, Lanczos breaks down after one step and rho = 1.
+  HostCsr dg{50, 50, {0}, {}, {}};
+  for (index_t i = 0; i < 50; ++i) dg.col.push_back(i), dg.val.push_back(1.0 + i), dg.row_ptr.push_back(i + 1);
+  const CsrMatrix Dg = from_host_csr(dg, Space::host);
+  CHECK(amg::spectral_radius_dinv_a(Dg, inverse_diagonal(Dg), 15) == doctest::Approx(1.0).epsilon(1e-12));
 }
