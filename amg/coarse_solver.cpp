@@ -4,6 +4,8 @@
 #include <Eigen/Eigenvalues>
 #include <Eigen/LU>
 
+#include "amg/coarse_cholesky.hpp"
+#include "core/dispatch.hpp"
 #include "core/log.hpp"
 
 namespace saga::amg {
@@ -43,10 +45,18 @@ struct DenseCholesky {
   static constexpr bool runs_on_host = true, runs_on_device = true;
   using Params = NoParams;
   static std::unique_ptr<CoarseSolver> make(const Params&, const CsrMatrix& A) {
-    const Eigen::MatrixXd M = dense(A);
-    const index_t n = A.rows();
+    SAGA_REQUIRE(A.rows() == A.cols(), "coarse solver: matrix is {}x{}, not square", A.rows(), A.cols());
     auto cs = std::make_unique<CoarseSolver>();
     cs->name = name;
+    // On the GPU: cuSOLVER's Cholesky, no host round trip of the matrix; a
+    // matrix that is not positive definite goes to the host path below.
+    if (A.space() == Space::device && A.rows() > 0 && A.rows() <= 20000) {
+      bool done = false;
+      SAGA_DEVICE_CALL(done = cuda::cholesky_inverse(A, cs->inverse));
+      if (done) return cs;
+    }
+    const Eigen::MatrixXd M = dense(A);
+    const index_t n = A.rows();
     Eigen::MatrixXd inv;
     Eigen::LLT<Eigen::MatrixXd> llt(M);
     if (llt.info() == Eigen::Success) {

@@ -1,10 +1,12 @@
 #pragma once
 // Direct solvers of the coarsest level, behind the coarse-solver registry
-// (amg.coarse_solver). Both factorise A_c densely on the host and keep its
-// inverse as a dense CSR matrix in the level's space, so applying it is one SpMV
-// on either backend:
-//   dense_cholesky  SPD (Eigen LLT; an eigen-decomposition pseudo-inverse when
-//                   A_c is only semi-definite, e.g. a pure Neumann problem);
+// (amg.coarse_solver). Both factorise A_c densely and keep its inverse as a
+// dense CSR matrix in the level's space, so applying it is one SpMV on either
+// backend:
+//   dense_cholesky  SPD (on the GPU cuSOLVER potrf/potrs, amg/coarse_cholesky.hpp;
+//                   on the host Eigen LLT; an eigen-decomposition pseudo-inverse
+//                   on the host when A_c is only semi-definite, e.g. a pure
+//                   Neumann problem);
 //   dense_lu        any nonsingular A_c (Eigen partial-pivoting LU), for
 //                   nonsymmetric problems.
 #include "core/registry.hpp"

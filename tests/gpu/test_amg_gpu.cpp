@@ -1,5 +1,8 @@
 // The CUDA backend builds the same hierarchy as the host (aggregates
 // identical, matrices to 1e-12) and PCG takes the same iterations (±1).
+#include <Eigen/Dense>
+
+#include "amg/coarse_solver.hpp"
 #include "amg/spectral_radius.hpp"
 #include "amg/aggregation.hpp"
 #include "amg/mis2.hpp"
@@ -99,4 +102,37 @@ TEST_CASE("GPU rho(D^-1 A): the device-resident Lanczos equals the host one, bre
   for (index_t i = 0; i < 300; ++i) dg.col.push_back(i), dg.val.push_back(U(rng)), dg.row_ptr.push_back(i + 1);
   const CsrMatrix D = from_host_csr(dg, Space::device);
   CHECK(amg::spectral_radius_dinv_a(D, inverse_diagonal(D), 15) == doctest::Approx(1.0).epsilon(1e-12));
+}
+
+TEST_CASE("GPU dense_cholesky coarse solver: cuSOLVER inverse equals the host one; semi-definite falls back") {
+  std::mt19937_64 rng(fresh_seed());
+  RandomSpec sp;
+  sp.rows = sp.cols = 300;
+  sp.density = 0.03;
+  const EigenCsr R = to_eigen(random_csr(sp, rng));
+  EigenCsr M = EigenCsr(R.transpose()) * R;
+  for (int i = 0; i < M.rows(); ++i) M.coeffRef(i, i) += 0.5;
+  M.makeCompressed();
+  const CsrMatrix Ah = from_host_csr(from_eigen(M), Space::host);
+  const amg::CoarseSolver h = amg::factorise_coarse(Ah), d = amg::factorise_coarse(Ah.to(Space::device));
+  CHECK_FALSE(d.pseudo_inverse);
+  CHECK(d.inverse.nnz() == 300 * 300);
+  check_equal(to_host_csr(d.inverse), to_host_csr(h.inverse), 1e-10);
+  // A A^-1 = I on the device.
+  const Eigen::MatrixXd I = Eigen::MatrixXd(M) * Eigen::MatrixXd(to_eigen(d.inverse));
+  CHECK((I - Eigen::MatrixXd::Identity(300, 300)).cwiseAbs().maxCoeff() < 1e-9);
+  // A singular Laplacian (1D, Neumann ends): not positive definite, so the host
+  // eigen-decomposition gives the pseudo-inverse on both backends.
+  HostCsr l{40, 40, {0}, {}, {}};
+  for (index_t i = 0; i < 40; ++i) {
+    if (i > 0) l.col.push_back(i - 1), l.val.push_back(-1.0);
+    l.col.push_back(i), l.val.push_back(i == 0 || i == 39 ? 1.0 : 2.0);
+    if (i < 39) l.col.push_back(i + 1), l.val.push_back(-1.0);
+    l.row_ptr.push_back(static_cast<offset_t>(l.col.size()));
+  }
+  const CsrMatrix Lh = from_host_csr(l, Space::host);
+  const amg::CoarseSolver lh = amg::factorise_coarse(Lh), ld = amg::factorise_coarse(Lh.to(Space::device));
+  CHECK(lh.pseudo_inverse);
+  CHECK(ld.pseudo_inverse);
+  check_equal(to_host_csr(ld.inverse), to_host_csr(lh.inverse), 1e-12);
 }
