@@ -1,6 +1,7 @@
 #pragma once
-// The GPU's dense Cholesky inverse of the coarsest matrix (cuSOLVER), used by
-// the dense_cholesky coarse solver when the level lives on the device.
+// The GPU's dense inverse of an SPD coarsest matrix (Gauss-Jordan, one kernel
+// per pivot), used by the dense_cholesky coarse solver when the level lives on
+// the device.
 #include "sparse/csr.hpp"
 
 namespace saga::amg::cuda {

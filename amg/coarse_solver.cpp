@@ -48,9 +48,10 @@ struct DenseCholesky {
     SAGA_REQUIRE(A.rows() == A.cols(), "coarse solver: matrix is {}x{}, not square", A.rows(), A.cols());
     auto cs = std::make_unique<CoarseSolver>();
     cs->name = name;
-    // On the GPU: cuSOLVER's Cholesky, no host round trip of the matrix; a
-    // matrix that is not positive definite goes to the host path below.
-    if (A.space() == Space::device && A.rows() > 0 && A.rows() <= 20000) {
+    // On the GPU: the device inverse (n launches of n^2 work each: used up to
+    // 4096 rows), no host round trip of the matrix; a matrix that is not
+    // positive definite goes to the host path below.
+    if (A.space() == Space::device && A.rows() > 0 && A.rows() <= 4096) {
       bool done = false;
       SAGA_DEVICE_CALL(done = cuda::cholesky_inverse(A, cs->inverse));
       if (done) return cs;

@@ -3,7 +3,7 @@
 // (amg.coarse_solver). Both factorise A_c densely and keep its inverse as a
 // dense CSR matrix in the level's space, so applying it is one SpMV on either
 // backend:
-//   dense_cholesky  SPD (on the GPU cuSOLVER potrf/potrs, amg/coarse_cholesky.hpp;
+//   dense_cholesky  SPD (on the GPU a Gauss-Jordan inverse, amg/coarse_cholesky.hpp;
 //                   on the host Eigen LLT; an eigen-decomposition pseudo-inverse
 //                   on the host when A_c is only semi-definite, e.g. a pure
 //                   Neumann problem);

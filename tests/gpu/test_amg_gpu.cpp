@@ -104,7 +104,7 @@ TEST_CASE("GPU rho(D^-1 A): the device-resident Lanczos equals the host one, bre
   CHECK(amg::spectral_radius_dinv_a(D, inverse_diagonal(D), 15) == doctest::Approx(1.0).epsilon(1e-12));
 }
 
-TEST_CASE("GPU dense_cholesky coarse solver: cuSOLVER inverse equals the host one; semi-definite falls back") {
+TEST_CASE("GPU dense_cholesky coarse solver: the device inverse equals the host one; semi-definite falls back") {
   std::mt19937_64 rng(fresh_seed());
   RandomSpec sp;
   sp.rows = sp.cols = 300;
