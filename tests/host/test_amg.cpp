@@ -84,6 +84,12 @@ TEST_CASE("strength of connection keeps the diagonal and strong entries (hand ca
   CHECK(s.col == std::vector<index_t>{0, 1, 0, 1, 2});
   CHECK(to_host_csr(amg::symmetric_strength(A, d, 0.0)).col.size() == 7);
   CHECK_THROWS_AS(amg::symmetric_strength(A, d, 1.5), InputError);
+  // The measure's theta = 0 shortcut (a copy of A) is exactly the filter's result.
+  const auto measure = amg::strength_measures().create(Component("symmetric"), Space::host);
+  const HostCsr fast = to_host_csr(measure->strong(A, 0.0)), filtered = to_host_csr(amg::symmetric_strength(A, d, 0.0));
+  CHECK(fast.row_ptr == filtered.row_ptr);
+  CHECK(fast.col == filtered.col);
+  CHECK(fast.val == filtered.val);
 }
 
 TEST_CASE("MIS-2 is independent at distance 2 and maximal, deterministically") {
