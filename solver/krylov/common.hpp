@@ -48,8 +48,8 @@ class Run {
 
 // Launches one iteration's work. On the GPU with `graph` and graph-safe
 // operators: the first call runs it kernel by kernel (it builds the lazily made
-// analyses and scratch buffers), the second captures it as a CUDA graph, and
-// every call replays the graph; where capture is impossible (the legacy default
+// analyses and scratch buffers) and captures it as a CUDA graph while the GPU
+// runs it, and every later call replays the graph; where capture is impossible (the legacy default
 // stream, an operator that waits for the host) it stays kernel by kernel and
 // note() says why.
 class IterationLauncher {
@@ -64,7 +64,6 @@ class IterationLauncher {
   std::function<void()> body_;
   Space space_;
   bool try_graph_;
-  int runs_ = 0;
   device::Graph graph_;
   std::string note_;
 };
