@@ -20,13 +20,30 @@ __device__ inline double block_sum(double s) {
   return s;
 }
 
-// *out = sum of partial[0, m) (one block of kThreads; out may be partial).
-template <int kUnused = 0>
-__global__ void sum_partials_into(const double* partial, long long m, double* out) {
+// Blocks of a grid-stride reduction over a vector: one partial sum each.
+constexpr int kReduceBlocks = 512;
+
+// Ends a block's share of a reduction: partial[blockIdx.x] = the block's sum of
+// `mine` (every thread of the block must call it).
+template <int kBlockThreads = kThreads>
+__device__ inline void write_block_partial(double mine, double* partial) {
+  mine = block_sum<kBlockThreads>(mine);
+  if (threadIdx.x == 0) partial[blockIdx.x] = mine;
+}
+
+// Sum of partial[0, m) over one block of kThreads; valid in thread 0.
+__device__ inline double sum_partials(const double* partial, long long m) {
   double s = 0.0;
   for (long long i = threadIdx.x; i < m; i += blockDim.x) s += partial[i];
-  s = block_sum(s);
-  if (threadIdx.x == 0) *out = s;
+  return block_sum(s);
+}
+
+// *out = sum of partial[0, m), or its square root with kSqrt (one block of
+// kThreads; out may be partial).
+template <bool kSqrt = false>
+__global__ void sum_partials_into(const double* partial, long long m, double* out) {
+  const double s = sum_partials(partial, m);
+  if (threadIdx.x == 0) *out = kSqrt ? sqrt(s) : s;
 }
 
 }  // namespace saga::cuda

@@ -10,8 +10,6 @@
 namespace saga::cuda {
 
 namespace {
-constexpr int kStepBlocks = 512;
-
 __global__ void direction_kernel(const double* __restrict__ S, bool flexible, const double* __restrict__ z,
                                  double* __restrict__ q, std::int64_t n) {
   const bool first = S[cg_slot::count] == 1.0;
@@ -38,14 +36,11 @@ __global__ void step_kernel(const double* __restrict__ S, const double* __restri
       rr += ri * ri;
     }
   }
-  rr = block_sum(rr);
-  if (threadIdx.x == 0) partial[blockIdx.x] = rr;
+  write_block_partial(rr, partial);
 }
 
 __global__ void step_finish_kernel(double* S, std::size_t size, const double* __restrict__ partial, int m) {
-  double rr = 0.0;
-  for (int i = threadIdx.x; i < m; i += blockDim.x) rr += partial[i];
-  rr = block_sum(rr);
+  const double rr = sum_partials(partial, m);
   if (threadIdx.x != 0) return;
   if (!step_allowed(S)) {
     S[cg_slot::status] = 1.0;
@@ -62,17 +57,17 @@ __global__ void step_finish_kernel(double* S, std::size_t size, const double* __
 
 void cg_direction(Scalars& s, const Vector& z, Vector& q, bool flexible) {
   if (q.empty()) return;
-  direction_kernel<<<std::min<unsigned>(grid_for(q.size()), 4096u), kThreads, 0, ::saga::device_stream()>>>(
+  direction_kernel<<<grid_capped(q.size()), kThreads, 0, ::saga::device_stream()>>>(
       s.data(), flexible, z.data(), q.data(), q.size());
   SAGA_CUDA_LAUNCH("cg direction");
 }
 
 void cg_step(Scalars& s, const Vector& q, const Vector& Aq, Vector& x, Vector& r) {
-  double* partial = s.scratch(kStepBlocks);
-  step_kernel<<<kStepBlocks, kThreads, 0, ::saga::device_stream()>>>(s.data(), q.data(), Aq.data(), x.data(),
+  double* partial = s.scratch(kReduceBlocks);
+  step_kernel<<<kReduceBlocks, kThreads, 0, ::saga::device_stream()>>>(s.data(), q.data(), Aq.data(), x.data(),
                                                                       r.data(), q.size(), partial);
   SAGA_CUDA_LAUNCH("cg step");
-  step_finish_kernel<<<1, kThreads, 0, ::saga::device_stream()>>>(s.data(), s.size(), partial, kStepBlocks);
+  step_finish_kernel<<<1, kThreads, 0, ::saga::device_stream()>>>(s.data(), s.size(), partial, kReduceBlocks);
   SAGA_CUDA_LAUNCH("cg step finish");
 }
 

@@ -9,8 +9,6 @@
 namespace saga::cuda {
 
 namespace {
-constexpr int kBlocks = 512;
-
 __global__ void orthogonalize_kernel(const double* __restrict__ S, int alpha, int beta_prev,
                                      const double* __restrict__ d, const double* __restrict__ v,
                                      const double* __restrict__ v_prev, double* __restrict__ w, std::int64_t n,
@@ -23,14 +21,7 @@ __global__ void orthogonalize_kernel(const double* __restrict__ S, int alpha, in
     w[i] = wi;
     ww += wi * wi;
   }
-  ww = block_sum(ww);
-  if (threadIdx.x == 0) partial[blockIdx.x] = ww;
-}
-__global__ void norm_finish_kernel(const double* __restrict__ partial, int m, double* out) {
-  double s = 0.0;
-  for (int i = threadIdx.x; i < m; i += blockDim.x) s += partial[i];
-  s = block_sum(s);
-  if (threadIdx.x == 0) *out = sqrt(s);
+  write_block_partial(ww, partial);
 }
 __global__ void normalize_kernel(const double* __restrict__ S, int beta, const double* __restrict__ w,
                                  double* __restrict__ v, std::int64_t n) {
@@ -41,17 +32,17 @@ __global__ void normalize_kernel(const double* __restrict__ S, int beta, const d
 
 void lanczos_orthogonalize(Scalars& s, int alpha, int beta_prev, int beta, const Vector& d, const Vector& v,
                            const Vector& v_prev, Vector& w) {
-  double* partial = s.scratch(kBlocks);
-  orthogonalize_kernel<<<kBlocks, kThreads, 0, ::saga::device_stream()>>>(
+  double* partial = s.scratch(kReduceBlocks);
+  orthogonalize_kernel<<<kReduceBlocks, kThreads, 0, ::saga::device_stream()>>>(
       s.data(), alpha, beta_prev, d.data(), v.data(), v_prev.data(), w.data(), w.size(), partial);
   SAGA_CUDA_LAUNCH("lanczos orthogonalize");
-  norm_finish_kernel<<<1, kThreads, 0, ::saga::device_stream()>>>(partial, kBlocks, s.data() + beta);
+  sum_partials_into<true><<<1, kThreads, 0, ::saga::device_stream()>>>(partial, kReduceBlocks, s.data() + beta);
   SAGA_CUDA_LAUNCH("lanczos norm");
 }
 
 void lanczos_normalize(const Scalars& s, int beta, const Vector& w, Vector& v) {
   if (w.empty()) return;
-  normalize_kernel<<<std::min<unsigned>(grid_for(w.size()), 4096u), kThreads, 0, ::saga::device_stream()>>>(
+  normalize_kernel<<<grid_capped(w.size()), kThreads, 0, ::saga::device_stream()>>>(
       s.data(), beta, w.data(), v.data(), w.size());
   SAGA_CUDA_LAUNCH("lanczos normalize");
 }

@@ -14,6 +14,13 @@ inline unsigned grid_for(std::int64_t work, int per_block = kThreads) {
   return static_cast<unsigned>(g);
 }
 
+// Grid of a grid-stride loop over n elements: enough blocks to fill the GPU, at
+// most `cap`.
+inline unsigned grid_capped(std::int64_t n, unsigned cap = 4096) {
+  const unsigned g = grid_for(n);
+  return g < cap ? g : cap;
+}
+
 // Grid-stride loop index helpers.
 __device__ inline std::int64_t global_thread() {
   return static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;

@@ -179,6 +179,25 @@ BinnedPlan& plan_of(const CsrMatrix& A, int max_units = kUnits) {
 }
 
 // ---- the kernels -------------------------------------------------------------------------------
+// prod[k - k0] = v[k] x[col[k]] for k = first, first + kStride, ... < end: the
+// staging loop of the row blocks (kStride = the CTA) and of the warp bin
+// (kStride = a warp), four loads in flight per thread before any use.
+template <int kStride>
+__device__ inline void stage_products(offset_t first, offset_t end, offset_t k0, const index_t* __restrict__ ci,
+                                      const double* __restrict__ v, const double* __restrict__ x,
+                                      double* __restrict__ prod) {
+  offset_t k = first;
+  for (; k + 3 * kStride < end; k += 4 * kStride) {
+    const index_t c0 = ci[k], c1 = ci[k + kStride], c2 = ci[k + 2 * kStride], c3 = ci[k + 3 * kStride];
+    const double v0 = v[k], v1 = v[k + kStride], v2 = v[k + 2 * kStride], v3 = v[k + 3 * kStride];
+    const double x0 = __ldg(x + c0), x1 = __ldg(x + c1), x2 = __ldg(x + c2), x3 = __ldg(x + c3);
+    prod[k - k0] = v0 * x0;
+    prod[k + kStride - k0] = v1 * x1;
+    prod[k + 2 * kStride - k0] = v2 * x2;
+    prod[k + 3 * kStride - k0] = v3 * x3;
+  }
+  for (; k < end; k += kStride) prod[k - k0] = v[k] * __ldg(x + ci[k]);
+}
 // How a CTA block treats its rows, from their mean length (the tuning knobs of
 // the component, docs/spmv.md).
 struct BlockPolicy {
@@ -207,18 +226,7 @@ __global__ __launch_bounds__(kBlock) void rows_kernel(const index_t* __restrict_
     int V = 1;
     while (V < 32 && (V * entries_per_lane < mean || 2 * V * (r1 - r0) <= kBlock)) V *= 2;
     const offset_t kend = stage ? min(k1, k0 + units + 32) : k0;  // staged entries: [k0, kend)
-    // Stage the products, four loads in flight per thread before any use.
-    offset_t k = k0 + threadIdx.x;
-    for (; k + 3 * kBlock < kend; k += 4 * kBlock) {
-      const index_t c0 = ci[k], c1 = ci[k + kBlock], c2 = ci[k + 2 * kBlock], c3 = ci[k + 3 * kBlock];
-      const double v0 = v[k], v1 = v[k + kBlock], v2 = v[k + 2 * kBlock], v3 = v[k + 3 * kBlock];
-      const double x0 = __ldg(x + c0), x1 = __ldg(x + c1), x2 = __ldg(x + c2), x3 = __ldg(x + c3);
-      prod[k - k0] = v0 * x0;
-      prod[k + kBlock - k0] = v1 * x1;
-      prod[k + 2 * kBlock - k0] = v2 * x2;
-      prod[k + 3 * kBlock - k0] = v3 * x3;
-    }
-    for (; k < kend; k += kBlock) prod[k - k0] = v[k] * __ldg(x + ci[k]);
+    stage_products<kBlock>(k0 + threadIdx.x, kend, k0, ci, v, x, prod);
     __syncthreads();
     // Rows of up to 32 V entries: a group of V lanes each; longer ones (up to
     // units) wait for the warps below; longer still were split (chunks_kernel).
@@ -271,10 +279,7 @@ __global__ __launch_bounds__(kBlock) void rows_kernel(const index_t* __restrict_
       }
     }
   }
-  if (partial) {
-    mine = block_sum<kBlock>(mine);
-    if (threadIdx.x == 0) partial[blockIdx.x] = mine;
-  }
+  if (partial) write_block_partial<kBlock>(mine, partial);
 }
 
 __global__ __launch_bounds__(kBlock) void chunks_kernel(const index_t* __restrict__ long_row,
@@ -306,10 +311,7 @@ __global__ __launch_bounds__(kBlock) void long_rows_kernel(index_t long_rows, co
     for (index_t c = chunk_ptr[i]; c < chunk_ptr[i + 1]; ++c) s += chunk_sum[c];
     mine = out(long_row[i], s);
   }
-  if (partial) {
-    mine = block_sum<kBlock>(mine);
-    if (threadIdx.x == 0) partial[blockIdx.x] = mine;
-  }
+  if (partial) write_block_partial<kBlock>(mine, partial);
 }
 
 // Every row at most thread_max_row entries: one thread per row from global
@@ -327,10 +329,7 @@ __global__ __launch_bounds__(kBlock) void thread_rows_kernel(index_t n, const of
     for (offset_t k = rp[r]; k < rp[r + 1]; ++k) s += v[k] * __ldg(x + ci[k]);
     mine = out(static_cast<index_t>(r), s);
   }
-  if (partial) {
-    mine = block_sum<kBlock>(mine);
-    if (threadIdx.x == 0) partial[blockIdx.x] = mine;
-  }
+  if (partial) write_block_partial<kBlock>(mine, partial);
 }
 
 // Every row at most warp_max_row (<= 64) entries: each warp takes 32 / V
@@ -354,17 +353,7 @@ __global__ __launch_bounds__(kBlock) void warp_rows_kernel(index_t n, const offs
   if (r0 < n) {  // the same for the whole warp
     const std::int64_t r1 = min(static_cast<std::int64_t>(n), r0 + rows_per_warp);
     const offset_t k0 = rp[r0], k1 = rp[r1];
-    offset_t k = k0 + lane;
-    for (; k + 96 < k1; k += 128) {
-      const index_t c0 = ci[k], c1 = ci[k + 32], c2 = ci[k + 64], c3 = ci[k + 96];
-      const double v0 = v[k], v1 = v[k + 32], v2 = v[k + 64], v3 = v[k + 96];
-      const double x0 = __ldg(x + c0), x1 = __ldg(x + c1), x2 = __ldg(x + c2), x3 = __ldg(x + c3);
-      prod[k - k0] = v0 * x0;
-      prod[k + 32 - k0] = v1 * x1;
-      prod[k + 64 - k0] = v2 * x2;
-      prod[k + 96 - k0] = v3 * x3;
-    }
-    for (; k < k1; k += 32) prod[k - k0] = v[k] * __ldg(x + ci[k]);
+    stage_products<32>(k0 + lane, k1, k0, ci, v, x, prod);
     __syncwarp();
     const std::int64_t r = r0 + lane / V;
     const int sub = lane % V;
@@ -374,10 +363,7 @@ __global__ __launch_bounds__(kBlock) void warp_rows_kernel(index_t n, const offs
     for (int off = V / 2; off > 0; off /= 2) s += __shfl_xor_sync(0xffffffffu, s, off);
     if (r < r1 && sub == 0) mine = out(static_cast<index_t>(r), s);
   }
-  if (partial) {
-    mine = block_sum<kBlock>(mine);
-    if (threadIdx.x == 0) partial[blockIdx.x] = mine;
-  }
+  if (partial) write_block_partial<kBlock>(mine, partial);
 }
 
 __global__ void set_zero_kernel(double* p) { *p = 0.0; }
@@ -394,19 +380,20 @@ void run_binned(const CsrMatrix& A, const Vector& x, Out out, BlockPolicy policy
     return;
   }
   BinnedPlan& p = plan_of(A, policy.max_units);
+  // Every kernel below writes one partial sum of the fused dot per CTA.
+  std::size_t parts = 0;
+  double* partial = nullptr;
+  const auto partials_for = [&](std::size_t blocks) {
+    parts = blocks;
+    partial = dot ? dot->scratch(blocks) : nullptr;
+  };
   if (p.max_row <= policy.thread_max_row) {  // the thread bin holds every row
     const unsigned blocks = grid_for(A.rows(), kBlock);
-    double* partial = dot ? dot->scratch(blocks) : nullptr;
+    partials_for(blocks);
     thread_rows_kernel<Out><<<blocks, kBlock, 0, st>>>(A.rows(), A.row_ptr().data(), A.col().data(), A.val().data(),
                                                        x.data(), out, partial);
     SAGA_CUDA_LAUNCH("binned SpMV thread_rows_kernel");
-    if (dot) {
-      sum_partials_into<><<<1, kThreads, 0, st>>>(partial, blocks, dot->data() + slot);
-      SAGA_CUDA_LAUNCH("binned SpMV dot");
-    }
-    return;
-  }
-  if (p.max_row <= policy.warp_max_row) {  // the warp bin holds every row
+  } else if (p.max_row <= policy.warp_max_row) {  // the warp bin holds every row
     const int V = p.max_row <= 32 ? 1 : 2;
     const int span = (32 / V) * static_cast<int>(p.max_row);
     const std::size_t smem = sizeof(double) * kWarpsPerBlock * static_cast<std::size_t>(span);
@@ -417,53 +404,39 @@ void run_binned(const CsrMatrix& A, const Vector& x, Out out, BlockPolicy policy
     (void)opted_in;
     const std::int64_t warps = (static_cast<std::int64_t>(A.rows()) + 32 / V - 1) / (32 / V);
     const unsigned blocks = static_cast<unsigned>((warps + kWarpsPerBlock - 1) / kWarpsPerBlock);
-    double* partial = dot ? dot->scratch(blocks) : nullptr;
+    partials_for(blocks);
     warp_rows_kernel<Out><<<blocks, kBlock, smem, st>>>(A.rows(), A.row_ptr().data(), A.col().data(),
                                                         A.val().data(), x.data(), out, V, span, partial);
     SAGA_CUDA_LAUNCH("binned SpMV warp_rows_kernel");
-    if (dot) {
-      sum_partials_into<><<<1, kThreads, 0, st>>>(partial, blocks, dot->data() + slot);
-      SAGA_CUDA_LAUNCH("binned SpMV dot");
+  } else {  // row blocks, and the long rows after them
+    const unsigned long_blocks = p.long_rows ? grid_for(p.long_rows, kBlock) : 0;
+    partials_for(static_cast<std::size_t>(p.blocks) + long_blocks);
+    static const bool rows_opted_in = [] {  // up to 8192 + 32 staged products (64.3 KB)
+      SAGA_CUDA(cudaFuncSetAttribute(rows_kernel<Out>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                     static_cast<int>(sizeof(double)) * (8192 + 32)));
+      return true;
+    }();
+    (void)rows_opted_in;
+    const std::size_t stage_bytes = sizeof(double) * (static_cast<std::size_t>(p.units) + 32);
+    rows_kernel<Out><<<p.blocks, kBlock, stage_bytes, st>>>(p.block_row.data(), A.row_ptr().data(), A.col().data(),
+                                                            A.val().data(), x.data(), out, p.units,
+                                                            policy.entries_per_lane, policy.stage, partial);
+    SAGA_CUDA_LAUNCH("binned SpMV rows_kernel");
+    if (p.long_rows) {
+      chunks_kernel<<<p.chunks, kBlock, 0, st>>>(p.long_row.data(), p.chunk_ptr.data(), p.chunk_owner.data(),
+                                                 A.row_ptr().data(), A.col().data(), A.val().data(), x.data(),
+                                                 p.units, p.chunk_sum.data());
+      SAGA_CUDA_LAUNCH("binned SpMV chunks_kernel");
+      long_rows_kernel<Out><<<long_blocks, kBlock, 0, st>>>(p.long_rows, p.long_row.data(), p.chunk_ptr.data(),
+                                                            p.chunk_sum.data(), out,
+                                                            partial ? partial + p.blocks : nullptr);
+      SAGA_CUDA_LAUNCH("binned SpMV long_rows_kernel");
     }
-    return;
-  }
-  const unsigned long_blocks = p.long_rows ? grid_for(p.long_rows, kBlock) : 0;
-  const std::size_t parts = static_cast<std::size_t>(p.blocks) + long_blocks;
-  double* partial = dot ? dot->scratch(parts) : nullptr;
-  static const bool rows_opted_in = [] {  // up to 8192 + 32 staged products (64.3 KB)
-    SAGA_CUDA(cudaFuncSetAttribute(rows_kernel<Out>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                   static_cast<int>(sizeof(double)) * (8192 + 32)));
-    return true;
-  }();
-  (void)rows_opted_in;
-  const std::size_t stage_bytes = sizeof(double) * (static_cast<std::size_t>(p.units) + 32);
-  rows_kernel<Out><<<p.blocks, kBlock, stage_bytes, st>>>(p.block_row.data(), A.row_ptr().data(), A.col().data(),
-                                                A.val().data(), x.data(), out, p.units, policy.entries_per_lane,
-                                                policy.stage, partial);
-  SAGA_CUDA_LAUNCH("binned SpMV rows_kernel");
-  if (p.long_rows) {
-    chunks_kernel<<<p.chunks, kBlock, 0, st>>>(p.long_row.data(), p.chunk_ptr.data(), p.chunk_owner.data(),
-                                               A.row_ptr().data(), A.col().data(), A.val().data(), x.data(),
-                                               p.units, p.chunk_sum.data());
-    SAGA_CUDA_LAUNCH("binned SpMV chunks_kernel");
-    long_rows_kernel<Out><<<long_blocks, kBlock, 0, st>>>(p.long_rows, p.long_row.data(), p.chunk_ptr.data(),
-                                                          p.chunk_sum.data(), out, partial ? partial + p.blocks : nullptr);
-    SAGA_CUDA_LAUNCH("binned SpMV long_rows_kernel");
   }
   if (dot) {
-    sum_partials_into<><<<1, kThreads, 0, st>>>(partial, static_cast<long long>(parts), dot->data() + slot);
+    sum_partials_into<<<1, kThreads, 0, st>>>(partial, static_cast<long long>(parts), dot->data() + slot);
     SAGA_CUDA_LAUNCH("binned SpMV dot");
   }
-}
-
-// ---- scalar: one thread per row (the baseline the bins are measured against) --------------------
-__global__ void scalar_kernel(index_t n, const offset_t* __restrict__ rp, const index_t* __restrict__ ci,
-                              const double* __restrict__ v, const double* __restrict__ x, AxpbyOut out) {
-  const std::int64_t r = global_thread();
-  if (r >= n) return;
-  double s = 0.0;
-  for (offset_t k = rp[r]; k < rp[r + 1]; ++k) s += v[k] * __ldg(x + ci[k]);
-  out(static_cast<index_t>(r), s);
 }
 
 class BinnedSpmv final : public SpmvAlgorithm {
@@ -534,8 +507,10 @@ struct Scalar {
 
 void spmv_scalar(double alpha, const CsrMatrix& A, const Vector& x, double beta, Vector& y) {
   if (A.rows() == 0) return;
-  scalar_kernel<<<grid_for(A.rows()), kThreads, 0, ::saga::device_stream()>>>(
-      A.rows(), A.row_ptr().data(), A.col().data(), A.val().data(), x.data(), AxpbyOut{alpha, beta, y.data(), y.data()});
+  // The thread bin's kernel, whatever the row lengths (the baseline the bins are measured against).
+  thread_rows_kernel<AxpbyOut><<<grid_for(A.rows(), kBlock), kBlock, 0, ::saga::device_stream()>>>(
+      A.rows(), A.row_ptr().data(), A.col().data(), A.val().data(), x.data(), AxpbyOut{alpha, beta, y.data(), y.data()},
+      nullptr);
   SAGA_CUDA_LAUNCH("scalar SpMV");
 }
 

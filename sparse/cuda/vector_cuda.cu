@@ -7,7 +7,6 @@
 namespace saga::cuda {
 
 namespace {
-constexpr int kDotBlocks = 512;
 
 __global__ void fill_kernel(double* x, std::int64_t n, double v) {
   for (std::int64_t i = global_thread(); i < n; i += grid_stride()) x[i] = v;
@@ -39,60 +38,58 @@ __global__ void step_update_kernel(double a, const double* r, double b, double* 
 __global__ void dot_partial(const double* x, const double* y, std::int64_t n, double* partial) {
   double s = 0.0;
   for (std::int64_t i = global_thread(); i < n; i += grid_stride()) s += x[i] * y[i];
-  s = block_sum(s);
-  if (threadIdx.x == 0) partial[blockIdx.x] = s;
+  write_block_partial(s, partial);
 }
 __global__ void finite_kernel(const double* x, std::int64_t n, int* bad) {
   for (std::int64_t i = global_thread(); i < n; i += grid_stride())
     if (!isfinite(x[i])) *bad = 1;
 }
 
-unsigned grid_of(std::size_t n) { return std::min<unsigned>(grid_for(static_cast<std::int64_t>(n)), 4096u); }
 }  // namespace
 
 void fill(Vector& x, double v) {
   if (x.empty()) return;
-  fill_kernel<<<grid_of(x.size()), kThreads, 0, ::saga::device_stream()>>>(x.data(), x.size(), v);
+  fill_kernel<<<grid_capped(x.size()), kThreads, 0, ::saga::device_stream()>>>(x.data(), x.size(), v);
   SAGA_CUDA_LAUNCH("fill");
 }
 void axpby(double a, const Vector& x, double b, Vector& y) {
   if (x.empty()) return;
-  axpby_kernel<<<grid_of(x.size()), kThreads, 0, ::saga::device_stream()>>>(a, x.data(), b, y.data(), x.size());
+  axpby_kernel<<<grid_capped(x.size()), kThreads, 0, ::saga::device_stream()>>>(a, x.data(), b, y.data(), x.size());
   SAGA_CUDA_LAUNCH("axpby");
 }
 void scale(double a, Vector& x) {
   if (x.empty()) return;
-  scale_kernel<<<grid_of(x.size()), kThreads, 0, ::saga::device_stream()>>>(a, x.data(), x.size());
+  scale_kernel<<<grid_capped(x.size()), kThreads, 0, ::saga::device_stream()>>>(a, x.data(), x.size());
   SAGA_CUDA_LAUNCH("scale");
 }
 void multiply(const Vector& x, const Vector& y, Vector& z, double a) {
   if (x.empty()) return;
-  multiply_kernel<<<grid_of(x.size()), kThreads, 0, ::saga::device_stream()>>>(x.data(), y.data(), z.data(), x.size(), a);
+  multiply_kernel<<<grid_capped(x.size()), kThreads, 0, ::saga::device_stream()>>>(x.data(), y.data(), z.data(), x.size(), a);
   SAGA_CUDA_LAUNCH("multiply");
 }
 void add_scaled_product(double a, const Vector& d, const Vector& r, Vector& y) {
   if (y.empty()) return;
-  add_scaled_product_kernel<<<grid_of(y.size()), kThreads, 0, ::saga::device_stream()>>>(a, d.data(), r.data(), y.data(), y.size());
+  add_scaled_product_kernel<<<grid_capped(y.size()), kThreads, 0, ::saga::device_stream()>>>(a, d.data(), r.data(), y.data(), y.size());
   SAGA_CUDA_LAUNCH("add_scaled_product");
 }
 void scaled_difference(const Vector& w, const Vector& b, const Vector& y, Vector& r) {
   if (r.empty()) return;
-  scaled_difference_kernel<<<grid_of(r.size()), kThreads, 0, ::saga::device_stream()>>>(w.data(), b.data(), y.data(),
+  scaled_difference_kernel<<<grid_capped(r.size()), kThreads, 0, ::saga::device_stream()>>>(w.data(), b.data(), y.data(),
                                                                                          r.data(), r.size());
   SAGA_CUDA_LAUNCH("scaled_difference");
 }
 void step_update(double a, const Vector& r, double b, Vector& d, double c, Vector& x) {
   if (d.empty()) return;
-  step_update_kernel<<<grid_of(d.size()), kThreads, 0, ::saga::device_stream()>>>(a, r.data(), b, d.data(), c,
+  step_update_kernel<<<grid_capped(d.size()), kThreads, 0, ::saga::device_stream()>>>(a, r.data(), b, d.data(), c,
                                                                                    x.data(), d.size());
   SAGA_CUDA_LAUNCH("step_update");
 }
 double dot(const Vector& x, const Vector& y) {
   if (x.empty()) return 0.0;
-  Array<double> partial(kDotBlocks, Space::device, "dot partial sums");
-  dot_partial<<<kDotBlocks, kThreads, 0, ::saga::device_stream()>>>(x.data(), y.data(), x.size(), partial.data());
+  Array<double> partial(kReduceBlocks, Space::device, "dot partial sums");
+  dot_partial<<<kReduceBlocks, kThreads, 0, ::saga::device_stream()>>>(x.data(), y.data(), x.size(), partial.data());
   SAGA_CUDA_LAUNCH("dot_partial");
-  sum_partials_into<><<<1, kThreads, 0, ::saga::device_stream()>>>(partial.data(), kDotBlocks, partial.data());
+  sum_partials_into<<<1, kThreads, 0, ::saga::device_stream()>>>(partial.data(), kReduceBlocks, partial.data());
   SAGA_CUDA_LAUNCH("sum_partials_into");
   return partial.get(0);
 }
@@ -103,16 +100,16 @@ void dot_into(const Vector& x, const Vector& y, Scalars& s, int slot) {
     SAGA_CUDA_LAUNCH("fill");
     return;
   }
-  double* partial = s.scratch(kDotBlocks);
-  dot_partial<<<kDotBlocks, kThreads, 0, ::saga::device_stream()>>>(x.data(), y.data(), x.size(), partial);
+  double* partial = s.scratch(kReduceBlocks);
+  dot_partial<<<kReduceBlocks, kThreads, 0, ::saga::device_stream()>>>(x.data(), y.data(), x.size(), partial);
   SAGA_CUDA_LAUNCH("dot_partial");
-  sum_partials_into<><<<1, kThreads, 0, ::saga::device_stream()>>>(partial, kDotBlocks, out);
+  sum_partials_into<<<1, kThreads, 0, ::saga::device_stream()>>>(partial, kReduceBlocks, out);
   SAGA_CUDA_LAUNCH("sum_partials_into");
 }
 bool all_finite(const Vector& x) {
   if (x.empty()) return true;
   Array<int> bad = Array<int>::zeros(1, Space::device, "finite flag");
-  finite_kernel<<<grid_of(x.size()), kThreads, 0, ::saga::device_stream()>>>(x.data(), x.size(), bad.data());
+  finite_kernel<<<grid_capped(x.size()), kThreads, 0, ::saga::device_stream()>>>(x.data(), x.size(), bad.data());
   SAGA_CUDA_LAUNCH("finite");
   return bad.get(0) == 0;
 }
