@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/error.hpp"
+#include "core/splitmix.hpp"
 #include "sparse/csr.hpp"
 
 namespace saga {
@@ -10,11 +11,7 @@ namespace saga {
 namespace {
 // splitmix64 of (seed, vertex, coordinate) -> uniform [-1, 1): order-free.
 double hashed_uniform(std::uint64_t seed, std::uint64_t vertex, int coordinate) {
-  std::uint64_t z = seed + 0x9E3779B97F4A7C15ull * (3 * vertex + coordinate + 1);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  z ^= z >> 31;
-  return 2.0 * (static_cast<double>(z >> 11) * (1.0 / 9007199254740992.0)) - 1.0;
+  return 2.0 * unit_uniform(splitmix64_at(seed, 3 * vertex + coordinate + 1)) - 1.0;
 }
 }  // namespace
 

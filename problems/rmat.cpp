@@ -4,20 +4,19 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "core/splitmix.hpp"
 
 namespace saga {
 
 namespace {
-// splitmix64: the same stream everywhere (std:: distributions are not portable).
+// The sequential splitmix64 stream (core/splitmix.hpp): the same graph on every
+// platform (std:: distributions are not portable).
 struct SplitMix {
   std::uint64_t s;
-  std::uint64_t next() {
-    std::uint64_t z = (s += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
+  double uniform() {
+    s += kSplitmixGamma;
+    return unit_uniform(splitmix64_mix(s));
   }
-  double uniform() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }
 };
 
 void check(const RmatParams& p) {

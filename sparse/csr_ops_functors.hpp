@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "core/hd.hpp"
+#include "core/splitmix.hpp"
 #include "core/types.hpp"
 
 namespace saga::functors {
@@ -92,11 +93,7 @@ struct RandomUniform {
   double* x;
   std::uint64_t seed;
   SAGA_HD void operator()(std::int64_t i) const {
-    std::uint64_t z = seed + static_cast<std::uint64_t>(i + 1) * 0x9E3779B97F4A7C15ull;
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    z ^= z >> 31;
-    x[i] = static_cast<double>(z >> 11) * 0x1.0p-53;
+    x[i] = unit_uniform(splitmix64_at(seed, static_cast<std::uint64_t>(i + 1)));
   }
 };
 
