@@ -19,8 +19,6 @@ class Scalars {
   std::size_t size() const { return values_.size(); }
   double* data() { return values_.data(); }
   const double* data() const { return values_.data(); }
-  Array<double>& values() { return values_; }
-  const Array<double>& values() const { return values_; }
   // Scratch of at least n doubles for partial sums; grows (a new allocation)
   // only when a larger reduction asks, so steady-state iterations allocate
   // nothing (which CUDA graph capture needs).

@@ -81,8 +81,6 @@ const SpmvAlgorithm& default_algorithm(Space s) {
 }
 }  // namespace
 
-const SpmvAlgorithm& default_spmv(Space s) { return default_algorithm(s); }
-
 void spmv_add(double alpha, const CsrMatrix& A, const Vector& x, double beta, const Vector& z, Vector& y) {
   check(A, x, y);
   SAGA_REQUIRE(z.size() == y.size() && z.space() == y.space(), "SpMV: z has {} entries, A has {} rows", z.size(),

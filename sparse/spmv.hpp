@@ -70,7 +70,5 @@ void spmv_dot(const CsrMatrix& A, const Vector& x, Vector& y, Scalars& s, int sl
 // Builds the default algorithm's analysis of A now (MultigridCycle does this for
 // every operator of the hierarchy when it is made).
 void spmv_prepare(const CsrMatrix& A);
-// The algorithm the default SpMV of a space is (to reuse its fused products).
-const SpmvAlgorithm& default_spmv(Space s);
 
 }  // namespace saga
