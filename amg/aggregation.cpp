@@ -1,6 +1,7 @@
 #include "amg/aggregation.hpp"
 
 #include "amg/functors.hpp"
+#include "amg/lexicographic_mis2.hpp"
 #include "amg/mis2.hpp"
 #include "core/parallel_for.hpp"
 #include "sparse/csr_ops.hpp"
@@ -9,17 +10,24 @@
 namespace saga::amg {
 
 Aggregates aggregate_mis2(const CsrMatrix& S, std::uint32_t seed) {
+  const Mis2Result m = mis2(S, seed);
+  Aggregates a = aggregate_from_roots(S, m.in_set);
+  a.mis2_rounds = m.rounds;
+  return a;
+}
+
+Aggregates aggregate_greedy(const CsrMatrix& S) { return aggregate_from_roots(S, lexicographic_mis2(S)); }
+
+Aggregates aggregate_from_roots(const CsrMatrix& S, const Array<std::int32_t>& in_set) {
   const Space s = S.space();
   const index_t n = S.rows();
-  const Mis2Result m = mis2(S, seed);
   Array<std::int32_t> scan(static_cast<std::size_t>(n) + 1, s, "aggregate numbering");
-  exclusive_scan_total(m.in_set, scan);
+  exclusive_scan_total(in_set, scan);
   Aggregates a;
   a.count = scan.get(n);
-  a.mis2_rounds = m.rounds;
   Array<index_t> roots(n, s, "aggregate of node"), pass1(n, s, "aggregate of node");
   Array<std::int32_t> unassigned(n, s, "unassigned flags");
-  parallel_for(s, n, amg_functors::NumberRoots{m.in_set.data(), scan.data(), roots.data()});
+  parallel_for(s, n, amg_functors::NumberRoots{in_set.data(), scan.data(), roots.data()});
   // Pass 1: neighbours of roots; pass 2: neighbours of pass-1 nodes. The
   // output of pass 2 goes back into `roots`.
   parallel_for(s, n, amg_functors::JoinStrongest{S.row_ptr().data(), S.col().data(), S.val().data(), roots.data(),
@@ -38,6 +46,18 @@ class Mis2 final : public AggregationMethod {
  public:
   Aggregates aggregate(const CsrMatrix& S, std::uint32_t seed) const override { return aggregate_mis2(S, seed); }
 };
+class Greedy final : public AggregationMethod {
+ public:
+  Aggregates aggregate(const CsrMatrix& S, std::uint32_t) const override { return aggregate_greedy(S); }
+};
+struct GreedyComponent {
+  static constexpr const char* name = "greedy";
+  static constexpr const char* summary =
+      "roots of the lexicographically first MIS-2 (PyAMG's standard aggregation), two joining passes";
+  static constexpr bool runs_on_host = true, runs_on_device = true;
+  using Params = NoParams;
+  static std::unique_ptr<AggregationMethod> make(const Params&) { return std::make_unique<Greedy>(); }
+};
 struct Mis2Component {
   static constexpr const char* name = "mis2";
   static constexpr const char* summary = "roots from a distance-2 maximal independent set, two joining passes";
@@ -50,8 +70,10 @@ struct Mis2Component {
 const AggregationRegistry& aggregation_methods() {
   static const AggregationRegistry r = [] {
     AggregationRegistry reg("aggregation method", "amg.aggregation");
+    reg.add<GreedyComponent>();
     reg.add<Mis2Component>();
-    reg.set_default("mis2");
+    add_phased_aggregation(reg);
+    reg.set_default("greedy");
     return reg;
   }();
   return r;

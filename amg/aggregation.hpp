@@ -5,7 +5,9 @@
 // then the remaining ones that of their most strongly connected neighbour
 // aggregated in pass 1 (pass 2). MIS-2 maximality puts every node within
 // distance 2 of a root, so no node is left out; an isolated node (no strong
-// neighbour) is itself a root and forms a singleton aggregate.
+// neighbour) is itself a root and forms a singleton aggregate. The methods
+// differ in the MIS: random-priority Luby rounds (mis2) or the
+// lexicographically first one (greedy, amg/lexicographic_mis2.hpp).
 #include <cstdint>
 
 #include "core/registry.hpp"
@@ -20,10 +22,15 @@ struct Aggregates {
 };
 
 Aggregates aggregate_mis2(const CsrMatrix& S, std::uint32_t seed);
+Aggregates aggregate_greedy(const CsrMatrix& S);
+// The two joining passes around given roots (1 = root), which must be a
+// maximal distance-2 independent set of S.
+Aggregates aggregate_from_roots(const CsrMatrix& S, const Array<std::int32_t>& roots);
 
 // Aggregation methods, behind the aggregation registry (amg.aggregation):
-//   mis2 (default): the distance-2 MIS aggregation above, hash priorities
-//   seeded with amg.seed + level (deterministic).
+//   greedy (default): roots in node order, the aggregates of PyAMG's standard
+//   aggregation; mis2: hash priorities seeded with amg.seed + level
+//   (deterministic); phased (amg/aggregation_phased.cpp).
 class AggregationMethod {
  public:
   virtual ~AggregationMethod() = default;
@@ -31,5 +38,8 @@ class AggregationMethod {
 };
 using AggregationRegistry = Registry<AggregationMethod>;
 const AggregationRegistry& aggregation_methods();
+
+// Registration of the methods defined in their own files.
+void add_phased_aggregation(AggregationRegistry& reg);
 
 }  // namespace saga::amg

@@ -53,32 +53,55 @@ SAGA_HD inline std::uint32_t hash32(std::uint32_t x) {
 }
 
 // Tuple (state, priority, index) packed so that a larger integer is a larger tuple.
+// With rp/ci given ("snug" priorities), the priority's high bits count the
+// neighbours already out of the set: a node that borders decided ground
+// closes a gap tightly, as greedy aggregation's sweeping front does.
+// Seeding (seed_below < 2^32): only nodes that border decided ones, or whose
+// second hash is below seed_below, have a non-zero level and may join; fronts
+// grow from the seeds.
 struct Mis2Pack {
   const std::int32_t* state;
   std::uint32_t seed;
+  const offset_t* rp;  // nullptr: hash priorities only
+  const index_t* ci;
+  std::uint64_t seed_below;
   std::uint64_t* t;
   SAGA_HD void operator()(std::int64_t i) const {
-    const std::uint64_t pr = hash32(static_cast<std::uint32_t>(i) ^ hash32(seed)) & 0x3fffffffu;
+    std::uint64_t pr = hash32(static_cast<std::uint32_t>(i) ^ hash32(seed)) & 0x3fffffffu;
+    if (rp) {
+      std::uint64_t out = 0;
+      for (offset_t k = rp[i]; k < rp[i + 1]; ++k) out += state[ci[k]] == kOut;
+      if (out == 0 && hash32(static_cast<std::uint32_t>(i) ^ hash32(seed ^ 0x5bd1e995u)) < seed_below) out = 1;
+      pr = ((out < 63 ? out : 63) << 24) | (pr & 0xffffffu);
+    }
     t[i] = (static_cast<std::uint64_t>(state[i]) << 62) | (pr << 32) | static_cast<std::uint64_t>(i);
   }
 };
 
 // Every node starts undecided (set where the state lives: a host vector and a
-// copy cost ~0.1 s at 134M nodes).
+// copy cost ~0.1 s at 134M nodes); on a subgraph (role given, amg/mis2.hpp)
+// only candidates (role 2) do, the others start out of the set.
 struct Mis2Init {
+  const std::int32_t* role;  // nullptr: the whole graph
   std::int32_t* state;
-  SAGA_HD void operator()(std::int64_t i) const { state[i] = kUndecided; }
+  SAGA_HD void operator()(std::int64_t i) const { state[i] = !role || role[i] == 2 ? kUndecided : kOut; }
 };
 
-// out[i] = max(in[i], max over neighbours j of in[j]).
+// out[i] = max(in[i], max over neighbours j of in[j]); with a role array, over
+// the neighbours in the subgraph (role[j] != 0) only.
 struct Mis2Max {
   const offset_t* rp;
   const index_t* ci;
+  const std::int32_t* role;
   const std::uint64_t* in;
   std::uint64_t* out;
   SAGA_HD void operator()(std::int64_t i) const {
     std::uint64_t m = in[i];
-    for (offset_t k = rp[i]; k < rp[i + 1]; ++k) m = in[ci[k]] > m ? in[ci[k]] : m;
+    for (offset_t k = rp[i]; k < rp[i + 1]; ++k) {
+      const index_t j = ci[k];
+      if (role && role[j] == 0) continue;
+      m = in[j] > m ? in[j] : m;
+    }
     out[i] = m;
   }
 };
@@ -88,12 +111,13 @@ struct Mis2Max {
 struct Mis2Update {
   std::int32_t* state;
   const std::uint64_t* t2;
+  bool need_level;  // seeding: a level-0 maximum waits (amg/mis2.cpp)
   std::int32_t* undecided;
   SAGA_HD void operator()(std::int64_t i) const {
     if (state[i] == kUndecided) {
-      if ((t2[i] & 0xffffffffu) == static_cast<std::uint64_t>(i))
-        state[i] = kIn;
-      else if ((t2[i] >> 62) == kIn)
+      if ((t2[i] & 0xffffffffu) == static_cast<std::uint64_t>(i)) {
+        if (!need_level || ((t2[i] >> 56) & 63u) > 0) state[i] = kIn;
+      } else if ((t2[i] >> 62) == kIn)
         state[i] = kOut;
     }
     undecided[i] = state[i] == kUndecided;
@@ -138,6 +162,138 @@ struct JoinStrongest {
           best_w = w;
           best = a;
         }
+      }
+    }
+    agg_out[i] = best;
+    unassigned[i] = best < 0;
+  }
+};
+
+// ---- phased aggregation (amg/aggregation_phased.cpp)
+// Role of a node in a gap-filling round: aggregated nodes are excluded; an
+// unaggregated node with at least min_free unaggregated neighbours, and at
+// least min_ratio of all its neighbours, is a candidate root, the others only
+// relay (amg/mis2.hpp's roles).
+struct GapRoles {
+  const offset_t* rp;
+  const index_t* ci;
+  const index_t* agg;
+  int min_free;
+  double min_ratio;
+  std::int32_t* role;
+  SAGA_HD void operator()(std::int64_t i) const {
+    if (agg[i] >= 0) {
+      role[i] = 0;
+      return;
+    }
+    int free = 0, all = 0;
+    for (offset_t k = rp[i]; k < rp[i + 1]; ++k) {
+      all += ci[k] != i;
+      free += ci[k] != i && agg[ci[k]] < 0;
+    }
+    role[i] = free >= min_free && free >= min_ratio * all ? 2 : 1;
+  }
+};
+// Nothing aggregated, no roots yet.
+struct ClearLabels {
+  index_t* agg;
+  std::int32_t* is_root;
+  SAGA_HD void operator()(std::int64_t i) const {
+    agg[i] = -1;
+    is_root[i] = 0;
+  }
+};
+// Members of a new independent set become roots numbered first + scan[i];
+// root_label[i] is the new root's aggregate, -1 elsewhere.
+struct NumberNewRoots {
+  const std::int32_t* in_set;
+  const std::int32_t* scan;
+  index_t first;
+  index_t* agg;
+  index_t* root_label;
+  std::int32_t* is_root;
+  SAGA_HD void operator()(std::int64_t i) const {
+    root_label[i] = -1;
+    if (in_set[i]) {
+      agg[i] = first + scan[i];
+      root_label[i] = agg[i];
+      is_root[i] = 1;
+    }
+  }
+};
+// An unaggregated node joins the new root next to it. The roots are
+// distance-2 independent among the unaggregated nodes, so there is at most one.
+struct JoinNewRoot {
+  const offset_t* rp;
+  const index_t* ci;
+  const index_t* root_label;
+  index_t* agg;
+  SAGA_HD void operator()(std::int64_t i) const {
+    if (agg[i] >= 0) return;
+    for (offset_t k = rp[i]; k < rp[i + 1]; ++k)
+      if (root_label[ci[k]] >= 0) {
+        agg[i] = root_label[ci[k]];
+        return;
+      }
+  }
+};
+// Size of each aggregate, counted at its root: while every member is a
+// neighbour of its root (after the root phases) that is 1 + the root's
+// neighbours with its label. No atomics: the count is the same on every backend.
+struct RootSizes {
+  const offset_t* rp;
+  const index_t* ci;
+  const index_t* agg;
+  const std::int32_t* is_root;
+  index_t* size;
+  SAGA_HD void operator()(std::int64_t i) const {
+    if (!is_root[i]) return;
+    index_t s = 1;
+    for (offset_t k = rp[i]; k < rp[i + 1]; ++k) s += ci[k] != i && agg[ci[k]] == agg[i];
+    size[agg[i]] = s;
+  }
+};
+// A leftover node (or, with all_members, any node but a root) goes to the
+// neighbouring aggregate it is most strongly tied to (sum of |s_ij| over that
+// aggregate's nodes); among ties (1e-9 relative) the smaller aggregate, then the
+// smaller number. A member stays unless another aggregate ties it more
+// strongly. Reads agg_in and the sizes only, so the order of nodes is irrelevant.
+struct JoinByConnection {
+  const offset_t* rp;
+  const index_t* ci;
+  const double* v;
+  const index_t* agg_in;
+  const index_t* size;
+  const std::int32_t* is_root;
+  bool all_members;
+  index_t* agg_out;
+  std::int32_t* unassigned;
+  SAGA_HD double tie_to(std::int64_t i, index_t a) const {
+    double w = 0.0;
+    for (offset_t k = rp[i]; k < rp[i + 1]; ++k)
+      if (ci[k] != i && agg_in[ci[k]] == a) w += v[k] < 0 ? -v[k] : v[k];
+    return w;
+  }
+  SAGA_HD void operator()(std::int64_t i) const {
+    index_t best = agg_in[i];
+    if (is_root[i] || (best >= 0 && !all_members)) {
+      agg_out[i] = best;
+      unassigned[i] = best < 0;
+      return;
+    }
+    double best_w = best >= 0 ? tie_to(i, best) : -1.0;
+    for (offset_t k = rp[i]; k < rp[i + 1]; ++k) {
+      const index_t a = agg_in[ci[k]];
+      if (ci[k] == i || a < 0 || a == best) continue;
+      bool seen = false;  // rows are short: a quadratic scan beats a map
+      for (offset_t q = rp[i]; q < k && !seen; ++q) seen = ci[q] != i && agg_in[ci[q]] == a;
+      if (seen) continue;
+      const double w = tie_to(i, a);
+      const bool stronger = w > best_w * (1.0 + 1e-9) + 1e-300;
+      const bool tie = !stronger && w >= best_w * (1.0 - 1e-9);
+      if (stronger || (tie && best >= 0 && (size[a] < size[best] || (size[a] == size[best] && a < best)))) {
+        best_w = w;
+        best = a;
       }
     }
     agg_out[i] = best;

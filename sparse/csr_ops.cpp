@@ -17,6 +17,12 @@ std::int64_t first_flagged(const Array<std::int32_t>& flags) {
   return -1;
 }
 
+std::int64_t count_flagged(const Array<std::int32_t>& flags) {
+  Array<std::int32_t> sums(flags.size() + 1, flags.space(), "flag sums");
+  exclusive_scan_total(flags, sums);
+  return sums.get(flags.size());
+}
+
 Vector diagonal(const CsrMatrix& A, bool require_positive, const char* name) {
   SAGA_REQUIRE(A.rows() == A.cols(), "{}: diagonal of a non-square {}x{} matrix", name, A.rows(), A.cols());
   Vector d(A.rows(), A.space(), "diagonal");

@@ -18,5 +18,7 @@ void scale_rows(CsrMatrix& A, const Vector& d);
 CsrMatrix add(double alpha, const CsrMatrix& A, double beta, const CsrMatrix& B);
 // Index of the first non-zero flag, or -1.
 std::int64_t first_flagged(const Array<std::int32_t>& flags);
+// How many flags are non-zero (one scan; one value read back).
+std::int64_t count_flagged(const Array<std::int32_t>& flags);
 
 }  // namespace saga

@@ -16,7 +16,7 @@
 set -uo pipefail
 OUT=${1:?usage: device_run.sh OUTDIR [--no-tests] [--no-bench] [--seed-suite] [--profile] [--fe] [--quick] [--components]}
 shift
-TESTS=1 BENCH=1 SEED=0 PROFILE=0 FE=0 QUICK="" COMPONENTS=0 SPGEMM=0 SCALE=0 SPMV=0 TC=""
+TESTS=1 BENCH=1 SEED=0 PROFILE=0 FE=0 QUICK="" COMPONENTS=0 SPGEMM=0 SCALE=0 SPMV=0 AGG=0 TC=""
 for a in "$@"; do
   case "$a" in
     --no-tests) TESTS=0 ;;
@@ -29,6 +29,7 @@ for a in "$@"; do
     --spgemm) SPGEMM=1 ;;
     --scale) SCALE=1 ;;
     --spmv) SPMV=1 ;;
+    --aggregation) AGG=1 ;;
     --tests-only=*) TC="${a#--tests-only=}" ;;
     *) echo "unknown option $a"; exit 2 ;;
   esac
@@ -83,6 +84,23 @@ if [ $SPMV = 1 ]; then
   tail -4 "$OUT/seed/reports/poisson_3d7_N512_cuda.txt" >> "$OUT/summary.txt"
   python3 tools/seed_table.py "$OUT/seed/reports" > "$OUT/seed_table.md" 2>/dev/null
   tar czf "$OUT/seed_reports.tar.gz" -C "$OUT/seed" reports && rm -rf "$OUT/seed"
+fi
+if [ $AGG = 1 ]; then
+  # Aggregation methods on the seed suite and at N = 512: setup by phase and the
+  # PCG solve (iterations, time), one process per method and problem.
+  t0=$(date +%s)
+  for cfg in configs/poisson_*_N*.yaml configs/scale/poisson_3d7_N512.yaml; do
+    name=$(basename "$cfg" .yaml)
+    for m in greedy mis2 phased; do
+      rep=5; [ "$name" = poisson_3d7_N512 ] && rep=1
+      echo "=== $name $m" >> "$OUT/aggregation.txt"
+      ./build-device/tools/saga profile-setup "$cfg" --backend cuda --repeat $rep --set amg.aggregation=$m \
+        2>&1 | grep -E "setup median|aggregation|levels|operator" >> "$OUT/aggregation.txt"
+      ./build-device/tools/saga solve "$cfg" --backend cuda --set amg.aggregation=$m 2>&1 \
+        | grep -E "^time|iterations [0-9]|hierarchy" >> "$OUT/aggregation.txt"
+    done
+  done
+  summary "aggregation runs: $(( $(date +%s) - t0 )) s"
 fi
 if [ $SPGEMM = 1 ]; then
   t0=$(date +%s)

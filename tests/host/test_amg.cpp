@@ -3,6 +3,7 @@
 #include <Eigen/Eigenvalues>
 
 #include "amg/aggregation.hpp"
+#include "amg/lexicographic_mis2.hpp"
 #include "amg/mis2.hpp"
 #include "amg/spectral_radius.hpp"
 #include "amg/strength.hpp"
@@ -105,12 +106,109 @@ TEST_CASE("MIS-2 is independent at distance 2 and maximal, deterministically") {
   check_mis2(P, amg::mis2(P, 0).in_set.to_vector());
 }
 
+// PyAMG's standard aggregation, pass 1, written from its definition: in node
+// order, a node whose closed neighbourhood is unaggregated founds an aggregate.
+std::vector<std::int32_t> greedy_roots(const CsrMatrix& S) {
+  const auto nb = neighbours(S);
+  std::vector<std::int32_t> root(S.rows(), 0);
+  std::vector<bool> taken(S.rows(), false);
+  for (index_t i = 0; i < S.rows(); ++i) {
+    bool free = !taken[i];
+    for (index_t j : nb[i]) free = free && !taken[j];
+    if (!free) continue;
+    root[i] = 1;
+    taken[i] = true;
+    for (index_t j : nb[i]) taken[j] = true;
+  }
+  return root;
+}
+
+TEST_CASE("lexicographic MIS-2 is greedy aggregation's root set: independent, maximal, first in node order") {
+  std::mt19937_64 rng(fresh_seed());
+  for (int t = 0; t < 3; ++t) {
+    const CsrMatrix G = random_graph(300 + 150 * t, 0.012, rng);
+    const std::vector<std::int32_t> in = amg::lexicographic_mis2(G).to_vector();
+    check_mis2(G, in);
+    CHECK(in == greedy_roots(G));
+  }
+  for (Stencil s : {Stencil::fd2d_5pt, Stencil::fe2d_9pt, Stencil::fd3d_7pt, Stencil::fe3d_27pt}) {
+    const CsrMatrix P = poisson(s, stencil_dim(s) == 2 ? 23 : 7, Space::host);
+    const std::vector<std::int32_t> in = amg::lexicographic_mis2(P).to_vector();
+    check_mis2(P, in);
+    CHECK(in == greedy_roots(P));
+  }
+}
+
+TEST_CASE("every aggregation method: each node in one aggregate, aggregates connected, same result twice") {
+  std::mt19937_64 rng(fresh_seed());
+  const std::vector<CsrMatrix> graphs = [&] {
+    std::vector<CsrMatrix> g;
+    g.push_back(random_graph(600, 0.01, rng));
+    g.push_back(poisson(Stencil::fd2d_5pt, 40, Space::host));
+    g.push_back(poisson(Stencil::fe3d_27pt, 10, Space::host));
+    return g;
+  }();
+  for (const std::string& name : amg::aggregation_methods().names()) {
+    CAPTURE(name);
+    const auto method = amg::aggregation_methods().create(Component(name), Space::host);
+    for (const CsrMatrix& G : graphs) {
+      const amg::Aggregates ag = method->aggregate(G, 11);
+      const std::vector<index_t> a = ag.of_node.to_vector();
+      CHECK(method->aggregate(G, 11).of_node.to_vector() == a);
+      REQUIRE(ag.count > 0);
+      std::vector<std::vector<index_t>> members(ag.count);
+      for (index_t i = 0; i < G.rows(); ++i) {
+        REQUIRE(a[i] >= 0);
+        REQUIRE(a[i] < ag.count);
+        members[a[i]].push_back(i);
+      }
+      // Connected: a search from the first member inside the aggregate reaches all.
+      const auto nb = neighbours(G);
+      for (index_t k = 0; k < ag.count; ++k) {
+        REQUIRE_FALSE(members[k].empty());
+        std::set<index_t> seen{members[k][0]};
+        std::vector<index_t> stack{members[k][0]};
+        while (!stack.empty()) {
+          const index_t i = stack.back();
+          stack.pop_back();
+          for (index_t j : nb[i])
+            if (a[j] == k && seen.insert(j).second) stack.push_back(j);
+        }
+        CHECK(seen.size() == members[k].size());
+      }
+    }
+  }
+}
+
+TEST_CASE("greedy aggregation: hand cases (a chain of 7, the 3x3 five-point grid)") {
+  // Chain 0-1-...-6: roots 0, 3, 6; node 2 is next to root 3, node 5 to root 6.
+  HostCsr c{7, 7, {0}, {}, {}};
+  for (index_t i = 0; i < 7; ++i) {
+    for (index_t j = std::max<index_t>(0, i - 1); j <= std::min<index_t>(6, i + 1); ++j) {
+      c.col.push_back(j);
+      c.val.push_back(i == j ? 2.0 : -1.0);
+    }
+    c.row_ptr.push_back(static_cast<offset_t>(c.col.size()));
+  }
+  const amg::Aggregates a = amg::aggregate_greedy(from_host_csr(c, Space::host));
+  CHECK(a.count == 3);
+  CHECK(a.of_node.to_vector() == std::vector<index_t>{0, 0, 1, 1, 1, 2, 2});
+  // 3x3 grid, nodes numbered by rows: roots 0 and 5 (at distance 3); 1, 3 join
+  // root 0 and 2, 4, 8 root 5 (pass 1); 6 joins 3's aggregate, 7 the one of 4
+  // and 8 (pass 2).
+  const amg::Aggregates g = amg::aggregate_greedy(poisson(Stencil::fd2d_5pt, 3, Space::host));
+  CHECK(g.count == 2);
+  CHECK(g.of_node.to_vector() == std::vector<index_t>{0, 0, 1, 0, 1, 1, 0, 1, 1});
+}
+
 TEST_CASE("aggregation covers every node exactly once; aggregates are connected to their root") {
   std::mt19937_64 rng(fresh_seed());
   for (const CsrMatrix& G : {random_graph(500, 0.008, rng), poisson(Stencil::fe3d_27pt, 9, Space::host)}) {
     const amg::Aggregates ag = amg::aggregate_mis2(G, 3);
     const std::vector<index_t> a = ag.of_node.to_vector();
     const std::vector<std::int32_t> roots = amg::mis2(G, 3).in_set.to_vector();
+    const std::vector<std::int32_t> greedy = greedy_roots(G);
+    CHECK(amg::aggregate_greedy(G).count == std::count(greedy.begin(), greedy.end(), 1));
     std::vector<int> size(ag.count, 0), root_count(ag.count, 0);
     for (index_t i = 0; i < G.rows(); ++i) {
       REQUIRE(a[i] >= 0);
