@@ -91,7 +91,7 @@ if [ $AGG = 1 ]; then
   t0=$(date +%s)
   for cfg in configs/poisson_*_N*.yaml configs/scale/poisson_3d7_N512.yaml; do
     name=$(basename "$cfg" .yaml)
-    for m in greedy mis2 phased; do
+    for m in ${AGG_METHODS:-greedy mis2 phased}; do
       rep=5; [ "$name" = poisson_3d7_N512 ] && rep=1
       echo "=== $name $m" >> "$OUT/aggregation.txt"
       ./build-device/tools/saga profile-setup "$cfg" --backend cuda --repeat $rep --set amg.aggregation=$m \
