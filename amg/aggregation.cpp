@@ -73,7 +73,7 @@ const AggregationRegistry& aggregation_methods() {
     reg.add<GreedyComponent>();
     reg.add<Mis2Component>();
     add_phased_aggregation(reg);
-    reg.set_default("greedy");
+    reg.set_default("mis2");
     return reg;
   }();
   return r;

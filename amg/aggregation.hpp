@@ -28,9 +28,10 @@ Aggregates aggregate_greedy(const CsrMatrix& S);
 Aggregates aggregate_from_roots(const CsrMatrix& S, const Array<std::int32_t>& roots);
 
 // Aggregation methods, behind the aggregation registry (amg.aggregation):
-//   greedy (default): roots in node order, the aggregates of PyAMG's standard
-//   aggregation; mis2: hash priorities seeded with amg.seed + level
-//   (deterministic); phased (amg/aggregation_phased.cpp).
+//   mis2 (default): hash priorities seeded with amg.seed + level
+//   (deterministic); greedy: roots in node order, the aggregates of PyAMG's
+//   standard aggregation (fewest iterations, slowest setup on the GPU);
+//   phased (amg/aggregation_phased.cpp). docs/aggregation.md compares them.
 class AggregationMethod {
  public:
   virtual ~AggregationMethod() = default;

@@ -7,8 +7,7 @@
 //      still unaggregated nodes, among those with at least `min_size` - 1
 //      unaggregated neighbours; each new root takes its unaggregated neighbours;
 //   3. leftovers join the neighbouring aggregate they are most strongly tied
-//      to, the smaller one on ties; `rebalance` further passes let every
-//      non-root node move to a more strongly tied aggregate;
+//      to, the smaller one on ties;
 //   4. nodes with no aggregated neighbour (tiny components) found new
 //      aggregates with phase 2's rule and any size, and 3 repeats.
 // Every pass reads the previous labels only and numbers roots by a scan, so
@@ -28,9 +27,6 @@ struct PhasedParams {
   int min_size = 3;     // smallest aggregate phase 2 creates
   double min_free_ratio = 0.5;  // phase-2 roots: this share of their neighbours unaggregated
   int gap_rounds = 1;   // phase-2 rounds
-  int rebalance = 0;    // passes that may move non-root nodes
-  bool snug = true;     // MIS-2 priorities favour nodes bordering decided ones
-  double seeds = 1.0;
 
   template <class V>
   void visit(V& v) {
@@ -39,10 +35,6 @@ struct PhasedParams {
     v("min_free_ratio", min_free_ratio,
       "a gap-filling root needs at least this share of its strong neighbours unaggregated", in_range(0, 1));
     v("gap_rounds", gap_rounds, "rounds that found new aggregates among the unaggregated nodes", at_least(0));
-    v("snug", snug, "MIS-2 priorities favour nodes next to decided ones (denser, more regular roots)");
-    v("seeds", seeds, "share of nodes that may start a front", in_range(0, 1));
-    v("rebalance", rebalance, "passes that move non-root nodes to the aggregate they are most strongly tied to",
-      at_least(0));
   }
 };
 
@@ -74,37 +66,37 @@ class Phased final : public AggregationMethod {
       a.count += added;
       return added;
     };
-      auto gap_round = [&](int min_free, double min_ratio, std::uint32_t salt) {
+    auto gap_round = [&](int min_free, double min_ratio, std::uint32_t salt) {
       parallel_for(s, n, amg_functors::GapRoles{rp, ci, agg.data(), min_free, min_ratio, role.data()});
-      return found(mis2(S, seed ^ (0x9e3779b9u * salt), role, p_.snug));
+      return found(mis2(S, seed ^ (0x9e3779b9u * salt), role));
     };
 
-    found(mis2(S, seed, p_.snug, p_.seeds));                                              // phase 1
+    found(mis2(S, seed));                                              // phase 1
     for (int r = 0; r < p_.gap_rounds; ++r)                            // phase 2
       if (gap_round(p_.min_size - 1, p_.min_free_ratio, static_cast<std::uint32_t>(r + 1)) == 0) break;
 
+    // Sizes for the tie-break, counted at the roots (root + its neighbours).
     Array<index_t> size(static_cast<std::size_t>(a.count), s, "aggregate sizes");
     parallel_for(s, n, amg_functors::RootSizes{rp, ci, agg.data(), is_root.data(), size.data()});
     Array<index_t> next(n, s, "aggregate of node");
     Array<std::int32_t> unassigned(n, s, "unassigned flags");
-    auto join_pass = [&](bool all_members) {
+    auto join_pass = [&] {
       parallel_for(s, n,
                    amg_functors::JoinByConnection{rp, ci, S.val().data(), agg.data(), size.data(), is_root.data(),
-                                                  all_members, next.data(), unassigned.data()});
+                                                  next.data(), unassigned.data()});
       std::swap(agg, next);
-      return count_flagged(unassigned) > 0;
+      return count_flagged(unassigned);
     };
     // Phase 3 (and 4): leftovers join by connection; each pass reaches one
     // step further. A pass that changes nothing means some nodes see no
     // aggregate at all: they found their own (any size), and the loop goes on.
     for (std::uint32_t salt = 1000;; ++salt) {
-      bool left = join_pass(false);
-      while (left) {
-        const std::int64_t before = count_flagged(unassigned);
-        left = join_pass(false);
-        if (left && count_flagged(unassigned) == before) break;
+      std::int64_t left = join_pass();
+      for (std::int64_t prev = -1; left > 0 && left != prev;) {
+        prev = left;
+        left = join_pass();
       }
-      if (!left) break;
+      if (left == 0) break;
       const index_t before = a.count;
       gap_round(0, 0.0, salt);
       SAGA_REQUIRE(a.count > before, "phased aggregation made no progress: internal error");
@@ -112,7 +104,6 @@ class Phased final : public AggregationMethod {
       size = std::move(grown);
       parallel_for(s, n, amg_functors::RootSizes{rp, ci, agg.data(), is_root.data(), size.data()});
     }
-    for (int r = 0; r < p_.rebalance; ++r) join_pass(true);
     a.of_node = std::move(agg);
     return a;
   }

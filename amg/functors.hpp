@@ -53,27 +53,12 @@ SAGA_HD inline std::uint32_t hash32(std::uint32_t x) {
 }
 
 // Tuple (state, priority, index) packed so that a larger integer is a larger tuple.
-// With rp/ci given ("snug" priorities), the priority's high bits count the
-// neighbours already out of the set: a node that borders decided ground
-// closes a gap tightly, as greedy aggregation's sweeping front does.
-// Seeding (seed_below < 2^32): only nodes that border decided ones, or whose
-// second hash is below seed_below, have a non-zero level and may join; fronts
-// grow from the seeds.
 struct Mis2Pack {
   const std::int32_t* state;
   std::uint32_t seed;
-  const offset_t* rp;  // nullptr: hash priorities only
-  const index_t* ci;
-  std::uint64_t seed_below;
   std::uint64_t* t;
   SAGA_HD void operator()(std::int64_t i) const {
-    std::uint64_t pr = hash32(static_cast<std::uint32_t>(i) ^ hash32(seed)) & 0x3fffffffu;
-    if (rp) {
-      std::uint64_t out = 0;
-      for (offset_t k = rp[i]; k < rp[i + 1]; ++k) out += state[ci[k]] == kOut;
-      if (out == 0 && hash32(static_cast<std::uint32_t>(i) ^ hash32(seed ^ 0x5bd1e995u)) < seed_below) out = 1;
-      pr = ((out < 63 ? out : 63) << 24) | (pr & 0xffffffu);
-    }
+    const std::uint64_t pr = hash32(static_cast<std::uint32_t>(i) ^ hash32(seed)) & 0x3fffffffu;
     t[i] = (static_cast<std::uint64_t>(state[i]) << 62) | (pr << 32) | static_cast<std::uint64_t>(i);
   }
 };
@@ -111,13 +96,12 @@ struct Mis2Max {
 struct Mis2Update {
   std::int32_t* state;
   const std::uint64_t* t2;
-  bool need_level;  // seeding: a level-0 maximum waits (amg/mis2.cpp)
   std::int32_t* undecided;
   SAGA_HD void operator()(std::int64_t i) const {
     if (state[i] == kUndecided) {
-      if ((t2[i] & 0xffffffffu) == static_cast<std::uint64_t>(i)) {
-        if (!need_level || ((t2[i] >> 56) & 63u) > 0) state[i] = kIn;
-      } else if ((t2[i] >> 62) == kIn)
+      if ((t2[i] & 0xffffffffu) == static_cast<std::uint64_t>(i))
+        state[i] = kIn;
+      else if ((t2[i] >> 62) == kIn)
         state[i] = kOut;
     }
     undecided[i] = state[i] == kUndecided;
@@ -253,11 +237,10 @@ struct RootSizes {
     size[agg[i]] = s;
   }
 };
-// A leftover node (or, with all_members, any node but a root) goes to the
-// neighbouring aggregate it is most strongly tied to (sum of |s_ij| over that
-// aggregate's nodes); among ties (1e-9 relative) the smaller aggregate, then the
-// smaller number. A member stays unless another aggregate ties it more
-// strongly. Reads agg_in and the sizes only, so the order of nodes is irrelevant.
+// A leftover node goes to the neighbouring aggregate it is most strongly tied
+// to (sum of |s_ij| over that aggregate's nodes); among ties (1e-9 relative)
+// the smaller aggregate, then the smaller number. Reads agg_in and the sizes
+// only, so the order of nodes is irrelevant.
 struct JoinByConnection {
   const offset_t* rp;
   const index_t* ci;
@@ -265,7 +248,6 @@ struct JoinByConnection {
   const index_t* agg_in;
   const index_t* size;
   const std::int32_t* is_root;
-  bool all_members;
   index_t* agg_out;
   std::int32_t* unassigned;
   SAGA_HD double tie_to(std::int64_t i, index_t a) const {
@@ -276,12 +258,12 @@ struct JoinByConnection {
   }
   SAGA_HD void operator()(std::int64_t i) const {
     index_t best = agg_in[i];
-    if (is_root[i] || (best >= 0 && !all_members)) {
+    if (is_root[i] || best >= 0) {
       agg_out[i] = best;
       unassigned[i] = best < 0;
       return;
     }
-    double best_w = best >= 0 ? tie_to(i, best) : -1.0;
+    double best_w = -1.0;
     for (offset_t k = rp[i]; k < rp[i + 1]; ++k) {
       const index_t a = agg_in[ci[k]];
       if (ci[k] == i || a < 0 || a == best) continue;

@@ -11,7 +11,7 @@ namespace saga::amg {
 // distance-2 maximum joins, and one that sees a member leaves. Members have the
 // largest state and non-members the smallest, so decided nodes never block.
 namespace {
-Mis2Result mis2_rounds(const CsrMatrix& S, std::uint32_t seed, const std::int32_t* role, bool snug, double seeds) {
+Mis2Result mis2_rounds(const CsrMatrix& S, std::uint32_t seed, const std::int32_t* role) {
   const Space s = S.space();
   const index_t n = S.rows();
   Array<std::int32_t> state(n, s, "MIS-2 state");
@@ -20,22 +20,14 @@ Mis2Result mis2_rounds(const CsrMatrix& S, std::uint32_t seed, const std::int32_
   Array<std::int32_t> undecided(n, s, "MIS-2 undecided flags");
   Array<std::int32_t> sums(static_cast<std::size_t>(n) + 1, s, "MIS-2 undecided count");
   Mis2Result r;
-  std::uint64_t seed_below = seeds >= 1.0 ? (1ull << 32) : static_cast<std::uint64_t>(seeds * 4294967296.0);
-  std::int64_t last = -1;
   for (;;) {
     ++r.rounds;
-    parallel_for(s, n,
-                 amg_functors::Mis2Pack{state.data(), seed, snug ? S.row_ptr().data() : nullptr, S.col().data(),
-                                        seed_below, t1.data()});
+    parallel_for(s, n, amg_functors::Mis2Pack{state.data(), seed, t1.data()});
     parallel_for(s, n, amg_functors::Mis2Max{S.row_ptr().data(), S.col().data(), role, t1.data(), t2.data()});
     parallel_for(s, n, amg_functors::Mis2Max{S.row_ptr().data(), S.col().data(), role, t2.data(), t1.data()});
-    parallel_for(s, n, amg_functors::Mis2Update{state.data(), t1.data(), snug && seed_below < (1ull << 32),
-                                                undecided.data()});
+    parallel_for(s, n, amg_functors::Mis2Update{state.data(), t1.data(), undecided.data()});
     exclusive_scan_total(undecided, sums);
-    const std::int64_t left = sums.get(n);
-    if (left == 0) break;
-    if (left == last) seed_below = 1ull << 32;  // a part without seeds: every node may join
-    last = left;
+    if (sums.get(n) == 0) break;
     SAGA_REQUIRE(r.rounds < 10000, "MIS-2 did not finish after {} rounds", r.rounds);
   }
   // Members (state kIn) -> 1, others -> 0.
@@ -45,14 +37,12 @@ Mis2Result mis2_rounds(const CsrMatrix& S, std::uint32_t seed, const std::int32_
 }
 }  // namespace
 
-Mis2Result mis2(const CsrMatrix& S, std::uint32_t seed, bool snug, double seeds) {
-  return mis2_rounds(S, seed, nullptr, snug, seeds);
-}
+Mis2Result mis2(const CsrMatrix& S, std::uint32_t seed) { return mis2_rounds(S, seed, nullptr); }
 
-Mis2Result mis2(const CsrMatrix& S, std::uint32_t seed, const Array<std::int32_t>& role, bool snug, double seeds) {
+Mis2Result mis2(const CsrMatrix& S, std::uint32_t seed, const Array<std::int32_t>& role) {
   SAGA_REQUIRE(role.size() == static_cast<std::size_t>(S.rows()) && role.space() == S.space(),
                "MIS-2: the role array does not match the graph");
-  return mis2_rounds(S, seed, role.data(), snug, seeds);
+  return mis2_rounds(S, seed, role.data());
 }
 
 }  // namespace saga::amg

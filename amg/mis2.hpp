@@ -13,13 +13,13 @@ struct Mis2Result {
   int rounds = 0;
 };
 
-Mis2Result mis2(const CsrMatrix& S, std::uint32_t seed, bool snug = false, double seeds = 1.0);
+Mis2Result mis2(const CsrMatrix& S, std::uint32_t seed);
 
 // The same on a subgraph: role[i] is kExcluded (not in the subgraph: neither
 // chosen nor a path through it), kRelay (in the subgraph, never chosen) or
 // kCandidate. The result is a distance-2 independent set of candidates in the
 // subgraph induced by the non-excluded nodes, maximal among the candidates.
 enum : std::int32_t { kExcluded = 0, kRelay = 1, kCandidate = 2 };
-Mis2Result mis2(const CsrMatrix& S, std::uint32_t seed, const Array<std::int32_t>& role, bool snug = false, double seeds = 1.0);
+Mis2Result mis2(const CsrMatrix& S, std::uint32_t seed, const Array<std::int32_t>& role);
 
 }  // namespace saga::amg

@@ -25,7 +25,7 @@ struct SetupParams {
   Component spgemm;               // SpGEMM algorithm of the setup ("" = the backend's default)
   Component coarse_solver = "dense_cholesky";
   Component strength = "symmetric";
-  Component aggregation = "greedy";
+  Component aggregation = "mis2";
   // Per-level settings: levels[l] overrides keys of level l (setup keys such as
   // theta, and cycle keys: pre_sweeps, post_sweeps, smoother and the smoother's
   // options as "smoother.NAME").

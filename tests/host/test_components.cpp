@@ -31,7 +31,7 @@ TEST_CASE("registries know their components, defaults and backends") {
   CHECK_FALSE(krylov_methods().has("sor"));
   CHECK(amg::coarse_solvers().names() == std::vector<std::string>{"dense_cholesky", "dense_lu"});
   CHECK(amg::strength_measures().default_name(Space::host) == "symmetric");
-  CHECK(amg::aggregation_methods().default_name(Space::host) == "greedy");
+  CHECK(amg::aggregation_methods().default_name(Space::host) == "mis2");
   CHECK(problem_generators().names() ==
         std::vector<std::string>{"poisson", "fe", "matrix_market", "convection_diffusion", "rmat_laplacian"});
   CHECK(smoothers().default_name(Space::host) == "jacobi");
@@ -122,7 +122,7 @@ TEST_CASE("configs are trees of (name, options); every old form still reads") {
   CHECK(j["smoother"]["params"]["omega"] == 0.6);
   CHECK(j["spgemm"]["name"] == "gustavson");
   CHECK(j["strength"]["name"] == "symmetric");
-  CHECK(j["aggregation"]["name"] == "greedy");
+  CHECK(j["aggregation"]["name"] == "mis2");
   // Old forms: a plain name, amg.omega for the smoother's weight.
   const RunConfig o = parse_config("amg: {smoother: jacobi, omega: 0.7, cycle: W}\nsolver: {type: cg}\n", "c.yaml");
   CHECK(o.amg.smoother.options.find("omega")->text == "0.7");
