@@ -16,7 +16,7 @@
 namespace saga {
 
 struct SetupParams {
-  double theta = 0.0;             // symmetric strength threshold
+  double theta = 0.08;            // symmetric strength threshold (docs/aggregation.md: why 0.08)
   index_t coarse_size = 500;      // stop coarsening at or below this many rows
   int max_levels = 10;            // including the finest
   int rho_iterations = 15;        // Lanczos steps for rho(D^-1 A)

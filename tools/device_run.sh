@@ -100,6 +100,15 @@ if [ $AGG = 1 ]; then
         | grep -E "^time|iterations [0-9]|hierarchy" >> "$OUT/aggregation.txt"
     done
   done
+  # The default strength threshold on the variants and FE problems (configs without theta).
+  for cfg in configs/poisson_2d5_anisotropic.yaml configs/poisson_2d9_rotated.yaml configs/poisson_3d7_checkerboard.yaml \
+             configs/fe_square_3a.yaml configs/fe_box_4.yaml configs/fe_box_random_coefficient.yaml; do
+    for th in 0 0.08 0.25; do
+      echo "=== $(basename "$cfg" .yaml) theta $th" >> "$OUT/aggregation.txt"
+      ./build-device/tools/saga solve "$cfg" --backend cuda --set amg.theta=$th 2>&1 \
+        | grep -E "^time|iterations [0-9]|hierarchy|^  strength" >> "$OUT/aggregation.txt"
+    done
+  done
   summary "aggregation runs: $(( $(date +%s) - t0 )) s"
 fi
 if [ $SPGEMM = 1 ]; then

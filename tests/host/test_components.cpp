@@ -106,7 +106,7 @@ TEST_CASE("configs are trees of (name, options); every old form still reads") {
   CHECK(c.amg.cycle.name == "F");
   CHECK(c.amg.levels.size() == 2);
   CHECK(static_cast<const SetupParams&>(c.amg).at_level(0).theta == 0.25);
-  CHECK(static_cast<const SetupParams&>(c.amg).at_level(1).theta == 0.0);
+  CHECK(static_cast<const SetupParams&>(c.amg).at_level(1).theta == 0.08);
   CHECK(static_cast<const CycleParams&>(c.amg).at_level(c.amg.levels, 1).post_sweeps == 2);
   CHECK(static_cast<const CycleParams&>(c.amg).at_level(c.amg.levels, 1).smoother.name == "jacobi");
   CHECK(c.solver.type.name == "gmres");

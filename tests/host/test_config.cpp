@@ -14,7 +14,7 @@ std::string err(const std::string& text) { return test::config_error(text); }
 TEST_CASE("config defaults and full parse") {
   const RunConfig d = parse_config("", "c.yaml");
   CHECK(d.problem.type.name == "poisson");
-  CHECK(d.amg.theta == 0.0);
+  CHECK(d.amg.theta == 0.08);
   CHECK(d.solver.tolerance == 1e-8);
   const RunConfig c = parse_config(
       "problem: {type: poisson, stencil: 2d9, N: 33, rhs: ones, seed: 5}\n"
