@@ -10,6 +10,8 @@
 # results to OUTDIR (few files: the device tool returns at most 8) and prints a
 # short summary last. --spgemm runs saga-bench-spgemm and the setup profile of
 # 3D 7-pt N=128 with every SpGEMM; --scale profiles the setup at N=128, 256, 512.
+# --aggregation compares the aggregation methods (AGG_METHODS, default "greedy mis2
+# phased") on the seed suite and N=512, and theta 0 / 0.08 / 0.25 on the variants and FE.
 # --spmv runs saga-bench-spmv (SpMV, V-cycle and PCG against their floors) and
 # the seed-suite solves through the CLI. --tests-only=FILTER runs only the gpu
 # test cases matching the doctest filter.
