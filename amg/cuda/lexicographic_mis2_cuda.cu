@@ -45,8 +45,11 @@ struct Poller {
   std::uint32_t internal = 0;
   bool any_in = false, any_undecided = true;
 
-  __device__ void poll(std::int64_t i, std::int64_t first, const offset_t* __restrict__ rp,
+  // Returns whether anything changed since the last poll (a dependency decided).
+  __device__ bool poll(std::int64_t i, std::int64_t first, const offset_t* __restrict__ rp,
                        const index_t* __restrict__ ci, int* state, int lane, int stride) {
+    const std::uint32_t before = pending;
+    const bool was_undecided = any_undecided;
     any_undecided = false;
     std::uint32_t still = 0;
     int p = 0;
@@ -74,6 +77,7 @@ struct Poller {
       off -= len;
     }
     pending = still;
+    return pending != before || any_in || any_undecided != was_undecided;
   }
 };
 
@@ -81,9 +85,11 @@ struct Poller {
 // waits for nodes held by warps that are already running, or done (the
 // look-back rule of single-pass scans): no deadlock, whatever the grid. A
 // warp polls until its nodes are decided, in lockstep (no divergent spinning);
-// a pass that decides nothing backs off exponentially, which keeps the memory
-// system free for the warps on the front.
-constexpr unsigned kMaxSleepNs = 512;
+// a pass in which no dependency was decided backs off exponentially: the
+// polls of the many warps far from the front would otherwise fill the memory
+// system (each poll is a sector read; at ~5 TB/s of L2 a round of polls of
+// the whole window took 6 us, which was the cost of every step).
+constexpr unsigned kMaxSleepNs = 4096;
 
 // Sparse rows: a warp takes 32 consecutive nodes, one per lane. After each
 // poll of the external dependencies, one sweep in lane order decides every
@@ -106,7 +112,8 @@ __global__ void __launch_bounds__(kBlock) lane_per_node_kernel(index_t n, const 
     Poller poller;
     unsigned sleep_ns = 32;
     while (decided != kAll) {
-      if (!(decided >> lane & 1u)) poller.poll(i, first, rp, ci, state, 0, 1);
+      bool moved = false;
+      if (!(decided >> lane & 1u)) moved = poller.poll(i, first, rp, ci, state, 0, 1);
       const std::uint32_t ext_in = __ballot_sync(kAll, poller.any_in);
       const std::uint32_t ext_undecided = __ballot_sync(kAll, poller.any_undecided);
       const std::uint32_t before = decided;
@@ -121,7 +128,7 @@ __global__ void __launch_bounds__(kBlock) lane_per_node_kernel(index_t n, const 
         }
       }
       if ((decided & ~before) >> lane & 1u) store_state(state, i, in >> lane & 1u ? kIn : kOut);
-      if (decided != before) {
+      if (decided != before || __any_sync(kAll, moved)) {
         sleep_ns = 32;
       } else {
         __nanosleep(sleep_ns);
@@ -145,11 +152,15 @@ __global__ void __launch_bounds__(kBlock) warp_per_node_kernel(index_t n, const 
     Poller poller;
     unsigned sleep_ns = 32;
     for (;;) {
-      poller.poll(i, i, rp, ci, state, lane, 32);
+      const bool moved = __any_sync(0xffffffffu, poller.poll(i, i, rp, ci, state, lane, 32));
       const bool any_in = __any_sync(0xffffffffu, poller.any_in);
       if (any_in || !__any_sync(0xffffffffu, poller.any_undecided)) {
         if (lane == 0) store_state(state, i, any_in ? kOut : kIn);
         break;
+      }
+      if (moved) {
+        sleep_ns = 32;
+        continue;
       }
       __nanosleep(sleep_ns);
       sleep_ns = sleep_ns < kMaxSleepNs ? 2 * sleep_ns : kMaxSleepNs;
