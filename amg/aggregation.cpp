@@ -18,9 +18,11 @@ Aggregates aggregate_mis2(const CsrMatrix& S, std::uint32_t seed) {
 
 Aggregates aggregate_greedy(const CsrMatrix& S) { return aggregate_from_roots(S, lexicographic_mis2(S)); }
 
-Aggregates aggregate_from_roots(const CsrMatrix& S, const Array<std::int32_t>& in_set) {
+Aggregates aggregate_from_roots(const CsrMatrix& S, const Array<std::int32_t>& mis) {
   const Space s = S.space();
   const index_t n = S.rows();
+  Array<std::int32_t> in_set = mis.clone();
+  parallel_for(s, n, amg_functors::DropIsolatedRoots{S.row_ptr().data(), S.col().data(), in_set.data()});
   Array<std::int32_t> scan(static_cast<std::size_t>(n) + 1, s, "aggregate numbering");
   exclusive_scan_total(in_set, scan);
   Aggregates a;
@@ -34,11 +36,40 @@ Aggregates aggregate_from_roots(const CsrMatrix& S, const Array<std::int32_t>& i
                                                  pass1.data(), unassigned.data()});
   parallel_for(s, n, amg_functors::JoinStrongest{S.row_ptr().data(), S.col().data(), S.val().data(), pass1.data(),
                                                  roots.data(), unassigned.data()});
-  const std::int64_t left = first_flagged(unassigned);
-  if (left >= 0)
-    throw Error(fmt::format("aggregation left node {} unassigned (MIS-2 not maximal): internal error", left));
+  // Pass 3: with a symmetric S, MIS-2 maximality leaves nobody out; with a
+  // nonsymmetric one (a nonsymmetric A), a node whose only root neighbour had
+  // no strong neighbours of its own can be: it becomes its own aggregate.
+  exclusive_scan_total(unassigned, scan);
+  const index_t left = scan.get(n);
+  if (left > 0) {
+    parallel_for(s, n, amg_functors::NumberLeftovers{unassigned.data(), scan.data(), a.count, roots.data()});
+    a.count += left;
+  }
   a.of_node = std::move(roots);
+  a.unaggregated = count_unaggregated(a.of_node);
   return a;
+}
+
+void singletons_for_weak_nodes(const CsrMatrix& A, Aggregates& ag) {
+  const Space s = A.space();
+  const index_t n = A.rows();
+  Array<std::int32_t> flag(n, s, "weakly connected flags"), scan(static_cast<std::size_t>(n) + 1, s, "numbering");
+  parallel_for(s, n,
+               amg_functors::WeaklyConnectedLeftovers{A.row_ptr().data(), A.col().data(), A.val().data(),
+                                                      ag.of_node.data(), flag.data()});
+  exclusive_scan_total(flag, scan);
+  const index_t added = scan.get(n);
+  if (added == 0) return;
+  parallel_for(s, n, amg_functors::NumberLeftovers{flag.data(), scan.data(), ag.count, ag.of_node.data()});
+  ag.count += added;
+  ag.unaggregated -= added;
+}
+
+index_t count_unaggregated(const Array<index_t>& of_node) {
+  Array<std::int32_t> flags(of_node.size(), of_node.space(), "aggregated flags");
+  parallel_for(of_node.space(), static_cast<std::int64_t>(of_node.size()),
+               amg_functors::AggregatedFlags{of_node.data(), flags.data()});
+  return static_cast<index_t>(static_cast<std::int64_t>(of_node.size()) - count_flagged(flags));
 }
 
 namespace {

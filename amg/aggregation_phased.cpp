@@ -55,8 +55,9 @@ class Phased final : public AggregationMethod {
     // One root phase: an MIS-2 (of the whole graph, or of the roles' subgraph),
     // its members numbered after the existing aggregates, their unaggregated
     // neighbours joined. Returns how many aggregates it founded.
-    auto found = [&](const Mis2Result& m) {
+    auto found = [&](Mis2Result m) {
       a.mis2_rounds += m.rounds;
+      parallel_for(s, n, amg_functors::DropIsolatedRoots{rp, ci, m.in_set.data()});
       exclusive_scan_total(m.in_set, scan);
       const index_t added = scan.get(n);
       parallel_for(s, n,
@@ -105,6 +106,7 @@ class Phased final : public AggregationMethod {
       parallel_for(s, n, amg_functors::RootSizes{rp, ci, agg.data(), is_root.data(), size.data()});
     }
     a.of_node = std::move(agg);
+    a.unaggregated = count_unaggregated(a.of_node);
     return a;
   }
 

@@ -109,6 +109,12 @@ struct Mis2Update {
 };
 
 // ---- aggregation (amg/aggregation.cpp)
+// Whether row i of the strength graph has an entry off the diagonal.
+SAGA_HD inline bool has_neighbour(const offset_t* rp, const index_t* ci, std::int64_t i) {
+  for (offset_t k = rp[i]; k < rp[i + 1]; ++k)
+    if (ci[k] != i) return true;
+  return false;
+}
 struct FlagRoots {
   const std::int32_t* state;
   std::int32_t* flag;
@@ -149,7 +155,45 @@ struct JoinStrongest {
       }
     }
     agg_out[i] = best;
-    unassigned[i] = best < 0;
+    unassigned[i] = best < 0 && has_neighbour(rp, ci, i);
+  }
+};
+
+// A root without strong neighbours is not one: such a node stays
+// unaggregated (a zero row of T; the smoother alone treats it), as in PyAMG.
+// As singleton aggregates they would pass down unchanged, level after level,
+// and end as a large diagonal coarsest matrix (R-MAT graphs: 8 s of dense
+// factorisation at 2^14 vertices).
+struct DropIsolatedRoots {
+  const offset_t* rp;
+  const index_t* ci;
+  std::int32_t* in_set;
+  SAGA_HD void operator()(std::int64_t i) const { in_set[i] = in_set[i] && has_neighbour(rp, ci, i); }
+};
+
+// Leftovers of the joining passes (flag 1) become aggregates first + scan[i].
+struct NumberLeftovers {
+  const std::int32_t* flag;
+  const std::int32_t* scan;
+  index_t first;
+  index_t* agg;
+  SAGA_HD void operator()(std::int64_t i) const {
+    if (flag[i]) agg[i] = first + scan[i];
+  }
+};
+
+// A node the aggregation left out (agg -1) that has a non-zero off-diagonal
+// entry in A: weakly connected only, not isolated.
+struct WeaklyConnectedLeftovers {
+  const offset_t* rp;
+  const index_t* ci;
+  const double* v;
+  const index_t* agg;
+  std::int32_t* flag;
+  SAGA_HD void operator()(std::int64_t i) const {
+    bool coupled = false;
+    for (offset_t k = rp[i]; k < rp[i + 1] && !coupled; ++k) coupled = ci[k] != i && v[k] != 0.0;
+    flag[i] = agg[i] < 0 && coupled;
   }
 };
 
@@ -166,7 +210,7 @@ struct GapRoles {
   double min_ratio;
   std::int32_t* role;
   SAGA_HD void operator()(std::int64_t i) const {
-    if (agg[i] >= 0) {
+    if (agg[i] >= 0 || !has_neighbour(rp, ci, i)) {  // aggregated, or isolated (left out)
       role[i] = 0;
       return;
     }
@@ -279,36 +323,44 @@ struct JoinByConnection {
       }
     }
     agg_out[i] = best;
-    unassigned[i] = best < 0;
+    unassigned[i] = best < 0 && has_neighbour(rp, ci, i);
   }
 };
 
 // ---- tentative prolongator (amg/tentative.cpp)
-// Indicator matrix of the aggregates: row i has one entry in column agg[i].
+// 1 for a node in an aggregate, 0 for an unaggregated one (agg -1).
+struct AggregatedFlags {
+  const index_t* agg;
+  std::int32_t* flag;
+  SAGA_HD void operator()(std::int64_t i) const { flag[i] = agg[i] >= 0; }
+};
+// Indicator matrix of the aggregates: row i has one entry in column agg[i], or
+// none for an unaggregated node; rp is the exclusive scan of AggregatedFlags.
 struct Indicator {
   const index_t* agg;
-  offset_t* rp;
+  const offset_t* rp;
   index_t* ci;
   double* v;
-  std::int64_t n;
   SAGA_HD void operator()(std::int64_t i) const {
-    rp[i] = static_cast<offset_t>(i);
-    ci[i] = agg[i];
-    v[i] = 1.0;
-    if (i == n - 1) rp[n] = static_cast<offset_t>(n);
+    if (agg[i] < 0) return;
+    ci[rp[i]] = agg[i];
+    v[rp[i]] = 1.0;
   }
 };
-// T's structure: row i has k entries, columns agg[i]*k .. agg[i]*k + k-1.
+// T's structure: row i has k entries, columns agg[i]*k .. agg[i]*k + k-1 (none
+// for an unaggregated node); pos is the indicator's row_ptr.
 struct TentativeStructure {
   const index_t* agg;
+  const offset_t* pos;
   int k;
   std::int64_t n;
   offset_t* rp;
   index_t* ci;
   SAGA_HD void operator()(std::int64_t i) const {
-    rp[i] = static_cast<offset_t>(i * k);
-    for (int c = 0; c < k; ++c) ci[i * k + c] = agg[i] * k + c;
-    if (i == n - 1) rp[n] = static_cast<offset_t>(n * k);
+    rp[i] = pos[i] * k;
+    if (agg[i] >= 0)
+      for (int c = 0; c < k; ++c) ci[pos[i] * k + c] = agg[i] * k + c;
+    if (i == n - 1) rp[n] = pos[n] * k;
   }
 };
 // Per aggregate: modified Gram-Schmidt QR of B restricted to its nodes
@@ -320,37 +372,38 @@ struct AggregateQr {
   const index_t* mi;
   const double* B;     // n x k, row-major
   int k;
-  double* tv;          // n x k, row-major (= T values)
+  const offset_t* tp;  // T's row_ptr: node i's k values start at tp[i]
+  double* tv;          // T's values
   double* bc;          // (aggregates*k) x k, row-major
   SAGA_HD void operator()(std::int64_t a) const {
     for (int c = 0; c < k; ++c) {
       double orig = 0.0;
       for (offset_t p = mp[a]; p < mp[a + 1]; ++p) {
         const double x = B[static_cast<std::int64_t>(mi[p]) * k + c];
-        tv[static_cast<std::int64_t>(mi[p]) * k + c] = x;
+        tv[tp[mi[p]] + c] = x;
         orig += x * x;
       }
       for (int r = 0; r < c; ++r) {
         double s = 0.0;
         for (offset_t p = mp[a]; p < mp[a + 1]; ++p) {
-          const std::int64_t row = static_cast<std::int64_t>(mi[p]) * k;
+          const std::int64_t row = tp[mi[p]];
           s += tv[row + r] * tv[row + c];
         }
         for (offset_t p = mp[a]; p < mp[a + 1]; ++p) {
-          const std::int64_t row = static_cast<std::int64_t>(mi[p]) * k;
+          const std::int64_t row = tp[mi[p]];
           tv[row + c] -= s * tv[row + r];
         }
         bc[(a * k + r) * k + c] = s;
       }
       double nrm = 0.0;
       for (offset_t p = mp[a]; p < mp[a + 1]; ++p) {
-        const double x = tv[static_cast<std::int64_t>(mi[p]) * k + c];
+        const double x = tv[tp[mi[p]] + c];
         nrm += x * x;
       }
       nrm = sqrt(nrm);
       const bool dependent = !(nrm > 1e-12 * sqrt(orig)) || nrm == 0.0;
       for (offset_t p = mp[a]; p < mp[a + 1]; ++p) {
-        double& x = tv[static_cast<std::int64_t>(mi[p]) * k + c];
+        double& x = tv[tp[mi[p]] + c];
         x = dependent ? 0.0 : x / nrm;
       }
       bc[(a * k + c) * k + c] = dependent ? 0.0 : nrm;

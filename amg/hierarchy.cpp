@@ -101,17 +101,22 @@ Hierarchy::Hierarchy(CsrMatrix A, const SetupParams& params, Vector B, int k,
     // into this level's phases; the times add up when called twice).
     auto aggregate = [&](double theta) {
       const CsrMatrix S = timer.time(sec["strength"], [&] { return strength->strong(L.A, theta); });
-      return timer.time(sec["aggregation"],
-                        [&] { return aggregation->aggregate(S, params_.seed + static_cast<std::uint32_t>(lvl)); });
+      return timer.time(sec["aggregation"], [&] {
+        amg::Aggregates ag = aggregation->aggregate(S, params_.seed + static_cast<std::uint32_t>(lvl));
+        if (ag.unaggregated > 0) amg::singletons_for_weak_nodes(L.A, ag);
+        return ag;
+      });
     };
     amg::Aggregates ag = aggregate(here.theta);
-    if (here.theta > 0 && ag.count > L.A.rows() / 2) {
+    if (here.theta > 0 && ag.count + ag.unaggregated > L.A.rows() / 2) {
       // With theta > 0 a coarse operator can lose most of its strong
       // connections (every off-diagonal below theta of the diagonal), and the
-      // level would hardly coarsen, leaving a huge "coarsest" matrix. Use all
-      // connections (theta = 0) on such a level instead.
-      log_info("level {}: theta = {} leaves {} aggregates for {} rows; using theta = 0 on this level", lvl,
-                   here.theta, ag.count, L.A.rows());
+      // level would hardly coarsen (many aggregates, or many nodes left out
+      // for want of strong neighbours), leaving a huge "coarsest" matrix. Use
+      // all connections (theta = 0) on such a level instead.
+      log_info("level {}: theta = {} leaves {} aggregates and {} nodes without strong neighbours for {} rows; "
+               "using theta = 0 on this level",
+               lvl, here.theta, ag.count, ag.unaggregated, L.A.rows());
       ag = aggregate(0.0);
       st.theta = 0.0;
     }

@@ -84,6 +84,25 @@ TEST_CASE("GPU lexicographic MIS-2 (dataflow kernel) and every aggregation metho
   }
 }
 
+TEST_CASE("GPU hierarchy of an R-MAT Laplacian (isolated vertices left unaggregated) equals host") {
+  RmatParams rp;
+  rp.scale = 12;
+  rp.seed = fresh_seed();
+  for (double theta : {0.0, 0.08}) {
+    AmgParams p;
+    p.theta = theta;
+    const Hierarchy hh(rmat_laplacian(rp, 1.0, Space::host), p);
+    const Hierarchy hd(rmat_laplacian(rp, 1.0, Space::device), p);
+    REQUIRE(hd.levels().size() == hh.levels().size());
+    for (std::size_t l = 0; l + 1 < hh.levels().size(); ++l) {
+      CHECK(hd.levels()[l].aggregates.to_vector() == hh.levels()[l].aggregates.to_vector());
+      check_equal(to_host_csr(hd.levels()[l].P), to_host_csr(hh.levels()[l].P), 1e-12);
+    }
+    const std::vector<index_t> a0 = hh.levels()[0].aggregates.to_vector();
+    CHECK(std::count(a0.begin(), a0.end(), -1) > 0);
+  }
+}
+
 TEST_CASE("GPU hierarchy equals the host hierarchy and PCG iterations agree") {
   for (Stencil s : {Stencil::fd2d_5pt, Stencil::fe2d_9pt, Stencil::fd3d_7pt, Stencil::fe3d_27pt}) {
     CAPTURE(stencil_name(s));
