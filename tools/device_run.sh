@@ -10,6 +10,7 @@
 # results to OUTDIR (few files: the device tool returns at most 8) and prints a
 # short summary last. --spgemm runs saga-bench-spgemm and the setup profile of
 # 3D 7-pt N=128 with every SpGEMM; --scale profiles the setup at N=128, 256, 512.
+# --setup profiles the default setup of every seed config (10 repetitions) and of N=512 (2).
 # --aggregation compares the aggregation methods (AGG_METHODS, default "greedy mis2
 # phased") on the seed suite and N=512, and theta 0 / 0.08 / 0.25 on the variants and FE.
 # --spmv runs saga-bench-spmv (SpMV, V-cycle and PCG against their floors) and
@@ -18,7 +19,7 @@
 set -uo pipefail
 OUT=${1:?usage: device_run.sh OUTDIR [--no-tests] [--no-bench] [--seed-suite] [--profile] [--fe] [--quick] [--components]}
 shift
-TESTS=1 BENCH=1 SEED=0 PROFILE=0 FE=0 QUICK="" COMPONENTS=0 SPGEMM=0 SCALE=0 SPMV=0 AGG=0 TC=""
+TESTS=1 BENCH=1 SEED=0 PROFILE=0 FE=0 QUICK="" COMPONENTS=0 SPGEMM=0 SCALE=0 SPMV=0 AGG=0 SETUP=0 TC=""
 for a in "$@"; do
   case "$a" in
     --no-tests) TESTS=0 ;;
@@ -32,6 +33,7 @@ for a in "$@"; do
     --scale) SCALE=1 ;;
     --spmv) SPMV=1 ;;
     --aggregation) AGG=1 ;;
+    --setup) SETUP=1 ;;
     --tests-only=*) TC="${a#--tests-only=}" ;;
     *) echo "unknown option $a"; exit 2 ;;
   esac
@@ -86,6 +88,15 @@ if [ $SPMV = 1 ]; then
   tail -4 "$OUT/seed/reports/poisson_3d7_N512_cuda.txt" >> "$OUT/summary.txt"
   python3 tools/seed_table.py "$OUT/seed/reports" > "$OUT/seed_table.md" 2>/dev/null
   tar czf "$OUT/seed_reports.tar.gz" -C "$OUT/seed" reports && rm -rf "$OUT/seed"
+fi
+if [ $SETUP = 1 ]; then
+  t0=$(date +%s)
+  for cfg in configs/poisson_*_N*.yaml configs/scale/poisson_3d7_N512.yaml; do
+    rep=10; [ "$(basename "$cfg")" = poisson_3d7_N512.yaml ] && rep=2
+    ./build-device/tools/saga profile-setup "$cfg" --backend cuda --repeat $rep >> "$OUT/setup_profiles.txt" 2>&1 \
+      || summary "profile $cfg failed"
+  done
+  summary "setup profiles: $(( $(date +%s) - t0 )) s"
 fi
 if [ $AGG = 1 ]; then
   # Aggregation methods on the seed suite and at N = 512: setup by phase and the
