@@ -11,7 +11,13 @@
 namespace saga::amg_functors {
 
 // ---- strength of connection (amg/strength.cpp)
-// Symmetric strength: keep (i, j) when i == j or |a_ij| >= theta sqrt(|a_ii a_jj|).
+// Symmetric strength: keep (i, j) when i == j or |a_ij| >= theta sqrt(|a_ii a_jj|)
+// (squared; the one predicate of both backends' kernels, so S is the same).
+SAGA_HD inline bool strong_entry(std::int64_t i, index_t j, double v, double di, double dj, double theta) {
+  const double a = v < 0 ? -v : v;
+  const double dd = di * dj;
+  return j == i || (theta == 0.0 ? true : a * a >= theta * theta * (dd < 0 ? -dd : dd));
+}
 struct StrengthRows {
   const offset_t* rp;
   const index_t* ci;
@@ -26,10 +32,7 @@ struct StrengthRows {
     offset_t n = 0;
     for (offset_t k = rp[i]; k < rp[i + 1]; ++k) {
       const index_t j = ci[k];
-      const double a = v[k] < 0 ? -v[k] : v[k];
-      const double dd = d[i] * d[j];
-      const bool keep = j == i || (theta == 0.0 ? true : a * a >= theta * theta * (dd < 0 ? -dd : dd));
-      if (!keep) continue;
+      if (!strong_entry(i, j, v[k], d[i], d[j], theta)) continue;
       if (out_rp) {
         out_col[out_rp[i] + n] = j;
         out_val[out_rp[i] + n] = v[k];

@@ -1,6 +1,7 @@
 #include "amg/strength.hpp"
 
 #include "amg/functors.hpp"
+#include "core/dispatch.hpp"
 #include "sparse/build_rows.hpp"
 #include "sparse/csr_ops.hpp"
 
@@ -8,6 +9,9 @@ namespace saga::amg {
 
 CsrMatrix symmetric_strength(const CsrMatrix& A, const Vector& diag, double theta) {
   SAGA_REQUIRE(theta >= 0.0 && theta <= 1.0, "strength threshold theta = {} outside [0, 1]", theta);
+  // Long rows on the GPU: a warp per row (3D 27-point and coarse levels).
+  if (A.space() == Space::device && A.rows() > 0 && A.nnz() > 8 * static_cast<std::int64_t>(A.rows()))
+    SAGA_DEVICE_CALL(return cuda::symmetric_strength_warp_rows(A, diag, theta));
   return build_csr_two_pass(A.space(), A.rows(), A.cols(),
                             amg_functors::StrengthRows{A.row_ptr().data(), A.col().data(), A.val().data(),
                                                        diag.data(), theta, nullptr, nullptr, nullptr, nullptr},

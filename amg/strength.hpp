@@ -13,6 +13,12 @@ namespace saga::amg {
 
 CsrMatrix symmetric_strength(const CsrMatrix& A, const Vector& diag, double theta);
 
+namespace cuda {
+// The same filter with a warp per row (ballot compaction keeps the order):
+// rows of 9 and more entries, where a thread per row reads A uncoalesced.
+CsrMatrix symmetric_strength_warp_rows(const CsrMatrix& A, const Vector& diag, double theta);
+}  // namespace cuda
+
 class StrengthMeasure {
  public:
   virtual ~StrengthMeasure() = default;

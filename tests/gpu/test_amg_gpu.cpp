@@ -58,6 +58,25 @@ TEST_CASE("GPU strength, MIS-2, aggregation and tentative equal host") {
   }
 }
 
+TEST_CASE("GPU strength filter with a warp per row (rows of 30-300 entries) equals host") {
+  std::mt19937_64 rng(fresh_seed());
+  RandomSpec sp;
+  sp.rows = sp.cols = 2000;
+  sp.density = 0.05;  // ~100 entries a row, 4 ballots; long rows of ~1000
+  const HostCsr r = random_csr(sp, rng);
+  const CsrMatrix Ah = from_host_csr(r, Space::host);
+  const CsrMatrix Ad = Ah.to(Space::device);
+  std::vector<double> dv(sp.rows);
+  std::uniform_real_distribution<double> U(0.5, 2.0);
+  for (double& x : dv) x = U(rng);
+  for (double theta : {0.05, 0.3, 1.0}) {
+    const HostCsr sh = to_host_csr(amg::symmetric_strength(Ah, Vector::from_vector(dv, Space::host), theta));
+    const HostCsr sd = to_host_csr(amg::symmetric_strength(Ad, Vector::from_vector(dv, Space::device), theta));
+    check_equal(sd, sh, 0.0);
+    CHECK(sh.col.size() < r.col.size());
+  }
+}
+
 TEST_CASE("GPU lexicographic MIS-2 (dataflow kernel) and every aggregation method equal host") {
   std::vector<CsrMatrix> graphs;
   graphs.push_back(poisson(Stencil::fd2d_5pt, 300, Space::host));  // 90k nodes: 700 tiles wait on each other
