@@ -38,20 +38,20 @@ __device__ inline void store_state(int* state, std::int64_t i, int v) {
 // same warp) are internal: recorded once as a lane mask, resolved in registers
 // (see lane_per_node_kernel). The external ones are loaded in one pass without
 // waiting on each other (the loads overlap); bit p of `pending` remembers that
-// the p-th was undecided (those past the 32nd are always reloaded): decided
+// the p-th was undecided (those past the 64th are always reloaded): decided
 // states never change, so a poll loads only the pending ones.
 struct Poller {
-  std::uint32_t pending = 0xffffffffu;
+  std::uint64_t pending = ~0ull;
   std::uint32_t internal = 0;
   bool any_in = false, any_undecided = true;
 
   // Returns whether anything changed since the last poll (a dependency decided).
   __device__ bool poll(std::int64_t i, std::int64_t first, const offset_t* __restrict__ rp,
                        const index_t* __restrict__ ci, int* state, int lane, int stride) {
-    const std::uint32_t before = pending;
+    const std::uint64_t before = pending;
     const bool was_undecided = any_undecided;
     any_undecided = false;
-    std::uint32_t still = 0;
+    std::uint64_t still = 0;
     int p = 0;
     offset_t off = lane;
     for (offset_t a = rp[i]; a < rp[i + 1]; ++a) {
@@ -64,12 +64,12 @@ struct Poller {
           internal |= 1u << (k - first);
           continue;
         }
-        if (p >= 32 || (pending >> p & 1u)) {
+        if (p >= 64 || (pending >> p & 1u)) {
           const int st = load_state(state, k);
           any_in |= st == kIn;
           if (st == kUndecided) {
             any_undecided = true;
-            if (p < 32) still |= 1u << p;
+            if (p < 64) still |= 1ull << p;
           }
         }
         ++p;
