@@ -55,16 +55,12 @@ SAGA_HD inline std::uint32_t hash32(std::uint32_t x) {
   return x;
 }
 
-// Tuple (state, priority, index) packed so that a larger integer is a larger tuple.
-struct Mis2Pack {
-  const std::int32_t* state;
-  std::uint32_t seed;
-  std::uint64_t* t;
-  SAGA_HD void operator()(std::int64_t i) const {
-    const std::uint64_t pr = hash32(static_cast<std::uint32_t>(i) ^ hash32(seed)) & 0x3fffffffu;
-    t[i] = (static_cast<std::uint64_t>(state[i]) << 62) | (pr << 32) | static_cast<std::uint64_t>(i);
-  }
-};
+// Tuple (state, priority, index) packed so that a larger integer is a larger
+// tuple; seed_hash = hash32(seed).
+SAGA_HD inline std::uint64_t mis2_tuple(std::int32_t state, std::int64_t i, std::uint32_t seed_hash) {
+  const std::uint64_t pr = hash32(static_cast<std::uint32_t>(i) ^ seed_hash) & 0x3fffffffu;
+  return (static_cast<std::uint64_t>(state) << 62) | (pr << 32) | static_cast<std::uint64_t>(i);
+}
 
 // Every node starts undecided (set where the state lives: a host vector and a
 // copy cost ~0.1 s at 134M nodes); on a subgraph (role given, amg/mis2.hpp)
@@ -75,36 +71,50 @@ struct Mis2Init {
   SAGA_HD void operator()(std::int64_t i) const { state[i] = !role || role[i] == 2 ? kUndecided : kOut; }
 };
 
-// out[i] = max(in[i], max over neighbours j of in[j]); with a role array, over
-// the neighbours in the subgraph (role[j] != 0) only.
-struct Mis2Max {
+// A round's first half: t1[i] = the largest tuple in i's closed neighbourhood
+// (with a role array, over the neighbours in the subgraph, role[j] != 0, only),
+// the tuples packed on the fly from the states.
+struct Mis2NeighbourMax {
   const offset_t* rp;
   const index_t* ci;
   const std::int32_t* role;
-  const std::uint64_t* in;
-  std::uint64_t* out;
+  const std::int32_t* state;
+  std::uint32_t seed_hash;
+  std::uint64_t* t1;
   SAGA_HD void operator()(std::int64_t i) const {
-    std::uint64_t m = in[i];
+    std::uint64_t m = mis2_tuple(state[i], i, seed_hash);
     for (offset_t k = rp[i]; k < rp[i + 1]; ++k) {
       const index_t j = ci[k];
       if (role && role[j] == 0) continue;
-      m = in[j] > m ? in[j] : m;
+      const std::uint64_t t = mis2_tuple(state[j], j, seed_hash);
+      m = t > m ? t : m;
     }
-    out[i] = m;
+    t1[i] = m;
   }
 };
 
-// An undecided node whose distance-2 maximum is itself joins the set; one that
-// sees a set member within distance 2 leaves.
-struct Mis2Update {
+// The second half: the largest t1 around i is the distance-2 maximum; an
+// undecided node that is its own maximum joins the set, one that sees a member
+// leaves. Reads t1 only (never the states it writes), so the order of nodes is
+// irrelevant.
+struct Mis2Decide {
+  const offset_t* rp;
+  const index_t* ci;
+  const std::int32_t* role;
+  const std::uint64_t* t1;
   std::int32_t* state;
-  const std::uint64_t* t2;
   std::int32_t* undecided;
   SAGA_HD void operator()(std::int64_t i) const {
     if (state[i] == kUndecided) {
-      if ((t2[i] & 0xffffffffu) == static_cast<std::uint64_t>(i))
+      std::uint64_t m = t1[i];
+      for (offset_t k = rp[i]; k < rp[i + 1]; ++k) {
+        const index_t j = ci[k];
+        if (role && role[j] == 0) continue;
+        m = t1[j] > m ? t1[j] : m;
+      }
+      if ((m & 0xffffffffu) == static_cast<std::uint64_t>(i))
         state[i] = kIn;
-      else if ((t2[i] >> 62) == kIn)
+      else if ((m >> 62) == kIn)
         state[i] = kOut;
     }
     undecided[i] = state[i] == kUndecided;
