@@ -6,9 +6,10 @@
 // States are written once (undecided -> in/out) with relaxed device-scope
 // atomics. Cost (H100, docs/aggregation.md): the depth of the dependency chain
 // (2217 steps on 2D 5-point N = 1024) times several microseconds per step:
-// 5-90 ms on the seed problems' finest levels, 10-50x the random-priority
+// 3-80 ms on the seed problems' finest levels, 5-30x the random-priority
 // MIS-2. Tried and measured: a thread or a group of lanes per node with
-// block-sized tiles, watching only the latest undecided dependency, no back-off.
+// block-sized tiles, watching only the latest undecided dependency, other
+// back-off caps.
 #include <algorithm>
 #include <cuda/atomic>
 
