@@ -83,8 +83,8 @@ class Phased final : public AggregationMethod {
     Array<std::int32_t> unassigned(n, s, "unassigned flags");
     auto join_pass = [&] {
       parallel_for(s, n,
-                   amg_functors::JoinByConnection{rp, ci, S.val().data(), agg.data(), size.data(), is_root.data(),
-                                                  next.data(), unassigned.data()});
+                   amg_functors::JoinByConnection{rp, ci, S.val().data(), agg.data(), size.data(), next.data(),
+                                                  unassigned.data()});
       std::swap(agg, next);
       return count_flagged(unassigned);
     };

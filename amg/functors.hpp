@@ -211,7 +211,7 @@ struct WeaklyConnectedLeftovers {
 };
 
 // ---- phased aggregation (amg/aggregation_phased.cpp)
-// Role of a node in a gap-filling round: aggregated nodes are excluded; an
+// Role of a node in a gap-filling round: aggregated and isolated nodes are excluded; an
 // unaggregated node with at least min_free unaggregated neighbours, and at
 // least min_ratio of all its neighbours, is a candidate root, the others only
 // relay (amg/mis2.hpp's roles).
@@ -223,7 +223,7 @@ struct GapRoles {
   double min_ratio;
   std::int32_t* role;
   SAGA_HD void operator()(std::int64_t i) const {
-    if (agg[i] >= 0 || !has_neighbour(rp, ci, i)) {  // aggregated, or isolated (left out)
+    if (agg[i] >= 0) {
       role[i] = 0;
       return;
     }
@@ -231,6 +231,10 @@ struct GapRoles {
     for (offset_t k = rp[i]; k < rp[i + 1]; ++k) {
       all += ci[k] != i;
       free += ci[k] != i && agg[ci[k]] < 0;
+    }
+    if (all == 0) {  // isolated: left out
+      role[i] = 0;
+      return;
     }
     role[i] = free >= min_free && free >= min_ratio * all ? 2 : 1;
   }
@@ -304,7 +308,6 @@ struct JoinByConnection {
   const double* v;
   const index_t* agg_in;
   const index_t* size;
-  const std::int32_t* is_root;
   index_t* agg_out;
   std::int32_t* unassigned;
   SAGA_HD double tie_to(std::int64_t i, index_t a) const {
@@ -315,15 +318,15 @@ struct JoinByConnection {
   }
   SAGA_HD void operator()(std::int64_t i) const {
     index_t best = agg_in[i];
-    if (is_root[i] || best >= 0) {
+    if (best >= 0) {  // aggregated already (roots included)
       agg_out[i] = best;
-      unassigned[i] = best < 0;
+      unassigned[i] = 0;
       return;
     }
     double best_w = -1.0;
     for (offset_t k = rp[i]; k < rp[i + 1]; ++k) {
       const index_t a = agg_in[ci[k]];
-      if (ci[k] == i || a < 0 || a == best) continue;
+      if (ci[k] == i || a < 0) continue;
       bool seen = false;  // rows are short: a quadratic scan beats a map
       for (offset_t q = rp[i]; q < k && !seen; ++q) seen = ci[q] != i && agg_in[ci[q]] == a;
       if (seen) continue;

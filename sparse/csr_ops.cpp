@@ -8,9 +8,7 @@
 namespace saga {
 
 std::int64_t first_flagged(const Array<std::int32_t>& flags) {
-  Array<std::int32_t> sums(flags.size() + 1, flags.space(), "flag sums");
-  exclusive_scan_total(flags, sums);
-  if (sums.get(flags.size()) == 0) return -1;
+  if (count_flagged(flags) == 0) return -1;
   const std::vector<std::int32_t> h = flags.to_vector();
   for (std::size_t i = 0; i < h.size(); ++i)
     if (h[i]) return static_cast<std::int64_t>(i);
