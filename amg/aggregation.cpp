@@ -9,8 +9,8 @@
 
 namespace saga::amg {
 
-Aggregates aggregate_mis2(const CsrMatrix& S, std::uint32_t seed) {
-  const Mis2Result m = mis2(S, seed);
+Aggregates aggregate_mis2(const CsrMatrix& S, std::uint32_t seed, const Mis2Options& options) {
+  const Mis2Result m = mis2(S, seed, options);
   Aggregates a = aggregate_from_roots(S, m.in_set);
   a.mis2_rounds = m.rounds;
   return a;
@@ -75,7 +75,13 @@ index_t count_unaggregated(const Array<index_t>& of_node) {
 namespace {
 class Mis2 final : public AggregationMethod {
  public:
-  Aggregates aggregate(const CsrMatrix& S, std::uint32_t seed) const override { return aggregate_mis2(S, seed); }
+  explicit Mis2(const Mis2Options& o) : options_(o) {}
+  Aggregates aggregate(const CsrMatrix& S, std::uint32_t seed) const override {
+    return aggregate_mis2(S, seed, options_);
+  }
+
+ private:
+  Mis2Options options_;
 };
 class Greedy final : public AggregationMethod {
  public:
@@ -93,8 +99,8 @@ struct Mis2Component {
   static constexpr const char* name = "mis2";
   static constexpr const char* summary = "roots from a distance-2 maximal independent set, two joining passes";
   static constexpr bool runs_on_host = true, runs_on_device = true;
-  using Params = NoParams;
-  static std::unique_ptr<AggregationMethod> make(const Params&) { return std::make_unique<Mis2>(); }
+  using Params = Mis2Params;
+  static std::unique_ptr<AggregationMethod> make(const Params& p) { return std::make_unique<Mis2>(p.options()); }
 };
 }  // namespace
 

@@ -11,6 +11,7 @@
 // lexicographically first one (greedy, amg/lexicographic_mis2.hpp).
 #include <cstdint>
 
+#include "amg/mis2.hpp"
 #include "core/registry.hpp"
 #include "sparse/csr.hpp"
 
@@ -30,7 +31,20 @@ index_t count_unaggregated(const Array<index_t>& of_node);
 // iterations, against 82 when they are left to the smoother).
 void singletons_for_weak_nodes(const CsrMatrix& A, Aggregates& ag);
 
-Aggregates aggregate_mis2(const CsrMatrix& S, std::uint32_t seed);
+Aggregates aggregate_mis2(const CsrMatrix& S, std::uint32_t seed, const Mis2Options& options = {});
+
+// The MIS-2 parameters of the methods built on Luby rounds (mis2, phased).
+struct Mis2Params {
+  double frontier_ratio = Mis2Options{}.frontier_ratio;
+  template <class V>
+  void visit(V& v) {
+    v("frontier_ratio", frontier_ratio,
+      "MIS-2 rounds go over the undecided nodes alone (SpMSpV frontier) once at most this share is left; "
+      "0: full sweeps only. The set is the same either way",
+      in_range(0, 1));
+  }
+  Mis2Options options() const { return Mis2Options{frontier_ratio}; }
+};
 Aggregates aggregate_greedy(const CsrMatrix& S);
 // The two joining passes around given roots (1 = root), which must be a
 // maximal distance-2 independent set of S.

@@ -27,6 +27,7 @@ struct PhasedParams {
   int min_size = 3;     // smallest aggregate phase 2 creates
   double min_free_ratio = 0.5;  // phase-2 roots: this share of their neighbours unaggregated
   int gap_rounds = 1;   // phase-2 rounds
+  Mis2Params mis2;      // of every MIS-2 it runs
 
   template <class V>
   void visit(V& v) {
@@ -35,6 +36,7 @@ struct PhasedParams {
     v("min_free_ratio", min_free_ratio,
       "a gap-filling root needs at least this share of its strong neighbours unaggregated", in_range(0, 1));
     v("gap_rounds", gap_rounds, "rounds that found new aggregates among the unaggregated nodes", at_least(0));
+    mis2.visit(v);
   }
 };
 
@@ -69,10 +71,10 @@ class Phased final : public AggregationMethod {
     };
     auto gap_round = [&](int min_free, double min_ratio, std::uint32_t salt) {
       parallel_for(s, n, amg_functors::GapRoles{rp, ci, agg.data(), min_free, min_ratio, role.data()});
-      return found(mis2(S, seed ^ (0x9e3779b9u * salt), role));
+      return found(mis2(S, seed ^ (0x9e3779b9u * salt), role, p_.mis2.options()));
     };
 
-    found(mis2(S, seed));                                              // phase 1
+    found(mis2(S, seed, p_.mis2.options()));                                            // phase 1
     for (int r = 0; r < p_.gap_rounds; ++r)                            // phase 2
       if (gap_round(p_.min_size - 1, p_.min_free_ratio, static_cast<std::uint32_t>(r + 1)) == 0) break;
 

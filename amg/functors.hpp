@@ -97,6 +97,20 @@ struct Mis2NeighbourMax {
 // undecided node that is its own maximum joins the set, one that sees a member
 // leaves. Reads t1 only (never the states it writes), so the order of nodes is
 // irrelevant.
+SAGA_HD inline void mis2_decide(const offset_t* rp, const index_t* ci, const std::int32_t* role,
+                                const std::uint64_t* t1, std::int32_t* state, std::int64_t i) {
+  if (state[i] != kUndecided) return;
+  std::uint64_t m = t1[i];
+  for (offset_t k = rp[i]; k < rp[i + 1]; ++k) {
+    const index_t j = ci[k];
+    if (role && role[j] == 0) continue;
+    m = t1[j] > m ? t1[j] : m;
+  }
+  if ((m & 0xffffffffu) == static_cast<std::uint64_t>(i))
+    state[i] = kIn;
+  else if ((m >> 62) == kIn)
+    state[i] = kOut;
+}
 struct Mis2Decide {
   const offset_t* rp;
   const index_t* ci;
@@ -105,19 +119,41 @@ struct Mis2Decide {
   std::int32_t* state;
   std::int32_t* undecided;
   SAGA_HD void operator()(std::int64_t i) const {
-    if (state[i] == kUndecided) {
-      std::uint64_t m = t1[i];
-      for (offset_t k = rp[i]; k < rp[i + 1]; ++k) {
-        const index_t j = ci[k];
-        if (role && role[j] == 0) continue;
-        m = t1[j] > m ? t1[j] : m;
-      }
-      if ((m & 0xffffffffu) == static_cast<std::uint64_t>(i))
-        state[i] = kIn;
-      else if ((m >> 62) == kIn)
-        state[i] = kOut;
-    }
+    mis2_decide(rp, ci, role, t1, state, i);
     undecided[i] = state[i] == kUndecided;
+  }
+};
+
+// Frontier rounds (amg/mis2.cpp): the same two halves on listed nodes only.
+// A decision needs t1 on the node and its row; those are the nodes an SpMSpV
+// of the undecided set reaches, and their t1 is what a full round would give.
+struct Mis2NeighbourMaxListed {
+  const index_t* list;
+  Mis2NeighbourMax max;
+  SAGA_HD void operator()(std::int64_t k) const { max(list[k]); }
+};
+struct Mis2DecideListed {
+  const index_t* list;  // the undecided nodes
+  const offset_t* rp;
+  const index_t* ci;
+  const std::int32_t* role;
+  const std::uint64_t* t1;
+  std::int32_t* state;
+  std::int32_t* still_undecided;  // per list entry
+  SAGA_HD void operator()(std::int64_t k) const {
+    const index_t i = list[k];
+    mis2_decide(rp, ci, role, t1, state, i);
+    still_undecided[k] = state[i] == kUndecided;
+  }
+};
+// out[scan[k]] = list[k] for the flagged entries (list = nullptr: k itself).
+struct CompactFlagged {
+  const index_t* list;
+  const std::int32_t* flag;
+  const std::int32_t* scan;
+  index_t* out;
+  SAGA_HD void operator()(std::int64_t k) const {
+    if (flag[k]) out[scan[k]] = list ? list[k] : static_cast<index_t>(k);
   }
 };
 

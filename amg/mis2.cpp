@@ -3,6 +3,7 @@
 #include "amg/functors.hpp"
 #include "core/parallel_for.hpp"
 #include "sparse/scan.hpp"
+#include "sparse/spmspv.hpp"
 
 namespace saga::amg {
 
@@ -11,27 +12,68 @@ namespace saga::amg {
 // in the second: an undecided node that is its own distance-2 maximum joins,
 // and one that sees a member leaves (two passes over S a round). Members have
 // the largest state and non-members the smallest, so decided nodes never block.
+//
+// A frontier round decides the undecided list U alone. A decision at u reads t1
+// at u and at the columns of u's row: the set F = Sᵀ ⊗ 1_U that an SpMSpV
+// finds. t1 is recomputed there (from the current states, as a full round
+// would), the rest of t1 is stale and never read. Cost: the rows of U twice
+// and those of F once, against 2 nnz(S) for a full round (the undecided share
+// falls ~4x every two rounds: docs/aggregation.md).
 namespace {
-Mis2Result mis2_rounds(const CsrMatrix& S, std::uint32_t seed, const std::int32_t* role) {
+Mis2Result mis2_rounds(const CsrMatrix& S, std::uint32_t seed, const std::int32_t* role, const Mis2Options& opt) {
   const Space s = S.space();
   const index_t n = S.rows();
+  const offset_t* rp = S.row_ptr().data();
+  const index_t* ci = S.col().data();
+  const std::uint32_t seed_hash = amg_functors::hash32(seed);
   Array<std::int32_t> state(n, s, "MIS-2 state");
   parallel_for(s, n, amg_functors::Mis2Init{role, state.data()});
   Array<std::uint64_t> t1(n, s, "MIS-2 tuples");
   Array<std::int32_t> undecided(n, s, "MIS-2 undecided flags");
   Array<std::int32_t> sums(static_cast<std::size_t>(n) + 1, s, "MIS-2 undecided count");
+  const amg_functors::Mis2NeighbourMax neighbour_max{rp, ci, role, state.data(), seed_hash, t1.data()};
   Mis2Result r;
+  auto check_rounds = [&] { SAGA_REQUIRE(r.rounds < 10000, "MIS-2 did not finish after {} rounds", r.rounds); };
+
+  // Full sweeps while many nodes are undecided.
+  index_t left = n;
   for (;;) {
     ++r.rounds;
-    parallel_for(s, n,
-                 amg_functors::Mis2NeighbourMax{S.row_ptr().data(), S.col().data(), role, state.data(),
-                                                amg_functors::hash32(seed), t1.data()});
-    parallel_for(s, n,
-                 amg_functors::Mis2Decide{S.row_ptr().data(), S.col().data(), role, t1.data(), state.data(),
-                                          undecided.data()});
+    parallel_for(s, n, neighbour_max);
+    parallel_for(s, n, amg_functors::Mis2Decide{rp, ci, role, t1.data(), state.data(), undecided.data()});
     exclusive_scan_total(undecided, sums);
-    if (sums.get(n) == 0) break;
-    SAGA_REQUIRE(r.rounds < 10000, "MIS-2 did not finish after {} rounds", r.rounds);
+    left = sums.get(n);
+    if (left == 0 || static_cast<double>(left) <= opt.frontier_ratio * static_cast<double>(n)) break;
+    check_rounds();
+  }
+
+  // Frontier rounds on the undecided list.
+  if (left > 0) {
+    SparseVector frontier;  // U as a pattern
+    frontier.size = n;
+    frontier.index = Array<index_t>(static_cast<std::size_t>(left), s, "MIS-2 undecided list");
+    parallel_for(s, n, amg_functors::CompactFlagged{nullptr, undecided.data(), sums.data(), frontier.index.data()});
+    while (left > 0) {
+      ++r.rounds;
+      ++r.frontier_rounds;
+      check_rounds();
+      const SparseVector reached = spmspv(S, frontier, Semiring::or_and);
+      parallel_for(s, static_cast<std::int64_t>(reached.nnz()),
+                   amg_functors::Mis2NeighbourMaxListed{reached.index.data(), neighbour_max});
+      // u itself too, in case its row does not name it (no stored diagonal).
+      parallel_for(s, left, amg_functors::Mis2NeighbourMaxListed{frontier.index.data(), neighbour_max});
+      Array<std::int32_t> still(static_cast<std::size_t>(left), s, "MIS-2 frontier flags");
+      Array<std::int32_t> pos(static_cast<std::size_t>(left) + 1, s, "MIS-2 frontier scan");
+      parallel_for(s, left,
+                   amg_functors::Mis2DecideListed{frontier.index.data(), rp, ci, role, t1.data(), state.data(),
+                                                  still.data()});
+      exclusive_scan_total(still, pos);
+      const index_t next = pos.get(static_cast<std::size_t>(left));
+      Array<index_t> list(static_cast<std::size_t>(next), s, "MIS-2 undecided list");
+      parallel_for(s, left, amg_functors::CompactFlagged{frontier.index.data(), still.data(), pos.data(), list.data()});
+      frontier.index = std::move(list);
+      left = next;
+    }
   }
   // Members (state kIn) -> 1, others -> 0.
   parallel_for(s, n, amg_functors::FlagRoots{state.data(), undecided.data()});
@@ -40,12 +82,14 @@ Mis2Result mis2_rounds(const CsrMatrix& S, std::uint32_t seed, const std::int32_
 }
 }  // namespace
 
-Mis2Result mis2(const CsrMatrix& S, std::uint32_t seed) { return mis2_rounds(S, seed, nullptr); }
+Mis2Result mis2(const CsrMatrix& S, std::uint32_t seed, const Mis2Options& options) {
+  return mis2_rounds(S, seed, nullptr, options);
+}
 
-Mis2Result mis2(const CsrMatrix& S, std::uint32_t seed, const Array<std::int32_t>& role) {
+Mis2Result mis2(const CsrMatrix& S, std::uint32_t seed, const Array<std::int32_t>& role, const Mis2Options& options) {
   SAGA_REQUIRE(role.size() == static_cast<std::size_t>(S.rows()) && role.space() == S.space(),
                "MIS-2: the role array does not match the graph");
-  return mis2_rounds(S, seed, role.data());
+  return mis2_rounds(S, seed, role.data(), options);
 }
 
 }  // namespace saga::amg

@@ -2,24 +2,38 @@
 // Distance-2 maximal independent set of a graph (the strength matrix's
 // pattern), computed in parallel Luby-style rounds with deterministic hash
 // priorities: the same graph and seed give the same set on every backend.
+//
+// A round is either a full sweep (two passes over every row) or, once few
+// nodes are undecided, a frontier round over those nodes only: an SpMSpV
+// (sparse/spmspv.hpp, or_and) of the undecided set finds the nodes whose
+// distance-1 maximum the decisions need, and only they are computed. Both
+// kinds give the same set: the switch is a matter of speed alone.
 #include <cstdint>
 
 #include "sparse/csr.hpp"
 
 namespace saga::amg {
 
-struct Mis2Result {
-  Array<std::int32_t> in_set;  // 1 for members, 0 otherwise
-  int rounds = 0;
+struct Mis2Options {
+  // Frontier rounds once at most this share of the nodes is undecided
+  // (0: full sweeps only; 1: frontier rounds from the second round on).
+  double frontier_ratio = 0.25;
 };
 
-Mis2Result mis2(const CsrMatrix& S, std::uint32_t seed);
+struct Mis2Result {
+  Array<std::int32_t> in_set;  // 1 for members, 0 otherwise
+  int rounds = 0;              // full + frontier rounds
+  int frontier_rounds = 0;
+};
+
+Mis2Result mis2(const CsrMatrix& S, std::uint32_t seed, const Mis2Options& options = {});
 
 // The same on a subgraph: role[i] is kExcluded (not in the subgraph: neither
 // chosen nor a path through it), kRelay (in the subgraph, never chosen) or
 // kCandidate. The result is a distance-2 independent set of candidates in the
 // subgraph induced by the non-excluded nodes, maximal among the candidates.
 enum : std::int32_t { kExcluded = 0, kRelay = 1, kCandidate = 2 };
-Mis2Result mis2(const CsrMatrix& S, std::uint32_t seed, const Array<std::int32_t>& role);
+Mis2Result mis2(const CsrMatrix& S, std::uint32_t seed, const Array<std::int32_t>& role,
+                const Mis2Options& options = {});
 
 }  // namespace saga::amg

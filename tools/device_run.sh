@@ -13,13 +13,15 @@
 # --setup profiles the default setup of every seed config (10 repetitions) and of N=512 (2).
 # --aggregation compares the aggregation methods (AGG_METHODS, default "greedy mis2
 # phased") on the seed suite and N=512, and theta 0 / 0.08 / 0.25 on the variants and FE.
+# --spmspv runs saga-bench-spmspv (SpMSpV against SpMV, MIS-2 full sweeps
+# against frontier rounds) and profiles the seed setups with and without frontier rounds.
 # --spmv runs saga-bench-spmv (SpMV, V-cycle and PCG against their floors) and
 # the seed-suite solves through the CLI. --tests-only=FILTER runs only the gpu
 # test cases matching the doctest filter.
 set -uo pipefail
 OUT=${1:?usage: device_run.sh OUTDIR [--no-tests] [--no-bench] [--seed-suite] [--profile] [--fe] [--quick] [--components]}
 shift
-TESTS=1 BENCH=1 SEED=0 PROFILE=0 FE=0 QUICK="" COMPONENTS=0 SPGEMM=0 SCALE=0 SPMV=0 AGG=0 SETUP=0 TC=""
+TESTS=1 BENCH=1 SEED=0 PROFILE=0 FE=0 QUICK="" COMPONENTS=0 SPGEMM=0 SCALE=0 SPMV=0 SPMSPV=0 AGG=0 SETUP=0 TC=""
 for a in "$@"; do
   case "$a" in
     --no-tests) TESTS=0 ;;
@@ -33,6 +35,7 @@ for a in "$@"; do
     --scale) SCALE=1 ;;
     --spmv) SPMV=1 ;;
     --aggregation) AGG=1 ;;
+    --spmspv) SPMSPV=1 ;;
     --setup) SETUP=1 ;;
     --tests-only=*) TC="${a#--tests-only=}" ;;
     *) echo "unknown option $a"; exit 2 ;;
@@ -89,6 +92,25 @@ if [ $SPMV = 1 ]; then
   python3 tools/seed_table.py "$OUT/seed/reports" > "$OUT/seed_table.md" 2>/dev/null
   tar czf "$OUT/seed_reports.tar.gz" -C "$OUT/seed" reports && rm -rf "$OUT/seed"
 fi
+if [ $SPMSPV = 1 ]; then
+  t0=$(date +%s)
+  ./build-device/benchmarks/saga-bench-spmspv --json "$OUT/bench_spmspv.json" --markdown "$OUT/bench_spmspv.md" \
+    > "$OUT/bench_spmspv.log" 2>&1 || summary "spmspv bench failed: $(tail -3 "$OUT/bench_spmspv.log")"
+  summary "spmspv bench: $(( $(date +%s) - t0 )) s"
+  cat "$OUT/bench_spmspv.md" 2>/dev/null
+  t0=$(date +%s)
+  for cfg in configs/poisson_*_N1024.yaml configs/poisson_3d7_N128.yaml configs/poisson_3d27_N101.yaml \
+             configs/scale/poisson_3d7_N512.yaml; do
+    rep=10; [ "$(basename "$cfg")" = poisson_3d7_N512.yaml ] && rep=2
+    for fr in 0 0.25; do
+      echo "=== $(basename "$cfg" .yaml) frontier_ratio $fr" >> "$OUT/setup_frontier.txt"
+      ./build-device/tools/saga profile-setup "$cfg" --backend cuda --repeat $rep \
+        --set amg.aggregation=mis2 --set amg.aggregation.frontier_ratio=$fr 2>&1 | grep -E "^setup|aggregation" >> "$OUT/setup_frontier.txt"
+    done
+  done
+  summary "frontier setup profiles: $(( $(date +%s) - t0 )) s"
+  cat "$OUT/setup_frontier.txt"
+fi
 if [ $SETUP = 1 ]; then
   t0=$(date +%s)
   for cfg in configs/poisson_*_N*.yaml configs/scale/poisson_3d7_N512.yaml; do
@@ -108,7 +130,7 @@ if [ $AGG = 1 ]; then
       rep=5; [ "$name" = poisson_3d7_N512 ] && rep=1
       echo "=== $name $m" >> "$OUT/aggregation.txt"
       ./build-device/tools/saga profile-setup "$cfg" --backend cuda --repeat $rep --set amg.aggregation=$m \
-        2>&1 | grep -E "setup median|aggregation|levels|operator" >> "$OUT/aggregation.txt"
+        2>&1 | grep -E "^setup|aggregation|levels|operator" >> "$OUT/aggregation.txt"
       ./build-device/tools/saga solve "$cfg" --backend cuda --set amg.aggregation=$m 2>&1 \
         | grep -E "^time|iterations [0-9]|hierarchy" >> "$OUT/aggregation.txt"
     done

@@ -1,0 +1,53 @@
+#include "sparse/spmspv.hpp"
+
+#include "core/dispatch.hpp"
+#include "core/error.hpp"
+#include "sparse/semiring.hpp"
+
+namespace saga {
+
+const char* to_string(Semiring s) {
+  switch (s) {
+    case Semiring::plus_times: return "plus_times";
+    case Semiring::min_plus: return "min_plus";
+    case Semiring::max_times: return "max_times";
+    case Semiring::or_and: return "or_and";
+  }
+  return "?";
+}
+
+const char* to_string(SpmspvAlgorithm a) {
+  switch (a) {
+    case SpmspvAlgorithm::automatic: return "automatic";
+    case SpmspvAlgorithm::sort: return "sort";
+    case SpmspvAlgorithm::dense: return "dense";
+  }
+  return "?";
+}
+
+SpmspvAlgorithm spmspv_choice(Semiring semiring, std::int64_t products, index_t cols) {
+  // The dense accumulator costs a fill and a scan of `cols` entries; the sort
+  // costs a few radix passes over the products (docs/spmspv.md has the measured
+  // crossover).
+  if (semiring::order_free(semiring) && products * 8 >= static_cast<std::int64_t>(cols)) return SpmspvAlgorithm::dense;
+  return SpmspvAlgorithm::sort;
+}
+
+SparseVector spmspv(const CsrMatrix& A, const SparseVector& x, Semiring semiring, SpmspvAlgorithm algorithm) {
+  if (x.size != A.rows())
+    throw InputError(fmt::format("SpMSpV: the vector has length {} but the matrix has {} rows", x.size, A.rows()));
+  if (!x.index.empty() && x.space() != A.space())
+    throw InputError(fmt::format("SpMSpV: the matrix lives on the {} and the vector on the {}", to_string(A.space()),
+                                 to_string(x.space())));
+  if (semiring != Semiring::or_and && !x.index.empty() && !x.has_values())
+    throw InputError(fmt::format("SpMSpV: semiring {} needs a value for each of the vector's {} entries (it has {})",
+                                 to_string(semiring), x.nnz(), x.value.size()));
+  if (algorithm == SpmspvAlgorithm::dense && !semiring::order_free(semiring))
+    throw InputError(fmt::format("SpMSpV: the dense algorithm accumulates with atomics and needs an order-free "
+                                 "sum (min_plus, max_times or or_and); {} would not be deterministic: use sort",
+                                 to_string(semiring)));
+  if (A.space() == Space::host) return host::spmspv(A, x, semiring);
+  SAGA_DEVICE_CALL(return cuda::spmspv(A, x, semiring, algorithm));
+}
+
+}  // namespace saga

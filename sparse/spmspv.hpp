@@ -1,0 +1,65 @@
+#pragma once
+// Sparse matrix × sparse vector over a semiring (seed paper 003, Alg. 3):
+//   y = Aᵀ ⊗ x,   y[j] = ⊕_{i ∈ x} A(i, j) ⊗ x[i],
+// i.e. the rows of A named by x's entries are gathered and combined — the
+// product a frontier-style graph kernel needs (the columns reached from a set
+// of rows: for a symmetric A it equals A ⊗ x). Only the products that exist are
+// formed: the work is the length of the gathered rows, not nnz(A).
+//
+// The output is sorted by index and holds exactly the reached columns (an entry
+// whose ⊕-sum happens to be the identity is kept). The ⊕ of each output entry
+// is taken in a fixed order — x's entries in their order, then A's row order —
+// on both backends, so plus_times results are bitwise the same on the host and
+// the GPU and from run to run.
+//
+// Device algorithms (the host has one, the oracle): `sort` gathers the products,
+// radix-sorts them by column (stable) and reduces each run; `dense` scatters them
+// into a dense accumulator of A.cols() entries with atomic min / max / or and
+// compacts it — no sort, O(cols) extra work, so it pays on large frontiers; it
+// needs an exact, order-free ⊕ and refuses plus_times. `automatic` takes dense
+// for an order-free ⊕ when the products are at least cols / 8, else sort.
+#include <cstdint>
+
+#include "sparse/csr.hpp"
+
+namespace saga {
+
+enum class Semiring {
+  plus_times,  // (+, ×): the arithmetic product
+  min_plus,    // (min, +): a shortest-path relaxation
+  max_times,   // (max, ×)
+  or_and,      // (∨, ∧): structural — which columns are reached; no values
+};
+const char* to_string(Semiring s);
+
+enum class SpmspvAlgorithm { automatic, sort, dense };
+const char* to_string(SpmspvAlgorithm a);
+
+// A sparse vector of logical length `size`: strictly increasing indices and,
+// except for a structural (pattern-only) vector, one value each.
+struct SparseVector {
+  index_t size = 0;
+  Array<index_t> index;
+  Array<double> value;  // empty for a pattern
+  std::size_t nnz() const { return index.size(); }
+  Space space() const { return index.space(); }
+  bool has_values() const { return value.size() == index.size() && !index.empty(); }
+};
+
+// y = Aᵀ ⊗ x. x.size must be A.rows() and x must live where A lives; or_and
+// ignores values (x may be a pattern; y is one), the other semirings need them.
+// Throws InputError for a mismatch, an unsorted x, or dense with plus_times.
+SparseVector spmspv(const CsrMatrix& A, const SparseVector& x, Semiring semiring,
+                    SpmspvAlgorithm algorithm = SpmspvAlgorithm::automatic);
+
+// The algorithm `automatic` takes for this many products.
+SpmspvAlgorithm spmspv_choice(Semiring semiring, std::int64_t products, index_t cols);
+
+namespace host {
+SparseVector spmspv(const CsrMatrix& A, const SparseVector& x, Semiring semiring);
+}
+namespace cuda {
+SparseVector spmspv(const CsrMatrix& A, const SparseVector& x, Semiring semiring, SpmspvAlgorithm algorithm);
+}
+
+}  // namespace saga

@@ -1,0 +1,107 @@
+// The CUDA SpMSpV (both algorithms) gives bitwise the host's result, and the
+// device MIS-2 with frontier rounds the host's set.
+#include "amg/mis2.hpp"
+#include "problems/rmat.hpp"
+#include "problems/structured.hpp"
+#include "sparse/spmspv.hpp"
+#include "tests/helpers.hpp"
+
+using namespace saga;
+using namespace saga::test;
+
+namespace {
+SparseVector random_frontier(index_t rows, double p, std::mt19937_64& rng) {
+  std::uniform_real_distribution<double> U(0, 1);
+  std::vector<index_t> idx;
+  std::vector<double> val;
+  for (index_t i = 0; i < rows; ++i)
+    if (U(rng) < p) {
+      idx.push_back(i);
+      val.push_back(4 * U(rng) - 2);
+    }
+  SparseVector x;
+  x.size = rows;
+  x.index = Array<index_t>::from_vector(idx, Space::host);
+  x.value = Array<double>::from_vector(val, Space::host);
+  return x;
+}
+SparseVector to_device(const SparseVector& x) {
+  SparseVector d;
+  d.size = x.size;
+  d.index = x.index.to(Space::device);
+  d.value = x.value.to(Space::device);
+  return d;
+}
+}  // namespace
+
+TEST_CASE("GPU SpMSpV equals host bitwise, every semiring and algorithm") {
+  const std::uint64_t seed = fresh_seed();
+  std::mt19937_64 rng(seed);
+  RandomSpec sp;
+  sp.rows = 3000;
+  sp.cols = 2500;
+  sp.density = 0.004;
+  sp.long_rows = 3;
+  RmatParams rp;
+  rp.scale = 13;
+  rp.edges = 8;
+  rp.seed = rng();
+  std::vector<CsrMatrix> mats;
+  mats.push_back(from_host_csr(random_csr(sp, rng), Space::host));
+  mats.push_back(poisson(Stencil::fe3d_27pt, 20, Space::host));
+  mats.push_back(rmat_matrix(rp, Space::host));  // power-law rows, nonsymmetric
+  for (const CsrMatrix& Ah : mats) {
+    const CsrMatrix Ad = Ah.to(Space::device);
+    for (double p : {0.0, 0.002, 0.1, 0.6, 1.0}) {
+      const SparseVector xh = random_frontier(Ah.rows(), p, rng);
+      const SparseVector xd = to_device(xh);
+      for (Semiring s : {Semiring::plus_times, Semiring::min_plus, Semiring::max_times, Semiring::or_and}) {
+        const SparseVector want = spmspv(Ah, xh, s);
+        for (SpmspvAlgorithm a : {SpmspvAlgorithm::automatic, SpmspvAlgorithm::sort, SpmspvAlgorithm::dense}) {
+          if (a == SpmspvAlgorithm::dense && s == Semiring::plus_times) continue;
+          CAPTURE(to_string(s));
+          CAPTURE(to_string(a));
+          CAPTURE(p);
+          const SparseVector got = spmspv(Ad, xd, s, a);
+          CHECK(got.space() == Space::device);
+          CHECK(got.size == want.size);
+          REQUIRE(got.index.to_vector() == want.index.to_vector());
+          CHECK(got.value.to_vector() == want.value.to_vector());
+        }
+      }
+    }
+  }
+  // Invalid entries are found on the device too.
+  const CsrMatrix P = poisson(Stencil::fd2d_5pt, 4, Space::device);
+  SparseVector bad;
+  bad.size = 16;
+  bad.index = Array<index_t>::from_vector({2, 16}, Space::device);
+  CHECK_THROWS_WITH_AS(spmspv(P, bad, Semiring::or_and), doctest::Contains("in [0, 16)"), InputError);
+  bad.index = Array<index_t>::from_vector({5, 5}, Space::device);
+  CHECK_THROWS_WITH_AS(spmspv(P, bad, Semiring::or_and), doctest::Contains("increasing"), InputError);
+}
+
+TEST_CASE("GPU MIS-2 with frontier rounds equals host") {
+  const std::uint64_t seed = fresh_seed();
+  std::mt19937_64 rng(seed);
+  RmatParams rp;
+  rp.scale = 12;
+  rp.edges = 8;
+  rp.seed = rng();
+  std::vector<CsrMatrix> graphs;
+  graphs.push_back(poisson(Stencil::fd2d_5pt, 90, Space::host));
+  graphs.push_back(poisson(Stencil::fd3d_7pt, 24, Space::host));
+  graphs.push_back(poisson(Stencil::fe3d_27pt, 16, Space::host));
+  graphs.push_back(rmat_laplacian(rp, 1.0, Space::host));
+  for (const CsrMatrix& Gh : graphs) {
+    const CsrMatrix Gd = Gh.to(Space::device);
+    const std::uint32_t s = static_cast<std::uint32_t>(rng());
+    const amg::Mis2Result want = amg::mis2(Gh, s, amg::Mis2Options{0.0});
+    for (double ratio : {0.0, 0.25, 1.0}) {
+      CAPTURE(ratio);
+      const amg::Mis2Result got = amg::mis2(Gd, s, amg::Mis2Options{ratio});
+      CHECK(got.in_set.to_vector() == want.in_set.to_vector());
+      CHECK(got.rounds == want.rounds);
+    }
+  }
+}
