@@ -26,11 +26,14 @@ const char* to_string(SpmspvAlgorithm a) {
 }
 
 SpmspvAlgorithm spmspv_choice(Semiring semiring, std::int64_t products, index_t cols) {
-  // The dense accumulator costs a fill and a scan of `cols` entries; the sort
-  // costs a few radix passes over the products (docs/spmspv.md has the measured
-  // crossover).
-  if (semiring::order_free(semiring) && products * 8 >= static_cast<std::int64_t>(cols)) return SpmspvAlgorithm::dense;
-  return SpmspvAlgorithm::sort;
+  // Cost model fitted to saga-bench-spmspv on the H100 (docs/spmspv.md): dense
+  // moves ~16 B per column (flags cleared, scanned, compacted) and ~8 B per
+  // product; sort ~64 B per product (radix passes over key and position) plus
+  // ~40 us more launch latency (its CUB passes), worth ~120 MB at 3 TB/s.
+  if (!semiring::order_free(semiring)) return SpmspvAlgorithm::sort;
+  const double dense = 16.0 * static_cast<double>(cols) + 8.0 * static_cast<double>(products);
+  const double sort = 120e6 + 64.0 * static_cast<double>(products);
+  return dense <= sort ? SpmspvAlgorithm::dense : SpmspvAlgorithm::sort;
 }
 
 SparseVector spmspv(const CsrMatrix& A, const SparseVector& x, Semiring semiring, SpmspvAlgorithm algorithm) {

@@ -8,16 +8,19 @@
 //
 // The output is sorted by index and holds exactly the reached columns (an entry
 // whose ⊕-sum happens to be the identity is kept). The ⊕ of each output entry
-// is taken in a fixed order — x's entries in their order, then A's row order —
-// on both backends, so plus_times results are bitwise the same on the host and
-// the GPU and from run to run.
+// is taken in one canonical order on both backends: its products listed in x's
+// order, then A's row order, cut into blocks of kSpmspvBlock, each block
+// folded left to right, then the blocks' results left to right (a column
+// reached from many rows is folded in parallel by blocks on the GPU). So
+// plus_times results are bitwise the same on the host and the GPU and from run
+// to run; for min / max / or the order does not matter at all.
 //
 // Device algorithms (the host has one, the oracle): `sort` gathers the products,
 // radix-sorts them by column (stable) and reduces each run; `dense` scatters them
 // into a dense accumulator of A.cols() entries with atomic min / max / or and
-// compacts it — no sort, O(cols) extra work, so it pays on large frontiers; it
-// needs an exact, order-free ⊕ and refuses plus_times. `automatic` takes dense
-// for an order-free ⊕ when the products are at least cols / 8, else sort.
+// compacts it — no sort, O(cols) extra work, so it pays unless the columns far
+// outnumber the products; it needs an exact, order-free ⊕ and refuses
+// plus_times. `automatic` weighs the two by a cost model (spmspv_choice).
 #include <cstdint>
 
 #include "sparse/csr.hpp"
@@ -33,6 +36,8 @@ enum class Semiring {
 const char* to_string(Semiring s);
 
 enum class SpmspvAlgorithm { automatic, sort, dense };
+
+constexpr int kSpmspvBlock = 64;
 const char* to_string(SpmspvAlgorithm a);
 
 // A sparse vector of logical length `size`: strictly increasing indices and,

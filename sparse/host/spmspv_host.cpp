@@ -1,6 +1,7 @@
 // Host SpMSpV, the oracle: x's rows visited in order, each product combined
-// into a dense accumulator in that order, the reached columns collected in
-// index order.
+// into a dense accumulator in the header's canonical order (left to right
+// within blocks of kSpmspvBlock products of a column, then the blocks left to
+// right), the reached columns collected in index order.
 #include <vector>
 
 #include "core/error.hpp"
@@ -18,8 +19,10 @@ SparseVector multiply(const CsrMatrix& A, const SparseVector& x) {
   const double* av = A.val().data();
   const index_t* xi = x.index.data();
   const double* xv = x.value.data();
-  std::vector<double> acc(structural ? 0 : static_cast<std::size_t>(A.cols()));
-  std::vector<char> reached(static_cast<std::size_t>(A.cols()), 0);
+  const std::size_t cols = static_cast<std::size_t>(A.cols());
+  std::vector<double> done(structural ? 0 : cols), block(structural ? 0 : cols);  // finished blocks, open block
+  std::vector<std::int64_t> seen(structural ? 0 : cols, 0);                       // products so far
+  std::vector<char> reached(cols, 0);
   for (std::size_t k = 0; k < x.nnz(); ++k) {
     const index_t i = xi[k];
     if (i < 0 || i >= A.rows() || (k > 0 && i <= xi[k - 1]))
@@ -27,11 +30,18 @@ SparseVector multiply(const CsrMatrix& A, const SparseVector& x) {
                                    "[0, {})", k, i, A.rows()));
     for (offset_t h = rp[i]; h < rp[i + 1]; ++h) {
       const index_t j = ci[h];
+      reached[j] = 1;
       if (!structural) {
         const double p = Op::times(av[h], xv[k]);
-        acc[j] = reached[j] ? Op::plus(acc[j], p) : p;
+        const std::int64_t c = seen[j]++;
+        if (c % kSpmspvBlock != 0) {
+          block[j] = Op::plus(block[j], p);
+          continue;
+        }
+        if (c == kSpmspvBlock) done[j] = block[j];  // the first block closes
+        if (c > kSpmspvBlock) done[j] = Op::plus(done[j], block[j]);
+        block[j] = p;
       }
-      reached[j] = 1;
     }
   }
   std::size_t count = 0;
@@ -44,7 +54,7 @@ SparseVector multiply(const CsrMatrix& A, const SparseVector& x) {
   for (index_t j = 0; j < A.cols(); ++j)
     if (reached[j]) {
       y.index[p] = j;
-      if (!structural) y.value[p] = acc[j];
+      if (!structural) y.value[p] = seen[j] <= kSpmspvBlock ? block[j] : Op::plus(done[j], block[j]);
       ++p;
     }
   return y;

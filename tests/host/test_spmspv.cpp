@@ -108,6 +108,33 @@ TEST_CASE("SpMSpV: random matrices against the brute-force oracle") {
   }
 }
 
+TEST_CASE("SpMSpV: a column reached from many rows is folded in blocks of 64") {
+  const std::uint64_t seed = fresh_seed();
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> U(0, 1);
+  const index_t n = 300;  // every row has column 0: a run of 300 products (5 blocks)
+  HostCsr h{n, 3, {0}, {}, {}};
+  for (index_t i = 0; i < n; ++i) {
+    h.col.push_back(0), h.val.push_back(U(rng));
+    h.col.push_back(1 + i % 2), h.val.push_back(U(rng));
+    h.row_ptr.push_back(static_cast<offset_t>(h.col.size()));
+  }
+  std::vector<index_t> xi(n);
+  std::vector<double> xv(n);
+  for (index_t i = 0; i < n; ++i) xi[i] = i, xv[i] = U(rng) * 1e3;
+  const SparseVector y = spmspv(from_host_csr(h, Space::host), sparse_vector(n, xi, xv), Semiring::plus_times);
+  double blocked = 0, sequential = 0;
+  for (index_t b = 0; b < n; b += kSpmspvBlock) {
+    double part = h.val[2 * b] * xv[b];
+    for (index_t i = b + 1; i < std::min(n, b + kSpmspvBlock); ++i) part += h.val[2 * i] * xv[i];
+    blocked = b == 0 ? part : blocked + part;
+  }
+  for (index_t i = 0; i < n; ++i) sequential += h.val[2 * i] * xv[i];
+  REQUIRE(y.nnz() == 3);
+  CHECK(y.value.to_vector()[0] == blocked);
+  CHECK(std::abs(y.value.to_vector()[0] - sequential) <= 1e-12 * std::abs(sequential));
+}
+
 TEST_CASE("SpMSpV: bad input is an error naming the problem") {
   const CsrMatrix A = poisson(Stencil::fd2d_5pt, 4, Space::host);
   CHECK_THROWS_WITH_AS(spmspv(A, sparse_vector(15, {1}, {1.0}), Semiring::plus_times),
@@ -122,7 +149,9 @@ TEST_CASE("SpMSpV: bad input is an error naming the problem") {
                        doctest::Contains("use sort"), InputError);
   CHECK(spmspv_choice(Semiring::plus_times, 1 << 20, 100) == SpmspvAlgorithm::sort);
   CHECK(spmspv_choice(Semiring::or_and, 1 << 20, 100) == SpmspvAlgorithm::dense);
-  CHECK(spmspv_choice(Semiring::or_and, 10, 1 << 20) == SpmspvAlgorithm::sort);
+  CHECK(spmspv_choice(Semiring::or_and, 10, 1 << 20) == SpmspvAlgorithm::dense);  // 1M columns: 16 MB, cheap
+  CHECK(spmspv_choice(Semiring::or_and, 1000, 1 << 27) == SpmspvAlgorithm::sort);
+  CHECK(spmspv_choice(Semiring::min_plus, 1 << 26, 1 << 27) == SpmspvAlgorithm::dense);
 }
 
 TEST_CASE("MIS-2 frontier rounds give the full sweeps' set") {
@@ -153,7 +182,7 @@ TEST_CASE("MIS-2 frontier rounds give the full sweeps' set") {
     CHECK(full.frontier_rounds == 0);
     for (double ratio : {0.05, 0.25, 1.0}) {
       CAPTURE(ratio);
-      const amg::Mis2Result fr = amg::mis2(G, s, amg::Mis2Options{ratio});
+      const amg::Mis2Result fr = amg::mis2(G, s, amg::Mis2Options{ratio, 0.0});
       CHECK(fr.in_set.to_vector() == full.in_set.to_vector());
       CHECK(fr.rounds == full.rounds);
       if (ratio == 1.0 && full.rounds > 1) CHECK(fr.frontier_rounds == full.rounds - 1);
@@ -163,7 +192,7 @@ TEST_CASE("MIS-2 frontier rounds give the full sweeps' set") {
     for (index_t i = 0; i < G.rows(); ++i)
       role[i] = i % 5 == 0 ? amg::kExcluded : i % 3 == 0 ? amg::kRelay : amg::kCandidate;
     const Array<std::int32_t> r = Array<std::int32_t>::from_vector(role, Space::host);
-    CHECK(amg::mis2(G, s, r, amg::Mis2Options{1.0}).in_set.to_vector() ==
+    CHECK(amg::mis2(G, s, r, amg::Mis2Options{1.0, 0.0}).in_set.to_vector() ==
           amg::mis2(G, s, r, amg::Mis2Options{0.0}).in_set.to_vector());
   }
 }
