@@ -124,13 +124,17 @@ struct Mis2Decide {
   }
 };
 
-// Frontier rounds (amg/mis2.cpp): the same two halves on listed nodes only.
-// A decision needs t1 on the node and its row; those are the nodes an SpMSpV
-// of the undecided set reaches, and their t1 is what a full round would give.
-struct Mis2NeighbourMaxListed {
-  const index_t* list;
+// Frontier rounds (amg/mis2.cpp): the same two halves on fewer nodes. A
+// decision needs t1 on the node and its row; those are the nodes an SpMSpV of
+// the undecided set stamped with this round's tag, and their t1 is what a full
+// round would give.
+struct Mis2NeighbourMaxStamped {
+  const std::int32_t* stamp;
+  std::int32_t tag;
   Mis2NeighbourMax max;
-  SAGA_HD void operator()(std::int64_t k) const { max(list[k]); }
+  SAGA_HD void operator()(std::int64_t i) const {
+    if (stamp[i] == tag) max(i);
+  }
 };
 struct Mis2DecideListed {
   const index_t* list;  // the undecided nodes
@@ -145,6 +149,11 @@ struct Mis2DecideListed {
     mis2_decide(rp, ci, role, t1, state, i);
     still_undecided[k] = state[i] == kUndecided;
   }
+};
+struct FillInt32 {
+  std::int32_t* a;
+  std::int32_t value;
+  SAGA_HD void operator()(std::int64_t i) const { a[i] = value; }
 };
 // out[scan[k]] = list[k] for the flagged entries (list = nullptr: k itself).
 struct CompactFlagged {

@@ -16,11 +16,13 @@ namespace saga::amg {
 // the largest state and non-members the smallest, so decided nodes never block.
 //
 // A frontier round decides the undecided list U alone. A decision at u reads t1
-// at u and at the columns of u's row: the set F = Sᵀ ⊗ 1_U that an SpMSpV
-// finds. t1 is recomputed there (from the current states, as a full round
-// would), the rest of t1 is stale and never read. Cost: the rows of U twice
-// and those of F once, against 2 nnz(S) for a full round (the undecided share
-// falls ~4x every two rounds: docs/aggregation.md).
+// at u and at the columns of u's row: the set F = U ∪ Sᵀ ⊗ 1_U, which a
+// structural SpMSpV with a dense output stamps with the round's number
+// (spmspv_mark: no sort, no compaction, no host read). t1 is recomputed there
+// (from the current states, as a full round would); the rest of t1 is stale and
+// never read. Cost: the rows of U twice, those of F once and one read of the
+// stamps, against two passes over S for a full round; one host read of the
+// new count per round, as in a full round (docs/spmspv.md).
 namespace {
 Mis2Result mis2_rounds(const CsrMatrix& S, std::uint32_t seed, const std::int32_t* role, const Mis2Options& opt) {
   const Space s = S.space();
@@ -56,29 +58,27 @@ Mis2Result mis2_rounds(const CsrMatrix& S, std::uint32_t seed, const std::int32_
 
   // Frontier rounds on the undecided list.
   if (left > 0) {
-    SparseVector frontier;  // U as a pattern
-    frontier.size = n;
-    frontier.index = Array<index_t>(static_cast<std::size_t>(left), s, "MIS-2 undecided list");
-    parallel_for(s, n, amg_functors::CompactFlagged{nullptr, undecided.data(), sums.data(), frontier.index.data()});
+    Array<index_t> frontier(static_cast<std::size_t>(left), s, "MIS-2 undecided list");
+    parallel_for(s, n, amg_functors::CompactFlagged{nullptr, undecided.data(), sums.data(), frontier.data()});
+    Array<std::int32_t> stamp(n, s, "MIS-2 frontier stamps");
+    parallel_for(s, n, amg_functors::FillInt32{stamp.data(), -1});
     while (left > 0) {
       ++r.rounds;
       ++r.frontier_rounds;
       check_rounds();
-      const SparseVector reached = spmspv(S, frontier, Semiring::or_and);
-      parallel_for(s, static_cast<std::int64_t>(reached.nnz()),
-                   amg_functors::Mis2NeighbourMaxListed{reached.index.data(), neighbour_max});
-      // u itself too, in case its row does not name it (no stored diagonal).
-      parallel_for(s, left, amg_functors::Mis2NeighbourMaxListed{frontier.index.data(), neighbour_max});
+      const std::int32_t tag = r.rounds;
+      spmspv_mark(S, frontier, left, stamp, tag, /*rows_too=*/true);
+      parallel_for(s, n, amg_functors::Mis2NeighbourMaxStamped{stamp.data(), tag, neighbour_max});
       Array<std::int32_t> still(static_cast<std::size_t>(left), s, "MIS-2 frontier flags");
       Array<std::int32_t> pos(static_cast<std::size_t>(left) + 1, s, "MIS-2 frontier scan");
       parallel_for(s, left,
-                   amg_functors::Mis2DecideListed{frontier.index.data(), rp, ci, role, t1.data(), state.data(),
+                   amg_functors::Mis2DecideListed{frontier.data(), rp, ci, role, t1.data(), state.data(),
                                                   still.data()});
       exclusive_scan_total(still, pos);
       const index_t next = pos.get(static_cast<std::size_t>(left));
       Array<index_t> list(static_cast<std::size_t>(next), s, "MIS-2 undecided list");
-      parallel_for(s, left, amg_functors::CompactFlagged{frontier.index.data(), still.data(), pos.data(), list.data()});
-      frontier.index = std::move(list);
+      parallel_for(s, left, amg_functors::CompactFlagged{frontier.data(), still.data(), pos.data(), list.data()});
+      frontier = std::move(list);
       left = next;
     }
   }

@@ -2,6 +2,8 @@
 
 #include "core/dispatch.hpp"
 #include "core/error.hpp"
+#include "core/parallel_for.hpp"
+#include "sparse/spmspv_functors.hpp"
 #include "sparse/semiring.hpp"
 
 namespace saga {
@@ -51,6 +53,17 @@ SparseVector spmspv(const CsrMatrix& A, const SparseVector& x, Semiring semiring
                                  to_string(semiring)));
   if (A.space() == Space::host) return host::spmspv(A, x, semiring);
   SAGA_DEVICE_CALL(return cuda::spmspv(A, x, semiring, algorithm));
+}
+
+void spmspv_mark(const CsrMatrix& A, const Array<index_t>& rows, index_t count, Array<std::int32_t>& stamp,
+                 std::int32_t tag, bool rows_too) {
+  SAGA_REQUIRE(count >= 0 && static_cast<std::size_t>(count) <= rows.size(),
+               "SpMSpV mark: {} rows listed but {} given", count, rows.size());
+  SAGA_REQUIRE(stamp.size() == static_cast<std::size_t>(A.cols()) && stamp.space() == A.space() &&
+                   (count == 0 || rows.space() == A.space()),
+               "SpMSpV mark: the stamp array (or the row list) does not match the matrix");
+  parallel_for(A.space(), count,
+               functors::MarkRowColumns{A.row_ptr().data(), A.col().data(), rows.data(), tag, rows_too, stamp.data()});
 }
 
 }  // namespace saga

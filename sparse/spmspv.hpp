@@ -57,6 +57,15 @@ struct SparseVector {
 SparseVector spmspv(const CsrMatrix& A, const SparseVector& x, Semiring semiring,
                     SpmspvAlgorithm algorithm = SpmspvAlgorithm::automatic);
 
+// Structural SpMSpV with a dense output — the paper's no-sort scatter, without
+// compacting the result: stamp[j] = tag for every column j of the first
+// `count` rows listed in `rows` (and for those rows themselves when rows_too).
+// The reached set is {j : stamp[j] == tag}; a caller that runs rounds clears
+// the stamps once and gives each round its own tag, so a round costs the rows
+// it gathers and no pass over all columns. One thread per listed row.
+void spmspv_mark(const CsrMatrix& A, const Array<index_t>& rows, index_t count, Array<std::int32_t>& stamp,
+                 std::int32_t tag, bool rows_too = false);
+
 // The algorithm `automatic` takes for this many products.
 SpmspvAlgorithm spmspv_choice(Semiring semiring, std::int64_t products, index_t cols);
 

@@ -12,6 +12,8 @@
 #include <cuda_runtime.h>
 
 #include "core/error.hpp"
+#include "core/parallel_for.cuh"
+#include "sparse/spmspv_functors.hpp"
 #include "sparse/cuda/launch.cuh"
 #include "sparse/cuda/primitives.hpp"
 #include "sparse/scan.hpp"
@@ -256,3 +258,5 @@ SparseVector spmspv(const CsrMatrix& A, const SparseVector& x, Semiring semiring
 }
 
 }  // namespace saga::cuda
+
+SAGA_INSTANTIATE_DEVICE_FOR_EACH(saga::functors::MarkRowColumns)

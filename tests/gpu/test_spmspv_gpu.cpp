@@ -69,6 +69,14 @@ TEST_CASE("GPU SpMSpV equals host bitwise, every semiring and algorithm") {
           CHECK(got.value.to_vector() == want.value.to_vector());
         }
       }
+      // The dense-output variant stamps the same set.
+      Array<std::int32_t> stamp = Array<std::int32_t>::zeros(static_cast<std::size_t>(Ah.cols()), Space::device);
+      spmspv_mark(Ad, xd.index, static_cast<index_t>(xd.nnz()), stamp, 7);
+      std::vector<index_t> marked;
+      const std::vector<std::int32_t> sv = stamp.to_vector();
+      for (index_t j = 0; j < Ah.cols(); ++j)
+        if (sv[j] == 7) marked.push_back(j);
+      CHECK(marked == spmspv(Ah, xh, Semiring::or_and).index.to_vector());
     }
   }
   // Invalid entries are found on the device too.

@@ -135,6 +135,31 @@ TEST_CASE("SpMSpV: a column reached from many rows is folded in blocks of 64") {
   CHECK(std::abs(y.value.to_vector()[0] - sequential) <= 1e-12 * std::abs(sequential));
 }
 
+TEST_CASE("SpMSpV mark (dense output) stamps exactly the reached set") {
+  const std::uint64_t seed = fresh_seed();
+  std::mt19937_64 rng(seed);
+  RandomSpec sp;
+  sp.rows = 150;
+  sp.cols = 150;
+  const CsrMatrix A = from_host_csr(random_csr(sp, rng), Space::host);
+  Array<std::int32_t> stamp(150, Space::host);
+  for (index_t j = 0; j < 150; ++j) stamp[j] = -1;
+  for (int round = 1; round <= 3; ++round) {
+    const SparseVector x = random_frontier(A.rows(), 0.1 * round, rng);
+    const index_t count = static_cast<index_t>(x.nnz());
+    spmspv_mark(A, x.index, count, stamp, round);
+    std::vector<index_t> marked;
+    for (index_t j = 0; j < 150; ++j)
+      if (stamp[j] == round) marked.push_back(j);
+    CHECK(marked == spmspv(A, x, Semiring::or_and).index.to_vector());
+    // With the rows themselves.
+    spmspv_mark(A, x.index, count, stamp, 100 + round, true);
+    for (index_t i : x.index.to_vector()) CHECK(stamp[i] == 100 + round);
+  }
+  CHECK_THROWS_WITH_AS(spmspv_mark(A, Array<index_t>(2, Space::host), 3, stamp, 1), doctest::Contains("3 rows listed"),
+                       Error);
+}
+
 TEST_CASE("SpMSpV: bad input is an error naming the problem") {
   const CsrMatrix A = poisson(Stencil::fd2d_5pt, 4, Space::host);
   CHECK_THROWS_WITH_AS(spmspv(A, sparse_vector(15, {1}, {1.0}), Semiring::plus_times),
