@@ -36,17 +36,14 @@ Aggregates aggregate_mis2(const CsrMatrix& S, std::uint32_t seed, const Mis2Opti
 // The MIS-2 parameters of the methods built on Luby rounds (mis2, phased).
 struct Mis2Params {
   double frontier_ratio = Mis2Options{}.frontier_ratio;
-  double frontier_min_ms = Mis2Options{}.frontier_min_ms;
   template <class V>
   void visit(V& v) {
     v("frontier_ratio", frontier_ratio,
       "MIS-2 rounds go over the undecided nodes alone (SpMSpV frontier) once at most this share is left; "
       "0: full sweeps only. The set is the same either way",
       in_range(0, 1));
-    v("frontier_min_ms", frontier_min_ms,
-      "... and once a full round took at least this long (ms): on small graphs full rounds are cheaper", at_least(0));
   }
-  Mis2Options options() const { return Mis2Options{frontier_ratio, frontier_min_ms}; }
+  Mis2Options options() const { return Mis2Options{frontier_ratio}; }
 };
 Aggregates aggregate_greedy(const CsrMatrix& S);
 // The two joining passes around given roots (1 = root), which must be a

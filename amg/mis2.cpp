@@ -1,7 +1,5 @@
 #include "amg/mis2.hpp"
 
-#include <chrono>
-
 #include "amg/functors.hpp"
 #include "core/parallel_for.hpp"
 #include "sparse/scan.hpp"
@@ -43,16 +41,11 @@ Mis2Result mis2_rounds(const CsrMatrix& S, std::uint32_t seed, const std::int32_
   index_t left = n;
   for (;;) {
     ++r.rounds;
-    const auto start = std::chrono::steady_clock::now();
     parallel_for(s, n, neighbour_max);
     parallel_for(s, n, amg_functors::Mis2Decide{rp, ci, role, t1.data(), state.data(), undecided.data()});
     exclusive_scan_total(undecided, sums);
     left = sums.get(n);
-    const double round_ms =
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-    if (left == 0) break;
-    if (static_cast<double>(left) <= opt.frontier_ratio * static_cast<double>(n) && round_ms >= opt.frontier_min_ms)
-      break;
+    if (left == 0 || static_cast<double>(left) <= opt.frontier_ratio * static_cast<double>(n)) break;
     check_rounds();
   }
 

@@ -16,13 +16,9 @@ namespace saga::amg {
 
 struct Mis2Options {
   // Frontier rounds once at most this share of the nodes is undecided
-  // (0: full sweeps only; 1: frontier rounds from the second round on) ...
-  double frontier_ratio = 0.1;
-  // ... and a full round took at least this long (ms, host clock, the round's
-  // closing read included): a frontier round has ~0.2 ms of fixed cost
-  // (launches, two reads of a count), so on graphs whose full rounds are
-  // cheaper it would only lose (docs/spmspv.md). 0: switch on the share alone.
-  double frontier_min_ms = 0.3;
+  // (0: full sweeps only; 1: frontier rounds from the second round on). 0.05
+  // was fastest or within 5% of it on every graph measured (docs/spmspv.md).
+  double frontier_ratio = 0.05;
 };
 
 struct Mis2Result {
