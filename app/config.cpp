@@ -3,12 +3,14 @@
 #include <yaml-cpp/yaml.h>
 
 #include <cmath>
+#include <map>
 #include <filesystem>
 #include <fstream>
 #include <optional>
 #include <set>
 #include <sstream>
 
+#include "core/file.hpp"
 #include "problems/problem.hpp"
 #include "solver/smoother.hpp"
 
@@ -47,6 +49,30 @@ struct Reader {
     }
   }
 };
+
+void reject_duplicate_keys(const Reader& r, const YAML::Node& n);
+}  // namespace
+
+// YAML allows a key twice in one mapping and yaml-cpp keeps both; saga does
+// not guess which was meant.
+void reject_duplicate_keys(const YAML::Node& n, const std::string& file) { reject_duplicate_keys(Reader{file}, n); }
+
+namespace {
+void reject_duplicate_keys(const Reader& r, const YAML::Node& n) {
+  if (n.IsSequence())
+    for (const auto& e : n) reject_duplicate_keys(r, e);
+  if (!n.IsMap()) return;
+  std::map<std::string, YAML::Mark> seen;
+  for (const auto& kv : n) {
+    const std::string k = kv.first.Scalar();
+    const auto it = seen.find(k);
+    if (it != seen.end())
+      r.fail(kv.first, fmt::format("duplicate key '{}' (first given on line {}): remove one of them", k,
+                                   it->second.line + 1));
+    seen.emplace(k, kv.first.Mark());
+    reject_duplicate_keys(r, kv.second);
+  }
+}
 
 std::string where(const Reader& r, const YAML::Node& n) {
   const YAML::Mark m = n.Mark();
@@ -255,6 +281,7 @@ RunConfig parse_config(const std::string& text, const std::string& name, const s
   } catch (const YAML::ParserException& e) {
     throw InputError(fmt::format("{}:{}:{}: YAML syntax error: {}", name, e.mark.line + 1, e.mark.column + 1, e.msg));
   }
+  reject_duplicate_keys(r, root);
   for (const auto& o : overrides) apply_override(root, o);
   RunConfig c;
   c.name = name;
@@ -279,8 +306,7 @@ RunConfig parse_config(const std::string& text, const std::string& name, const s
 }
 
 RunConfig load_config(const std::string& path, const std::vector<std::string>& overrides) {
-  std::ifstream in(path);
-  if (!in) throw InputError(fmt::format("cannot open config file '{}'", path));
+  std::ifstream in = open_input_file(path, "config file");
   std::stringstream ss;
   ss << in.rdbuf();
   return parse_config(ss.str(), path, overrides);

@@ -10,7 +10,15 @@
 #include "solver/cycle_params.hpp"
 #include "solver/krylov.hpp"
 
+namespace YAML {
+class Node;
+}
+
 namespace saga {
+
+// InputError at the second occurrence of a key in any mapping of the document
+// (file:line:col, and the line of the first).
+void reject_duplicate_keys(const YAML::Node& root, const std::string& file);
 
 // problem: {type: NAME, rhs, seed, ...the generator's own keys}
 // (problems/problem.hpp; the generators and their keys: docs/problems.md).

@@ -7,6 +7,7 @@
 
 #include "app/run.hpp"
 #include "core/device.hpp"
+#include "core/file.hpp"
 #include "core/log.hpp"
 #include "sparse/spgemm.hpp"
 
@@ -190,13 +191,13 @@ void write_profile_csv(const SetupProfile& p, std::ostream& out, bool header) {
 
 SweepConfig load_sweep(const std::string& path) {
   YAML::Node root;
+  std::ifstream in = open_input_file(path, "sweep file");
   try {
-    root = YAML::LoadFile(path);
-  } catch (const YAML::BadFile&) {
-    throw InputError(fmt::format("cannot open sweep file '{}'", path));
+    root = YAML::Load(in);
   } catch (const YAML::ParserException& e) {
     throw InputError(fmt::format("{}:{}:{}: YAML syntax error: {}", path, e.mark.line + 1, e.mark.column + 1, e.msg));
   }
+  reject_duplicate_keys(root, path);
   auto fail = [&](const YAML::Node& n, const std::string& msg) -> void {
     throw InputError(fmt::format("{}:{}:{}: {}", path, n.Mark().line + 1, n.Mark().column + 1, msg));
   };

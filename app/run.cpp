@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include <chrono>
+#include <cmath>
 #include <filesystem>
 
 #include "app/component_json.hpp"
@@ -117,6 +118,17 @@ std::string format_summary(const RunResult& r) {
   return s;
 }
 
+// JSON has no NaN or infinity (nlohmann writes null): a residual of a
+// broken-down iteration is written "NaN" / "Infinity", which the report schema
+// allows and float() in Python reads.
+namespace {
+nlohmann::json json_real(double x) {
+  if (std::isnan(x)) return "NaN";
+  if (std::isinf(x)) return x > 0 ? "Infinity" : "-Infinity";
+  return x;
+}
+}  // namespace
+
 nlohmann::json to_json(const RunResult& r) {
   using nlohmann::json;
   const auto& h = r.hierarchy;
@@ -157,16 +169,18 @@ nlohmann::json to_json(const RunResult& r) {
                 {"phase_share", shares},
                 {"spgemm_seconds", h.spgemm_seconds()},
                 {"spgemm_share", h.setup_seconds > 0 ? h.spgemm_seconds() / h.setup_seconds : 0.0}};
+  json history = json::array();
+  for (double h : r.solve.residual_history) history.push_back(json_real(h));
   j["solve"] = {{"converged", r.solve.converged},
                 {"iterations", r.solve.iterations},
-                {"relative_residual", r.solve.relative_residual},
-                {"convergence_factor", r.solve.convergence_factor},
-                {"residual_history", r.solve.residual_history},
+                {"relative_residual", json_real(r.solve.relative_residual)},
+                {"convergence_factor", json_real(r.solve.convergence_factor)},
+                {"residual_history", history},
                 {"message", r.solve.message},
                 {"seconds", r.solve.seconds},
                 {"launch", r.solve.launch},
                 {"launch_note", r.solve.launch_note}};
-  j["error"] = r.error ? json(*r.error) : json(nullptr);
+  j["error"] = r.error ? json_real(*r.error) : json(nullptr);
   j["times"] = {{"setup", r.setup_seconds}, {"solve", r.solve_seconds}, {"total", r.setup_seconds + r.solve_seconds}};
   return j;
 }

@@ -9,6 +9,7 @@
 #include <unordered_map>
 
 #include "core/error.hpp"
+#include "core/file.hpp"
 
 namespace saga {
 
@@ -416,8 +417,7 @@ Mesh read(std::istream& in, const std::string& name) {
 }  // namespace
 
 Mesh read_gmsh(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError(fmt::format("cannot open mesh file '{}'", path));
+  std::ifstream in = open_input_file(path, "mesh file");
   return read(in, path);
 }
 

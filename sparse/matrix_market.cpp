@@ -7,6 +7,7 @@
 #include <sstream>
 #include <vector>
 
+#include "core/file.hpp"
 #include "sparse/coo.hpp"
 
 namespace saga {
@@ -156,8 +157,7 @@ CsrMatrix read_matrix_market(std::istream& in, const std::string& name) {
 }
 
 CsrMatrix read_matrix_market(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError(fmt::format("cannot open Matrix Market file '{}'", path));
+  std::ifstream in = open_input_file(path, "Matrix Market file");
   return read_matrix_market(in, path);
 }
 
@@ -179,8 +179,7 @@ void write_matrix_market(const CsrMatrix& A, const std::string& path) {
 }
 
 Vector read_matrix_market_vector(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError(fmt::format("cannot open Matrix Market file '{}'", path));
+  std::ifstream in = open_input_file(path, "Matrix Market vector file");
   LineReader r{in, path};
   const Header h = read_header(r);
   if (h.coordinate) r.fail("expected a dense 'array' vector");

@@ -1,7 +1,7 @@
 #pragma once
 // A small JSON Schema validator for the keywords docs/*.schema.json use: type,
 // enum, required, properties, additionalProperties, items, minItems, minimum,
-// maximum, exclusiveMinimum and local $ref ("#/$defs/name"). Returns one
+// maximum, exclusiveMinimum, anyOf and local $ref ("#/$defs/name"). Returns one
 // message per violation, with the JSON pointer of the offending value.
 #include <nlohmann/json.hpp>
 #include <string>
@@ -40,6 +40,15 @@ class SchemaValidator {
              std::vector<std::string>& errors) const {
     const nlohmann::json& s = resolve(schema_in);
     const std::string where = path.empty() ? "/" : path;
+    if (s.contains("anyOf")) {
+      bool ok = false;
+      for (const auto& alt : s["anyOf"]) {
+        std::vector<std::string> e;
+        check(alt, v, path, e);
+        ok = ok || e.empty();
+      }
+      if (!ok) errors.push_back(where + ": " + v.dump().substr(0, 60) + " matches none of anyOf");
+    }
     if (s.contains("type")) {
       bool ok = false;
       if (s["type"].is_string()) {

@@ -10,7 +10,7 @@ Debian's python3-matplotlib; run it with /usr/bin/python3).
       DIR/residual_history.png (log scale) and DIR/hierarchy_levels.png
       (rows and nnz per level), from `saga solve --report report.json`
 """
-import argparse, collections, csv, json, os, re
+import argparse, collections, csv, json, math, os, re
 
 import matplotlib
 matplotlib.use("Agg")
@@ -74,9 +74,12 @@ def plot_sweep(path, out):
 
 def plot_report(path, out):
     r = json.load(open(path))
-    hist = r["solve"]["residual_history"]
+    # Non-finite residuals are written "NaN" / "Infinity" (JSON has no such numbers): float() reads them;
+    # matplotlib leaves gaps for them.
+    hist = [float(h) for h in r["solve"]["residual_history"]]
+    hist = [h if math.isfinite(h) else float("nan") for h in hist]
     fig, ax = plt.subplots(figsize=(6, 4))
-    ax.semilogy(range(len(hist)), [max(h, 1e-300) for h in hist], marker="o", markersize=3)
+    ax.semilogy(range(len(hist)), [max(h, 1e-300) if h == h else h for h in hist], marker="o", markersize=3)
     ax.set_xlabel("iteration")
     ax.set_ylabel("relative residual ‖r‖/‖b‖")
     ax.set_title(f"{r['problem']['description'][:60]}\n{r['config']['solver']['type']}, {r['backend']}", fontsize=8)

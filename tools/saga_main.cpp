@@ -3,12 +3,16 @@
 //   saga profile-setup CONFIG.yaml [--repeat R] [--spgemm NAME|all] [--backend ...] [--json F] [--csv F]
 //   saga sweep SWEEP.yaml [--repeat R] [--backend ...] [--json F] [--csv F]
 //   saga info [--components] [--names KIND]
+// Exit status (README "Exit status"): 0 success, 1 an error (bad input, a
+// failed step), 2 a bad command line, 3 a solve that did not converge.
 #include <spdlog/spdlog.h>
 
 #include <CLI/CLI.hpp>
 #include <omp.h>
 
 #include <chrono>
+#include <new>
+#include <regex>
 #include <fstream>
 #include <sstream>
 #include <iostream>
@@ -19,6 +23,7 @@
 #include "amg/coarse_solver.hpp"
 #include "amg/strength.hpp"
 #include "core/device.hpp"
+#include "core/file.hpp"
 #include "core/log.hpp"
 #include "solver/cycle.hpp"
 #include "solver/krylov.hpp"
@@ -30,6 +35,16 @@
 using namespace saga;
 
 namespace {
+enum ExitStatus { kSuccess = 0, kError = 1, kUsage = 2, kNotConverged = 3 };
+
+// The "[file.cpp:123]" of a check's location is for developers: kept with
+// --verbose, dropped otherwise.
+std::string user_message(const std::string& what, bool verbose) {
+  if (verbose) return what;
+  static const std::regex location(R"( \[[^\]\[]*\.(cpp|cu|cuh|hpp):[0-9]+\])");
+  return std::regex_replace(what, location, "");
+}
+
 // Every registry: its components, where they run, the default, and (with
 // --components) each component's parameters.
 template <class Reg>
@@ -195,7 +210,12 @@ int main(int argc, char** argv) {
   info->add_flag("--components", components, "also list each component's parameters (key, type, default, range)");
   std::string names_of;
   info->add_option("--names", names_of, "print the component names of one kind, one per line");
-  CLI11_PARSE(app, argc, argv);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int code = app.exit(e);  // prints the help or the message
+    return code == 0 ? kSuccess : kUsage;
+  }
 
   spdlog::set_pattern("%^[%l]%$ %v");
   set_log_sink([](LogLevel level, const std::string& msg) {
@@ -207,6 +227,10 @@ int main(int argc, char** argv) {
   spdlog::set_level(quiet ? spdlog::level::err : verbose ? spdlog::level::debug : spdlog::level::warn);
   try {
     if (info->parsed()) return names_of.empty() ? cmd_info(components) : print_names(names_of);
+    // Output paths are checked before the work that writes them.
+    if (!report_path.empty()) check_output_path(report_path, "report");
+    if (!json_path.empty()) check_output_path(json_path, "JSON output");
+    if (!csv_path.empty()) check_output_path(csv_path, "CSV output");
     if (profile->parsed()) {
       RunConfig cfg = load_config(config_path, overrides);
       if (!backend_name.empty()) cfg.backend = backend_name;
@@ -239,11 +263,14 @@ int main(int argc, char** argv) {
     }
     if (!r.solve.converged) {
       std::cerr << "saga: " << r.solve.message << "\n";
-      return 3;
+      return kNotConverged;
     }
-    return 0;
+    return kSuccess;
+  } catch (const std::bad_alloc&) {
+    std::cerr << "saga: error: out of host memory (a problem, matrix or hierarchy larger than this machine holds)\n";
+    return kError;
   } catch (const std::exception& e) {
-    std::cerr << "saga: error: " << e.what() << "\n";
-    return 1;
+    std::cerr << "saga: error: " << user_message(e.what(), verbose) << "\n";
+    return kError;
   }
 }

@@ -2,6 +2,7 @@
 // (docs/report.schema.json for `saga solve --report`,
 // docs/profile.schema.json for `saga profile-setup --json`), and the
 // validator rejects broken reports.
+#include <limits>
 #include <fstream>
 
 #include "app/profile.hpp"
@@ -50,6 +51,26 @@ TEST_CASE("saga solve reports validate against docs/report.schema.json") {
   j["setup"]["phase_seconds"]["bogus"] = 1.0;
   const auto errors = v.validate(j);
   CHECK(errors.size() == 4);
+}
+
+TEST_CASE("a broken-down solve still writes a valid report: non-finite residuals as strings") {
+  const SchemaValidator v(load(SAGA_SOURCE_DIR "/docs/report.schema.json"));
+  RunResult r = run_solve(parse_config("problem: {type: poisson, stencil: 2d5, N: 20}\nsolver: {type: pcg, max_iterations: 3}",
+                                       "c.yaml"),
+                          Executor::host());
+  r.solve.converged = false;
+  r.solve.residual_history.push_back(std::numeric_limits<double>::infinity());
+  r.solve.residual_history.push_back(std::numeric_limits<double>::quiet_NaN());
+  r.solve.relative_residual = std::numeric_limits<double>::quiet_NaN();
+  r.solve.convergence_factor = std::numeric_limits<double>::infinity();
+  r.error = std::numeric_limits<double>::quiet_NaN();
+  const nlohmann::json j = to_json(r);
+  check_valid(v, j);
+  CHECK(j["solve"]["relative_residual"] == "NaN");
+  CHECK(j["solve"]["convergence_factor"] == "Infinity");
+  CHECK(j["solve"]["residual_history"].back() == "NaN");
+  CHECK(j["error"] == "NaN");
+  CHECK(j.dump().find("null") == std::string::npos);  // JSON numbers cannot be NaN: no silent nulls
 }
 
 TEST_CASE("profile-setup JSON validates against docs/profile.schema.json; repeated profiles agree") {
