@@ -10,7 +10,10 @@
 #include "core/device.hpp"
 #include "problems/problem.hpp"
 #include "problems/rhs.hpp"
+#include "core/log.hpp"
+#include "sparse/csr_ops.hpp"
 #include "sparse/matrix_market.hpp"
+#include "sparse/spmv.hpp"
 #include "sparse/vector_ops.hpp"
 
 namespace saga {
@@ -21,6 +24,7 @@ Problem build_problem(const ProblemConfig& c, Space space) {
   GeneratedMatrix g = problem_generators().create(c.type, space, ctx)->generate(space);
   p.A = std::move(g.A);
   p.description = std::move(g.description);
+  p.asymmetry = std::move(g.asymmetry);
   if (c.rhs == "random_solution") {
     ManufacturedSystem m = rhs_from_random_solution(p.A, c.seed);
     p.b = std::move(m.b);
@@ -38,6 +42,33 @@ Problem build_problem(const ProblemConfig& c, Space space) {
   }
   return p;
 }
+
+namespace {
+// A matrix whose rows all sum to zero (a pure Neumann problem, a graph
+// Laplacian without shift) is singular with the constants as nullspace: A x =
+// b has a solution only when Σ b = 0, and CG breaks down otherwise. One SpMV
+// and two reductions find out before the setup.
+void check_constant_nullspace(const Problem& p, const std::string& what) {
+  const index_t n = p.A.rows();
+  if (n == 0) return;
+  const Vector one = ones(n, p.A.space());
+  Vector s(n, p.A.space(), "row sums");
+  spmv(p.A, one, s);
+  const double scale = norm2(row_abs_sums(p.A));
+  if (!(norm2(s) <= 1e-12 * scale)) return;  // some row does not sum to zero (or NaN: found elsewhere)
+  const double sum_b = dot(p.b, one), norm_b = norm2(p.b);
+  if (std::abs(sum_b) > 1e-10 * std::sqrt(static_cast<double>(n)) * norm_b)
+    throw InputError(fmt::format(
+        "{}: the matrix is singular — every row sums to zero (a pure Neumann problem or an unshifted graph "
+        "Laplacian: the constants are its nullspace) — and the right-hand side is not orthogonal to the constants "
+        "(sum of b = {:.6g}, relative {:.3g}): A x = b has no solution. Fix the boundary conditions, or subtract "
+        "the mean of b",
+        what, sum_b, std::abs(sum_b) / (std::sqrt(static_cast<double>(n)) * norm_b)));
+  log_warning("{}", fmt::format("{}: the matrix is singular (every row sums to zero: constant nullspace); b is orthogonal "
+                          "to the constants, so solutions exist and differ by a constant — saga returns one",
+                          what));
+}
+}  // namespace
 
 RunResult run_solve(const RunConfig& config) { return run_solve(config, Executor::from_name(config.backend)); }
 
@@ -61,7 +92,12 @@ RunResult run_solve(const RunConfig& config, const std::shared_ptr<const Executo
   r.problem = p.description;
   r.rows = p.A.rows();
   r.nnz = p.A.nnz();
+  if (!p.asymmetry.empty() && krylov_methods().create(config.solver.type, space)->needs_spd())
+    throw InputError(fmt::format("{}: the matrix is not symmetric: {}. solver.type {} needs a symmetric positive "
+                                 "definite matrix; use fgmres or bicgstab (solver: {{type: fgmres}})",
+                                 r.problem, p.asymmetry, config.solver.type.name));
   spdlog::info("problem: {} (n = {}, nnz = {}) built in {:.3f} s", r.problem, r.rows, r.nnz, r.problem_seconds);
+  check_constant_nullspace(p, r.problem);
 
   t0 = now();
   Solver solver(std::move(p.A), config.amg, config.solver, exec);

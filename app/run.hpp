@@ -16,6 +16,7 @@ struct Problem {
   Vector b;
   std::optional<Vector> x_star;  // known exact solution, when there is one
   std::string description;
+  std::string asymmetry;  // GeneratedMatrix::asymmetry
 };
 
 Problem build_problem(const ProblemConfig& c, Space space);

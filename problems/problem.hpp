@@ -26,6 +26,9 @@ struct ProblemContext {
 struct GeneratedMatrix {
   CsrMatrix A;
   std::string description;
+  // Empty when A is symmetric (by construction, or checked); else what is
+  // not: the CG family refuses such a matrix with this text (app/run.cpp).
+  std::string asymmetry = {};
 };
 
 class ProblemGenerator {

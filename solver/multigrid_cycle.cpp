@@ -36,9 +36,19 @@ void validate(const CycleParams& p, const std::vector<Options>& levels, std::opt
   read_params(copy, Options(), "amg");
   cycles().validate(p.cycle, space);
   smoothers().validate(p.smoother, space);
+  // A level with no sweep at all is only restricted and prolonged: its
+  // high-frequency error is never reduced and the solve stalls.
+  if (p.pre_sweeps + p.post_sweeps == 0)
+    throw InputError("amg.pre_sweeps and amg.post_sweeps are both 0: no level would be smoothed and the cycle "
+                     "cannot converge; give every level at least one sweep");
   for (std::size_t l = 0; l < levels.size(); ++l) {
     const CycleParams q = p.at_level(levels, static_cast<int>(l));
     smoothers().validate(q.smoother, space);
+    if (q.pre_sweeps + q.post_sweeps == 0)
+      throw InputError(fmt::format("amg.levels[{}]: pre_sweeps and post_sweeps are both 0: that level would not be "
+                                   "smoothed and the cycle cannot converge (the coarsest level is solved directly "
+                                   "and needs no entry)",
+                                   l));
   }
 }
 

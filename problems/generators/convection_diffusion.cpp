@@ -44,8 +44,10 @@ class ConvectionDiffusionGenerator final : public ProblemGenerator {
         if (j + 1 < N) put(row + N, north);
         h.row_ptr.push_back(static_cast<offset_t>(h.col.size()));
       }
-    return {from_host_csr(h, space),
-            fmt::format("convection-diffusion 2D N={} (upwind, mesh Péclet {}, wind angle {})", N, pe_, angle_)};
+    GeneratedMatrix g{from_host_csr(h, space),
+                      fmt::format("convection-diffusion 2D N={} (upwind, mesh Péclet {}, wind angle {})", N, pe_, angle_)};
+    if (pe_ != 0) g.asymmetry = "the convection term makes it nonsymmetric by construction";
+    return g;
   }
 
  private:

@@ -1,6 +1,7 @@
 // A matrix read from a Matrix Market file (path relative to the config).
 #include "problems/problem.hpp"
 #include "sparse/matrix_market.hpp"
+#include "sparse/symmetry.hpp"
 
 namespace saga {
 
@@ -11,7 +12,10 @@ class MatrixMarketGenerator final : public ProblemGenerator {
   GeneratedMatrix generate(Space space) const override {
     CsrMatrix A = read_matrix_market(path_);
     SAGA_REQUIRE(A.rows() == A.cols(), "{}: matrix is {}x{}, not square", path_, A.rows(), A.cols());
-    return {A.to(space), fmt::format("matrix_market {}", path_)};
+    GeneratedMatrix g{A.to(space), fmt::format("matrix_market {}", path_)};
+    const SymmetryReport s = check_symmetry(A);  // on the host copy, before it moves
+    if (!s.symmetric) g.asymmetry = s.describe();
+    return g;
   }
 
  private:
