@@ -2,6 +2,7 @@
 
 #include "core/log.hpp"
 
+#include <cmath>
 #include <chrono>
 
 #include "amg/aggregation.hpp"
@@ -60,7 +61,15 @@ Hierarchy::Hierarchy(CsrMatrix A, const SetupParams& params, Vector B, int k,
   validate(params_, A.space());
   SAGA_REQUIRE(A.rows() == A.cols(), "AMG needs a square matrix (got {}x{})", A.rows(), A.cols());
   SAGA_REQUIRE(A.rows() > 0, "AMG needs a non-empty matrix");
-  SAGA_REQUIRE(all_finite(A.val()), "the matrix has NaN or Inf entries");
+  if (!all_finite(A.val())) {  // name the first one (a host copy, on this error path only)
+    const HostCsr h = to_host_csr(A);
+    for (index_t i = 0; i < h.rows; ++i)
+      for (offset_t k = h.row_ptr[i]; k < h.row_ptr[i + 1]; ++k)
+        if (!std::isfinite(h.val[k]))
+          throw InputError(fmt::format("the matrix has a non-finite entry: a({}, {}) = {} (rows and columns from 0){}",
+                                       i, h.col[k], h.val[k],
+                                       std::isinf(h.val[k]) ? "; values this large overflow double precision" : ""));
+  }
   const Space s = A.space();
   PhaseTimer timer(s == Space::device);
   const auto t_setup = std::chrono::steady_clock::now();
@@ -114,9 +123,10 @@ Hierarchy::Hierarchy(CsrMatrix A, const SetupParams& params, Vector B, int k,
       // level would hardly coarsen (many aggregates, or many nodes left out
       // for want of strong neighbours), leaving a huge "coarsest" matrix. Use
       // all connections (theta = 0) on such a level instead.
-      log_info("level {}: theta = {} leaves {} aggregates and {} nodes without strong neighbours for {} rows; "
-               "using theta = 0 on this level",
-               lvl, here.theta, ag.count, ag.unaggregated, L.A.rows());
+      st.theta_fallback = fmt::format("theta = {} leaves {} aggregates and {} nodes without strong neighbours for {} "
+                                      "rows; theta = 0 used on this level",
+                                      here.theta, ag.count, ag.unaggregated, L.A.rows());
+      log_info("level {}: {}", lvl, st.theta_fallback);
       ag = aggregate(0.0);
       st.theta = 0.0;
     }

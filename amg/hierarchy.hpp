@@ -46,6 +46,7 @@ struct LevelStats {
   int mis2_rounds = 0;
   double rho = 0;                          // rho(D^-1 A) estimate (0 on the coarsest)
   double theta = 0;                        // strength threshold used (0 where theta > 0 would not coarsen)
+  std::string theta_fallback;              // why theta = 0 replaced the configured one (empty: it did not)
   std::map<std::string, double> seconds;   // phase -> time spent building the next level from this one
   std::map<std::string, SpgemmRecord> spgemm;  // AT, AP, PtAP
 };

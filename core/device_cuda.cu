@@ -11,6 +11,12 @@
 
 namespace saga::cuda_detail {
 void throw_cuda_error(cudaError_t e, const char* call, const char* file, int line) {
+  // No GPU (or no driver) is a fact about the machine, not a failed call: say
+  // so, as the error an embedding program catches to fall back to the host.
+  if (e == cudaErrorNoDevice || e == cudaErrorInsufficientDriver)
+    throw UnavailableError(fmt::format("no CUDA GPU was found ({}: {}): use the host backend (Space::host, "
+                                       "backend: host) [{}:{}]",
+                                       cudaGetErrorName(e), cudaGetErrorString(e), file, line));
   throw DeviceError(fmt::format("CUDA error {} ({}) in {} [{}:{}]", cudaGetErrorName(e),
                                 cudaGetErrorString(e), call, file, line));
 }

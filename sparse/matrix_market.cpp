@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/file.hpp"
+#include "core/host_memory.hpp"
 #include "sparse/coo.hpp"
 
 namespace saga {
@@ -121,9 +122,20 @@ CsrMatrix read_matrix_market(std::istream& in, const std::string& name) {
   expect_end(r, sz);
   if (rows > 0x7fffffff || cols > 0x7fffffff) r.fail("matrix dimensions exceed 32-bit indices");
   if (h.symmetric && rows != cols) r.fail("symmetric matrix must be square");
+  // What the declared size will take (triplets; per row the CSR, its copies
+  // and the vectors a solve keeps)
+  // against what the machine has: a wrong or huge size line fails here, not
+  // after minutes of swapping.
+  const std::size_t stored = static_cast<std::size_t>(entries) * (h.symmetric ? 2 : 1);
+  const double need = 32.0 * static_cast<double>(stored) + 40.0 * static_cast<double>(std::max(rows, cols) + 1);
+  const double have = static_cast<double>(available_host_memory());
+  if (need > have)
+    r.fail(fmt::format("the size line declares a {} x {} matrix with {} entries: reading it needs about {:.1f} GB "
+                       "of host memory and {:.1f} GB are available",
+                       rows, cols, entries, need / 1e9, have / 1e9));
   std::vector<index_t> ri, ci;
   std::vector<double> v;
-  const std::size_t cap = static_cast<std::size_t>(entries) * (h.symmetric ? 2 : 1);
+  const std::size_t cap = std::min<std::size_t>(stored, std::size_t(1) << 24);  // grows past that as entries come
   ri.reserve(cap);
   ci.reserve(cap);
   v.reserve(cap);

@@ -19,6 +19,7 @@ struct FeParams {
   index_t cells = 64;
   double perturbation = 0.2;
   double h = 0.05;
+  double max_vertices = 2e7;
   StringList dirichlet;
   NumberMap groups;
   VariantParams variant;
@@ -28,6 +29,8 @@ struct FeParams {
     v("cells", cells, "generated meshes: cells per direction", at_least(2));
     v("perturbation", perturbation, "generated meshes: vertex perturbation, a fraction of h", in_range(0, 0.5, false, true));
     v("h", h, ".geo meshes: element size passed to gmsh", positive());
+    v("max_vertices", max_vertices,
+      ".geo meshes: refuse to mesh when the estimate (bounding box at spacing h) exceeds this", positive());
     v("dirichlet", dirichlet, "physical groups with u = 0 (empty or 'boundary': the whole boundary)");
     v("coefficient.groups", groups, "kappa per physical group of cells (coefficient.type groups)", positive());
     variant.visit(v);
@@ -48,7 +51,7 @@ class FeGenerator final : public ProblemGenerator {
       d = fmt::format("P1 FE on the unit {} ({} cells per side, perturbation {})", p_.mesh, p_.cells, p_.perturbation);
     } else {
       const bool geo = std::filesystem::path(path_).extension() == ".geo";
-      m = geo ? mesh_from_geo(path_, p_.h) : read_gmsh(path_);
+      m = geo ? mesh_from_geo(path_, p_.h, p_.max_vertices) : read_gmsh(path_);
       d = fmt::format("P1 FE on {}{}", path_, geo ? fmt::format(" (gmsh, h = {})", p_.h) : "");
       if (p_.whole_boundary())
         mark_boundary_dirichlet(m);

@@ -21,7 +21,10 @@ struct VariantParams {
     v("anisotropy.angle", angle, "rotation of the anisotropy in the xy plane (degrees)");
     v("coefficient.type", coefficient, "jumping coefficient field",
       one_of({"constant", "checkerboard", "random", "groups"}));
-    v("coefficient.contrast", contrast, "kappa ratio between blocks", positive());
+    v("coefficient.contrast", contrast,
+      "kappa ratio between blocks (within 1e-100 .. 1e100: beyond, the assembled entries and the products of the "
+      "setup overflow double precision)",
+      in_range(1e-100, 1e100));
     v("coefficient.blocks", blocks, "blocks per direction", at_least(1));
     v("coefficient.seed", coefficient_seed, "seed of the random field", at_least(0));
   }
