@@ -34,6 +34,10 @@ Problem build_problem(const ProblemConfig& c, Space space) {
     p.b = ones(p.A.rows(), space);
     p.description += ", b = 1";
   } else {
+    if (!std::filesystem::exists(c.rhs))
+      throw InputError(fmt::format("problem.rhs: '{}' is neither random_solution nor ones, and no such file exists "
+                                   "(a right-hand side file is a Matrix Market array, relative to the config)",
+                                   c.rhs));
     Vector b = read_matrix_market_vector(c.rhs);
     SAGA_REQUIRE(b.size() == static_cast<std::size_t>(p.A.rows()), "{}: right-hand side has {} entries, matrix {} rows",
                  c.rhs, b.size(), p.A.rows());

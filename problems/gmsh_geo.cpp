@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "core/error.hpp"
+#include "core/file.hpp"
 #include "core/log.hpp"
 #include "problems/gmsh_reader.hpp"
 
@@ -71,7 +72,7 @@ bool gmsh_available() {
 
 namespace {
 void require_gmsh(const std::string& geo, double h) {
-  SAGA_REQUIRE(fs::is_regular_file(geo), "cannot open geometry file '{}'", geo);
+  open_input_file(geo, "geometry file");  // missing, a folder, unreadable: said here
   SAGA_REQUIRE(h > 0 && std::isfinite(h), "{}: mesh size h must be positive (got {})", geo, h);
   if (!gmsh_available())
     throw UnavailableError(fmt::format(

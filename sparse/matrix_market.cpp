@@ -41,6 +41,7 @@ struct LineReader {
     return false;
   }
   [[noreturn]] void fail(const std::string& what) const {
+    if (line == 0) throw InputError(fmt::format("{}: {}", name, what));
     throw InputError(fmt::format("{}:{}: {}", name, line, what));
   }
 };
@@ -98,6 +99,8 @@ double parse_value(LineReader& r, std::istringstream& ss, Field f) {
     if (used != tok.size()) r.fail(fmt::format("malformed number '{}'", tok));
     if (!std::isfinite(v)) r.fail(fmt::format("value '{}' is not finite", tok));
     return v;
+  } catch (const std::out_of_range&) {
+    r.fail(fmt::format("value '{}' is outside the range of double precision (about 1e-308 to 1e308)", tok));
   } catch (const std::logic_error&) {
     r.fail(fmt::format("malformed number '{}'", tok));
   }

@@ -210,6 +210,14 @@ int main(int argc, char** argv) {
   info->add_flag("--components", components, "also list each component's parameters (key, type, default, range)");
   std::string names_of;
   info->add_option("--names", names_of, "print the component names of one kind, one per line");
+  // A mistyped command would otherwise read as "a subcommand is required".
+  if (argc > 1 && argv[1][0] != '-') {
+    const std::string cmd = argv[1];
+    if (cmd != "solve" && cmd != "profile-setup" && cmd != "sweep" && cmd != "info") {
+      std::cerr << "saga: unknown command '" << cmd << "' (expected solve, profile-setup, sweep or info; saga --help)\n";
+      return kUsage;
+    }
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
