@@ -363,7 +363,7 @@ TEST_CASE("bad matrices are clear errors") {
   CHECK_THROWS_WITH_AS(AmgPreconditioner(from_host_csr(neg, Space::host)), doctest::Contains("row 1 is -2"),
                        InputError);
   HostCsr nan{2, 2, {0, 1, 2}, {0, 1}, {1.0, std::nan("")}};
-  CHECK_THROWS_WITH_AS(AmgPreconditioner(from_host_csr(nan, Space::host)), doctest::Contains("NaN"), InputError);
+  CHECK_THROWS_WITH_AS(AmgPreconditioner(from_host_csr(nan, Space::host)), doctest::Contains("non-finite entry: a(1, 1) = nan"), InputError);
   HostCsr rect{1, 2, {0, 1}, {0}, {1.0}};
   CHECK_THROWS_WITH_AS(AmgPreconditioner(from_host_csr(rect, Space::host)), doctest::Contains("square"), InputError);
   const CsrMatrix A = poisson(Stencil::fd2d_5pt, 8, Space::host);

@@ -182,7 +182,7 @@ TEST_CASE("Matrix Market errors name the line") {
     return std::string("no error");
   };
   const std::string H = "%%MatrixMarket matrix coordinate real general\n";
-  CHECK(err("") == "m.mtx:0: empty file (expected a %%MatrixMarket header)");
+  CHECK(err("") == "m.mtx: empty file (expected a %%MatrixMarket header)");
   CHECK(err("hello\n").find("m.mtx:1: missing %%MatrixMarket header") == 0);
   CHECK(err("%%MatrixMarket matrix coordinate complex general\n").find("m.mtx:1: unsupported field 'complex'") == 0);
   CHECK(err("%%MatrixMarket matrix coordinate real hermitian\n").find("m.mtx:1: unsupported symmetry") == 0);
