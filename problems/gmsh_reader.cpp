@@ -179,12 +179,17 @@ void add_element(MshLines& r, RawMesh& raw, long long tag, long long type, int g
   raw.elements.push_back(e);
 }
 
+// Room reserved for a count the file declares: at most 2^20 up front, the
+// rest as entries actually arrive (a corrupt count must not allocate
+// gigabytes before the file runs out).
+std::size_t declared(long long n) { return static_cast<std::size_t>(std::min<long long>(std::max(n, 0LL), 1LL << 20)); }
+
 // ---- format 2.2
 void read_nodes_v2(MshLines& r, RawMesh& raw) {
   r.require("the number of nodes");
   const long long n = r.count("number of nodes");
   r.end_of_line();
-  raw.xyz.reserve(3 * n);
+  raw.xyz.reserve(3 * declared(n));
   for (long long k = 0; k < n; ++k) {
     r.require("a node");
     const long long tag = r.integer("node tag");
@@ -199,7 +204,7 @@ void read_elements_v2(MshLines& r, RawMesh& raw) {
   r.require("the number of elements");
   const long long n = r.count("number of elements");
   r.end_of_line();
-  raw.elements.reserve(n);
+  raw.elements.reserve(declared(n));
   for (long long k = 0; k < n; ++k) {
     r.require("an element");
     const long long tag = r.integer("element tag");
@@ -250,7 +255,7 @@ void read_nodes_v4(MshLines& r, RawMesh& raw) {
   r.integer("minimum node tag");
   r.integer("maximum node tag");
   r.end_of_line();
-  raw.xyz.reserve(3 * total);
+  raw.xyz.reserve(3 * declared(total));
   long long seen = 0;
   std::vector<long long> tags;
   for (long long b = 0; b < blocks; ++b) {
@@ -260,10 +265,11 @@ void read_nodes_v4(MshLines& r, RawMesh& raw) {
     const long long parametric = r.integer("parametric flag");
     const long long n = r.count("nodes in block");
     r.end_of_line();
-    tags.resize(n);
+    tags.clear();
+    tags.reserve(declared(n));
     for (long long k = 0; k < n; ++k) {
       r.require("a node tag");
-      tags[k] = r.integer("node tag");
+      tags.push_back(r.integer("node tag"));
       r.end_of_line();
     }
     for (long long k = 0; k < n; ++k) {
@@ -286,7 +292,7 @@ void read_elements_v4(MshLines& r, RawMesh& raw, const EntityGroups& groups) {
   r.integer("minimum element tag");
   r.integer("maximum element tag");
   r.end_of_line();
-  raw.elements.reserve(total);
+  raw.elements.reserve(declared(total));
   long long seen = 0;
   for (long long b = 0; b < blocks; ++b) {
     r.require("an element block");

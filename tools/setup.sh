@@ -3,7 +3,8 @@
 # idempotent: does nothing when everything is already installed).
 set -euo pipefail
 PACKAGES=(cmake ninja-build g++ libeigen3-dev libyaml-cpp-dev libspdlog-dev libfmt-dev doctest-dev libcli11-dev gmsh python3-matplotlib
-          nlohmann-json3-dev)
+          nlohmann-json3-dev
+          clang libomp-dev libclang-rt-dev)  # the sanitizer and fuzzing build (tools/sanitize.sh)
 missing=()
 for p in "${PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

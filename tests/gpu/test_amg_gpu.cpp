@@ -14,6 +14,7 @@
 #include "api/saga.hpp"
 #include "problems/structured.hpp"
 #include "sparse/csr_ops.hpp"
+#include "tests/determinism.hpp"
 #include "tests/helpers.hpp"
 
 using namespace saga;
@@ -201,4 +202,8 @@ TEST_CASE("GPU dense_cholesky coarse solver: the device inverse equals the host 
   CHECK(lh.pseudo_inverse);
   CHECK(ld.pseudo_inverse);
   check_equal(to_host_csr(ld.inverse), to_host_csr(lh.inverse), 1e-12);
+}
+
+TEST_CASE("GPU determinism: the same config twice gives bitwise the same hierarchy and residuals") {
+  check_deterministic(determinism_configs(), Executor::cuda());
 }

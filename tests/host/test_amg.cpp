@@ -17,6 +17,7 @@
 #include "sparse/spgemm.hpp"
 #include "sparse/transpose.hpp"
 #include "sparse/vector_ops.hpp"
+#include "tests/determinism.hpp"
 #include "tests/helpers.hpp"
 
 using namespace saga;
@@ -511,4 +512,8 @@ TEST_CASE("rho(D^-1 A) by Lanczos: Eigen's largest eigenvalue, closed forms, bre
   for (index_t i = 0; i < 50; ++i) dg.col.push_back(i), dg.val.push_back(1.0 + i), dg.row_ptr.push_back(i + 1);
   const CsrMatrix Dg = from_host_csr(dg, Space::host);
   CHECK(amg::spectral_radius_dinv_a(Dg, inverse_diagonal(Dg), 15) == doctest::Approx(1.0).epsilon(1e-12));
+}
+
+TEST_CASE("determinism: the same config twice gives bitwise the same hierarchy and residuals (host)") {
+  check_deterministic(determinism_configs(), Executor::host());
 }
