@@ -189,7 +189,8 @@ void write_profile_csv(const SetupProfile& p, std::ostream& out, bool header) {
     for (std::size_t k = 0; k < p.phases.size(); ++k) row(std::to_string(l), p.phases[k], p.phase_level[l][k]);
 }
 
-SweepConfig load_sweep(const std::string& path) {
+namespace {
+SweepConfig load_sweep_checked(const std::string& path) {
   YAML::Node root;
   std::ifstream in = open_input_file(path, "sweep file");
   try {
@@ -248,6 +249,16 @@ SweepConfig load_sweep(const std::string& path) {
     if (s.repeat < 1) fail(r, "sweep.repeat: must be at least 1");
   }
   return s;
+}
+}  // namespace
+
+SweepConfig load_sweep(const std::string& path) {
+  try {
+    return load_sweep_checked(path);
+  } catch (const YAML::Exception& e) {  // a conversion no check anticipated: still a located error
+    if (e.mark.is_null()) throw InputError(fmt::format("{}: {}", path, e.msg));
+    throw InputError(fmt::format("{}:{}:{}: {}", path, e.mark.line + 1, e.mark.column + 1, e.msg));
+  }
 }
 
 }  // namespace saga

@@ -40,6 +40,7 @@ inline std::vector<BadInputCase> bad_input_cases() {
   c.push_back({"yaml scalar document", cfg("42\n"), solve, 1, {"c.yaml", "mapping"}});
   c.push_back({"yaml list document", cfg("- problem\n- amg\n"), solve, 1, {"c.yaml", "mapping"}});
   c.push_back({"yaml binary garbage", cfg(std::string("\x01\x02\xff\xfe{[", 6)), solve, 1, {"c.yaml"}});
+  c.push_back({"yaml complex key (fuzz)", cfg("amg:\n  levels:\n? - {theta: 1}\n: 2\n"), solve, 1, {"c.yaml:3", "plain name"}});
   c.push_back({"unknown top-level key", cfg("probelm: {type: poisson}\n"), solve, 1, {"c.yaml:1:1", "probelm", "known"}});
   c.push_back({"duplicate top-level key", cfg("problem: {type: poisson}\nproblem: {type: fe}\n"), solve, 1,
                {"c.yaml:2:1", "duplicate key 'problem'", "line 1"}});
