@@ -87,7 +87,9 @@ int main(int argc, char** argv) {
     mats.emplace_back("3D 27-pt N=101", poisson(Stencil::fe3d_27pt, 101, Space::device));
     mats.emplace_back("2D 5-pt N=1024", poisson(Stencil::fd2d_5pt, 1024, Space::device));
     mats.emplace_back("R-MAT Laplacian scale 20", rmat_laplacian(rp, 1.0, Space::device));
-    for (const auto& [name, A] : mats) {
+    for (const auto& entry : mats) {  // (no structured binding: lambdas below use A; clang 14)
+      const std::string& name = entry.first;
+      const CsrMatrix& A = entry.second;
       const Vector xd = random_vector(A.cols(), 3, Space::device);
       Vector y(A.rows(), Space::device, "SpMV y");
       const double spmv_ms = time([&] { spmv(1.0, A, xd, 0.0, y); });
@@ -138,7 +140,9 @@ int main(int argc, char** argv) {
         {"R-MAT Laplacian scale 20", [&] { return rmat_laplacian(rp, 1.0, Space::device); }}};
     if (max_n >= 256) graphs.emplace_back("3D 7-pt N=256", [] { return poisson(Stencil::fd3d_7pt, 256, Space::device); });
     if (max_n >= 512) graphs.emplace_back("3D 7-pt N=512", [] { return poisson(Stencil::fd3d_7pt, 512, Space::device); });
-    for (const auto& [name, make] : graphs) {
+    for (const auto& graph : graphs) {
+      const std::string& name = graph.first;
+      const auto& make = graph.second;
       const CsrMatrix S = make();
       const amg::Mis2Result full = amg::mis2(S, 1, amg::Mis2Options{0.0});
       const auto want = full.in_set.to_vector();

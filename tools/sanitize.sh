@@ -9,7 +9,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD_DIR=${SAGA_FUZZ_BUILD_DIR:-build-fuzz}
 CC=clang CXX=clang++ cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSAGA_CUDA=OFF -DSAGA_FUZZ=ON
-cmake --build "$BUILD_DIR" -j "${SAGA_JOBS:-$(nproc)}"
+# What the checks run (not the benchmarks): the tests, the binary the battery drives, the fuzzers.
+cmake --build "$BUILD_DIR" -j "${SAGA_JOBS:-$(nproc)}" --target saga_tests saga_gmsh_tests saga-cli \
+  fuzz_matrix_market fuzz_gmsh fuzz_config
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 (cd "$BUILD_DIR" && ctest --output-on-failure -L host -E install)
 bash tools/fuzz.sh "$BUILD_DIR" "${SAGA_FUZZ_SECONDS:-15}"

@@ -179,7 +179,7 @@ inline std::vector<BadInputCase> bad_input_cases() {
                            "Line(1)={1,2};Line(2)={2,3};Line(3)={3,4};Line(4)={4,1};\n"
                            "Curve Loop(1)={1,2,3,4};Plane Surface(1)={1};\n"}},
                solve, 1, {"g.geo", "would make up to", "max_vertices"}});
-  c.push_back({"geo file missing", F{{"c.yaml", "problem: {type: fe, mesh: g.geo, h: 0.1}\n"}}, solve, 1,
+  c.push_back({"missing .geo file", F{{"c.yaml", "problem: {type: fe, mesh: g.geo, h: 0.1}\n"}}, solve, 1,
                {"g.geo", "no such file"}});
   // ---- the command line -------------------------------------------------------------------------
   c.push_back({"no subcommand", F{}, "", 2, {"subcommand"}});
