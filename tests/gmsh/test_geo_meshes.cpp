@@ -19,7 +19,9 @@ const std::string kMeshes = SAGA_SOURCE_DIR "/configs/meshes/";
 TEST_CASE("each .geo meshes in formats 2.2 and 4.1 to the same mesh") {
   const auto dir = std::filesystem::temp_directory_path() / "saga-gmsh-test";
   std::filesystem::create_directories(dir);
-  for (const auto& [name, h] : {std::pair<const char*, double>{"square", 0.1}, {"horseshoe", 0.1}, {"box", 0.2}}) {
+  for (const auto& entry : {std::pair<const char*, double>{"square", 0.1}, {"horseshoe", 0.1}, {"box", 0.2}}) {
+    const char* name = entry.first;  // (not a structured binding: CAPTURE is a lambda; clang 14)
+    const double h = entry.second;
     CAPTURE(name);
     const std::string geo = kMeshes + name + ".geo";
     const std::string a = (dir / (std::string(name) + "22.msh")).string(), b = (dir / (std::string(name) + "41.msh")).string();
