@@ -50,17 +50,11 @@ struct Reader {
   }
 };
 
-void reject_duplicate_keys(const Reader& r, const YAML::Node& n);
-}  // namespace
-
 // YAML allows a key twice in one mapping and yaml-cpp keeps both; saga does
 // not guess which was meant.
-void reject_duplicate_keys(const YAML::Node& n, const std::string& file) { reject_duplicate_keys(Reader{file}, n); }
-
-namespace {
-void reject_duplicate_keys(const Reader& r, const YAML::Node& n) {
+void reject_duplicates(const Reader& r, const YAML::Node& n) {
   if (n.IsSequence())
-    for (const auto& e : n) reject_duplicate_keys(r, e);
+    for (const auto& e : n) reject_duplicates(r, e);
   if (!n.IsMap()) return;
   std::map<std::string, YAML::Mark> seen;
   for (const auto& kv : n) {
@@ -72,9 +66,21 @@ void reject_duplicate_keys(const Reader& r, const YAML::Node& n) {
       r.fail(kv.first, fmt::format("duplicate key '{}' (first given on line {}): remove one of them", k,
                                    it->second.line + 1));
     seen.emplace(k, kv.first.Mark());
-    reject_duplicate_keys(r, kv.second);
+    reject_duplicates(r, kv.second);
   }
 }
+}  // namespace
+
+void reject_duplicate_keys(const YAML::Node& n, const std::string& file) { reject_duplicates(Reader{file}, n); }
+
+[[noreturn]] void throw_yaml_error(const YAML::Exception& e, const std::string& file) {
+  if (dynamic_cast<const YAML::ParserException*>(&e))
+    throw InputError(fmt::format("{}:{}:{}: YAML syntax error: {}", file, e.mark.line + 1, e.mark.column + 1, e.msg));
+  if (e.mark.is_null()) throw InputError(fmt::format("{}: {}", file, e.msg));
+  throw InputError(fmt::format("{}:{}:{}: {}", file, e.mark.line + 1, e.mark.column + 1, e.msg));
+}
+
+namespace {
 
 std::string where(const Reader& r, const YAML::Node& n) {
   const YAML::Mark m = n.Mark();
@@ -273,35 +279,12 @@ void apply_override(YAML::Node& root, const std::string& text) {
     last[path.back()] = value;
   }
 }
-}  // namespace
 
-namespace {
-RunConfig parse_config_checked(const std::string& text, const std::string& name,
-                               const std::vector<std::string>& overrides);
-}
-
-RunConfig parse_config(const std::string& text, const std::string& name, const std::vector<std::string>& overrides) {
-  // Every check names its key; a conversion yaml-cpp refuses somewhere no
-  // check anticipated (found by fuzzing) still becomes a located InputError.
-  try {
-    return parse_config_checked(text, name, overrides);
-  } catch (const YAML::Exception& e) {
-    if (e.mark.is_null()) throw InputError(fmt::format("{}: {}", name, e.msg));
-    throw InputError(fmt::format("{}:{}:{}: {}", name, e.mark.line + 1, e.mark.column + 1, e.msg));
-  }
-}
-
-namespace {
 RunConfig parse_config_checked(const std::string& text, const std::string& name,
                                const std::vector<std::string>& overrides) {
   Reader r{name};
-  YAML::Node root;
-  try {
-    root = YAML::Load(text);
-  } catch (const YAML::ParserException& e) {
-    throw InputError(fmt::format("{}:{}:{}: YAML syntax error: {}", name, e.mark.line + 1, e.mark.column + 1, e.msg));
-  }
-  reject_duplicate_keys(r, root);
+  YAML::Node root = YAML::Load(text);
+  reject_duplicates(r, root);
   for (const auto& o : overrides) apply_override(root, o);
   RunConfig c;
   c.name = name;
@@ -325,6 +308,17 @@ RunConfig parse_config_checked(const std::string& text, const std::string& name,
   return c;
 }
 }  // namespace
+
+RunConfig parse_config(const std::string& text, const std::string& name, const std::vector<std::string>& overrides) {
+  // Every check names its key; a syntax error, or a conversion yaml-cpp
+  // refuses where no check anticipated it (found by fuzzing), still becomes a
+  // located InputError.
+  try {
+    return parse_config_checked(text, name, overrides);
+  } catch (const YAML::Exception& e) {
+    throw_yaml_error(e, name);
+  }
+}
 
 RunConfig load_config(const std::string& path, const std::vector<std::string>& overrides) {
   std::ifstream in = open_input_file(path, "config file");

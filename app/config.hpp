@@ -12,6 +12,7 @@
 
 namespace YAML {
 class Node;
+class Exception;
 }
 
 namespace saga {
@@ -19,6 +20,9 @@ namespace saga {
 // InputError at the second occurrence of a key in any mapping of the document
 // (file:line:col, and the line of the first).
 void reject_duplicate_keys(const YAML::Node& root, const std::string& file);
+// A yaml-cpp exception as a located InputError ("file:line:col: YAML syntax
+// error: ..." for a parse error).
+[[noreturn]] void throw_yaml_error(const YAML::Exception& e, const std::string& file);
 
 // problem: {type: NAME, rhs, seed, ...the generator's own keys}
 // (problems/problem.hpp; the generators and their keys: docs/problems.md).

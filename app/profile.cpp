@@ -191,13 +191,8 @@ void write_profile_csv(const SetupProfile& p, std::ostream& out, bool header) {
 
 namespace {
 SweepConfig load_sweep_checked(const std::string& path) {
-  YAML::Node root;
   std::ifstream in = open_input_file(path, "sweep file");
-  try {
-    root = YAML::Load(in);
-  } catch (const YAML::ParserException& e) {
-    throw InputError(fmt::format("{}:{}:{}: YAML syntax error: {}", path, e.mark.line + 1, e.mark.column + 1, e.msg));
-  }
+  const YAML::Node root = YAML::Load(in);
   reject_duplicate_keys(root, path);
   auto fail = [&](const YAML::Node& n, const std::string& msg) -> void {
     throw InputError(fmt::format("{}:{}:{}: {}", path, n.Mark().line + 1, n.Mark().column + 1, msg));
@@ -255,9 +250,8 @@ SweepConfig load_sweep_checked(const std::string& path) {
 SweepConfig load_sweep(const std::string& path) {
   try {
     return load_sweep_checked(path);
-  } catch (const YAML::Exception& e) {  // a conversion no check anticipated: still a located error
-    if (e.mark.is_null()) throw InputError(fmt::format("{}: {}", path, e.msg));
-    throw InputError(fmt::format("{}:{}:{}: {}", path, e.mark.line + 1, e.mark.column + 1, e.msg));
+  } catch (const YAML::Exception& e) {  // syntax, or a conversion no check anticipated
+    throw_yaml_error(e, path);
   }
 }
 

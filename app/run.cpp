@@ -60,17 +60,18 @@ void check_constant_nullspace(const Problem& p, const std::string& what) {
   spmv(p.A, one, s);
   const double scale = norm2(row_abs_sums(p.A));
   if (!(norm2(s) <= 1e-12 * scale)) return;  // some row does not sum to zero (or NaN: found elsewhere)
-  const double sum_b = dot(p.b, one), norm_b = norm2(p.b);
-  if (std::abs(sum_b) > 1e-10 * std::sqrt(static_cast<double>(n)) * norm_b)
+  const double sum_b = dot(p.b, one);
+  const double relative = std::abs(sum_b) / (std::sqrt(static_cast<double>(n)) * norm2(p.b));  // |Σb| / (‖1‖ ‖b‖)
+  if (relative > 1e-10)
     throw InputError(fmt::format(
         "{}: the matrix is singular — every row sums to zero (a pure Neumann problem or an unshifted graph "
         "Laplacian: the constants are its nullspace) — and the right-hand side is not orthogonal to the constants "
         "(sum of b = {:.6g}, relative {:.3g}): A x = b has no solution. Fix the boundary conditions, or subtract "
         "the mean of b",
-        what, sum_b, std::abs(sum_b) / (std::sqrt(static_cast<double>(n)) * norm_b)));
-  log_warning("{}", fmt::format("{}: the matrix is singular (every row sums to zero: constant nullspace); b is orthogonal "
-                          "to the constants, so solutions exist and differ by a constant — saga returns one",
-                          what));
+        what, sum_b, relative));
+  log_warning("{}: the matrix is singular (every row sums to zero: constant nullspace); b is orthogonal to the "
+              "constants, so solutions exist and differ by a constant — saga returns one",
+              what);
 }
 }  // namespace
 

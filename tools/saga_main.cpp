@@ -212,9 +212,14 @@ int main(int argc, char** argv) {
   info->add_option("--names", names_of, "print the component names of one kind, one per line");
   // A mistyped command would otherwise read as "a subcommand is required".
   if (argc > 1 && argv[1][0] != '-') {
-    const std::string cmd = argv[1];
-    if (cmd != "solve" && cmd != "profile-setup" && cmd != "sweep" && cmd != "info") {
-      std::cerr << "saga: unknown command '" << cmd << "' (expected solve, profile-setup, sweep or info; saga --help)\n";
+    std::string known;  // the subcommands defined above, in their order
+    bool found = false;
+    for (const CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) {
+      known += (known.empty() ? "" : ", ") + sub->get_name();
+      found = found || sub->get_name() == argv[1];
+    }
+    if (!found) {
+      std::cerr << "saga: unknown command '" << argv[1] << "' (expected " << known << "; saga --help)\n";
       return kUsage;
     }
   }

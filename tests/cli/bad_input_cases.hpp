@@ -16,6 +16,7 @@ struct BadInputCase {
   std::string args;                                         // after `saga`
   int exit_status;                                          // 1 error, 2 command line, 3 not converged
   std::vector<std::string> message;                         // substrings of stdout + stderr, all required
+  bool needs_gmsh = false;  // meshes a .geo: where gmsh is missing, the message must say that instead
 };
 
 // A 3x3 SPD matrix in Matrix Market form, and a config that reads m.mtx.
@@ -172,13 +173,13 @@ inline std::vector<BadInputCase> bad_input_cases() {
                {"m.msh:6"}});
   c.push_back({"geo broken geometry",
                F{{"c.yaml", "problem: {type: fe, mesh: g.geo, h: 0.1}\n"}, {"g.geo", "Point(1) = {0, 0, 0};\nLine(1) = {1, 7};\n"}},
-               solve, 1, {"g.geo", "gmsh"}});
+               solve, 1, {"g.geo", "gmsh"}, true});
   c.push_back({"geo far too fine",
                F{{"c.yaml", "problem: {type: fe, mesh: g.geo, h: 1e-5}\n"},
                  {"g.geo", "Point(1)={0,0,0};Point(2)={1,0,0};Point(3)={1,1,0};Point(4)={0,1,0};\n"
                            "Line(1)={1,2};Line(2)={2,3};Line(3)={3,4};Line(4)={4,1};\n"
                            "Curve Loop(1)={1,2,3,4};Plane Surface(1)={1};\n"}},
-               solve, 1, {"g.geo", "would make up to", "max_vertices"}});
+               solve, 1, {"g.geo", "would make up to", "max_vertices"}, true});
   c.push_back({"missing .geo file", F{{"c.yaml", "problem: {type: fe, mesh: g.geo, h: 0.1}\n"}}, solve, 1,
                {"g.geo", "no such file"}});
   // ---- the command line -------------------------------------------------------------------------

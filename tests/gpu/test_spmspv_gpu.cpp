@@ -5,26 +5,12 @@
 #include "problems/structured.hpp"
 #include "sparse/spmspv.hpp"
 #include "tests/helpers.hpp"
+#include "tests/sparse_vectors.hpp"
 
 using namespace saga;
 using namespace saga::test;
 
 namespace {
-SparseVector random_frontier(index_t rows, double p, std::mt19937_64& rng) {
-  std::uniform_real_distribution<double> U(0, 1);
-  std::vector<index_t> idx;
-  std::vector<double> val;
-  for (index_t i = 0; i < rows; ++i)
-    if (U(rng) < p) {
-      idx.push_back(i);
-      val.push_back(4 * U(rng) - 2);
-    }
-  SparseVector x;
-  x.size = rows;
-  x.index = Array<index_t>::from_vector(idx, Space::host);
-  x.value = Array<double>::from_vector(val, Space::host);
-  return x;
-}
 SparseVector to_device(const SparseVector& x) {
   SparseVector d;
   d.size = x.size;

@@ -9,32 +9,12 @@
 #include "problems/structured.hpp"
 #include "sparse/spmspv.hpp"
 #include "tests/helpers.hpp"
+#include "tests/sparse_vectors.hpp"
 
 using namespace saga;
 using namespace saga::test;
 
 namespace {
-SparseVector sparse_vector(index_t size, const std::vector<index_t>& idx, const std::vector<double>& val) {
-  SparseVector x;
-  x.size = size;
-  x.index = Array<index_t>::from_vector(idx, Space::host);
-  if (!val.empty()) x.value = Array<double>::from_vector(val, Space::host);
-  return x;
-}
-
-// Random x over the rows of a matrix: each row with probability p, values in [-2, 2).
-SparseVector random_frontier(index_t rows, double p, std::mt19937_64& rng) {
-  std::uniform_real_distribution<double> U(0, 1);
-  std::vector<index_t> idx;
-  std::vector<double> val;
-  for (index_t i = 0; i < rows; ++i)
-    if (U(rng) < p) {
-      idx.push_back(i);
-      val.push_back(4 * U(rng) - 2);
-    }
-  return sparse_vector(rows, idx, val);
-}
-
 // Brute force: y[j] over every (i, j) with i in x, in x's order.
 std::map<index_t, double> oracle(const HostCsr& A, const std::vector<index_t>& xi, const std::vector<double>& xv,
                                  Semiring s) {
