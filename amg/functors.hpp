@@ -473,6 +473,72 @@ struct AggregateQr {
   }
 };
 
+// Dependent columns (a zero diagonal of the aggregate's R factor: a near-
+// nullspace of k columns restricted to too few unknowns, e.g. 6 rigid-body
+// modes on two nodes) are dropped from T and Bc, so that no coarse unknown has
+// an empty row. kept[c] for coarse column c = a*k + j.
+struct IndependentColumns {
+  const double* bc;  // (aggregates*k) x k
+  int k;
+  std::int32_t* kept;
+  SAGA_HD void operator()(std::int64_t c) const { kept[c] = bc[c * k + c % k] != 0.0; }
+};
+// T without the dropped columns (renumbered by the scan `to` of `kept`).
+struct CompactTentativeRows {
+  const offset_t* rp;
+  const index_t* ci;
+  const double* v;
+  const offset_t* to;      // exclusive scan of kept: new number of column c
+  offset_t* count;         // count pass
+  const offset_t* out_rp;  // fill pass
+  index_t* out_col;
+  double* out_val;
+  SAGA_HD void operator()(std::int64_t i) const {
+    offset_t n = 0;
+    for (offset_t p = rp[i]; p < rp[i + 1]; ++p) {
+      const index_t c = ci[p];
+      if (to[c + 1] == to[c]) continue;
+      if (out_rp) {
+        out_col[out_rp[i] + n] = static_cast<index_t>(to[c]);
+        out_val[out_rp[i] + n] = v[p];
+      }
+      ++n;
+    }
+    if (!out_rp) count[i] = n;
+  }
+};
+// Bc's kept rows, and the aggregate ("node" of the next level) of each kept column.
+struct CompactCoarseNullspace {
+  const double* bc;
+  const offset_t* to;
+  int k;
+  double* out;
+  index_t* node;  // null: not wanted (k = 1)
+  SAGA_HD void operator()(std::int64_t c) const {
+    if (to[c + 1] == to[c]) return;
+    for (int j = 0; j < k; ++j) out[to[c] * k + j] = bc[c * k + j];
+    if (node) node[to[c]] = static_cast<index_t>(c / k);
+  }
+};
+
+// ---- blocks of unknowns (amg/blocks.cpp)
+struct BlockOf {
+  int b;
+  index_t* node;
+  SAGA_HD void operator()(std::int64_t i) const { node[i] = static_cast<index_t>(i / b); }
+};
+struct SquareInPlace {
+  double* x;
+  SAGA_HD void operator()(std::int64_t i) const { x[i] = x[i] * x[i]; }
+};
+// out[i] = of[node[i]]
+struct Gather {
+  const index_t* node;
+  const index_t* of;
+  index_t* out;
+  SAGA_HD void operator()(std::int64_t i) const { out[i] = of[node[i]]; }
+};
+
 // ---- spectral radius (amg/spectral_radius.cpp)
 struct SqrtInPlace {
   double* x;

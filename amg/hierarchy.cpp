@@ -6,6 +6,7 @@
 #include <chrono>
 
 #include "amg/aggregation.hpp"
+#include "amg/blocks.hpp"
 #include "amg/phase_timer.hpp"
 #include "amg/smoothed_prolongator.hpp"
 #include "amg/spectral_radius.hpp"
@@ -41,6 +42,7 @@ void validate(const SetupParams& p, std::optional<Space> space) {
   spgemm_registry().validate(p.spgemm, space);
   amg::coarse_solvers().validate(p.coarse_solver, space);
   amg::strength_measures().validate(p.strength, space);
+  nullspace_sources().validate(p.nullspace, space);
   amg::aggregation_methods().validate(p.aggregation, space);
   for (std::size_t l = 0; l < p.levels.size(); ++l) p.at_level(static_cast<int>(l));
 }
@@ -52,7 +54,7 @@ double HierarchyStats::spgemm_seconds() const {
   return s;
 }
 
-Hierarchy::Hierarchy(CsrMatrix A, const SetupParams& params, Vector B, int k,
+Hierarchy::Hierarchy(CsrMatrix A, const SetupParams& params, NearNullspace ns,
                      std::shared_ptr<const Executor> exec)
     : params_(params), exec_(exec ? std::move(exec) : active_executor(A.space())) {
   SAGA_REQUIRE(exec_->space() == A.space(), "the matrix lives on the {} but the executor is {}", to_string(A.space()),
@@ -73,11 +75,9 @@ Hierarchy::Hierarchy(CsrMatrix A, const SetupParams& params, Vector B, int k,
   const Space s = A.space();
   PhaseTimer timer(s == Space::device);
   const auto t_setup = std::chrono::steady_clock::now();
-  if (B.empty()) {
-    B = ones(A.rows(), s);
-    k = 1;
-  }
-  SAGA_REQUIRE(B.space() == s, "near-nullspace and matrix live in different spaces");
+  check_nullspace(ns, A.rows());
+  if (ns.B.empty()) ns.B = ones(A.rows(), s);
+  SAGA_REQUIRE(ns.B.space() == s, "near-nullspace and matrix live in different spaces");
 
   const auto strength = amg::strength_measures().create(params_.strength, s);
   const auto aggregation = amg::aggregation_methods().create(params_.aggregation, s);
@@ -85,8 +85,12 @@ Hierarchy::Hierarchy(CsrMatrix A, const SetupParams& params, Vector B, int k,
 
   Level fine;
   fine.A = std::move(A);
-  fine.B = std::move(B);
-  fine.nullspace_columns = k;
+  fine.B = std::move(ns.B);
+  fine.nullspace_columns = ns.columns;
+  if (ns.block_size > 1) {
+    fine.node_of = amg::interleaved_nodes(fine.A.rows(), ns.block_size, s);
+    fine.nodes = fine.A.rows() / ns.block_size;
+  }
   levels_.push_back(std::move(fine));
 
   for (;;) {
@@ -107,17 +111,25 @@ Hierarchy::Hierarchy(CsrMatrix A, const SetupParams& params, Vector B, int k,
       break;
     }
     // Strength of connection and MIS-2 aggregation at threshold theta (timed
-    // into this level's phases; the times add up when called twice).
+    // into this level's phases; the times add up when called twice), on the
+    // node matrix where unknowns come in blocks (amg/blocks.hpp).
+    const bool blocks = !L.node_of.empty();
+    CsrMatrix node_matrix;
+    if (blocks)
+      node_matrix = timer.time(sec["strength"], [&] { return amg::node_matrix(L.A, L.node_of, L.nodes, *product); });
+    const CsrMatrix& G = blocks ? node_matrix : L.A;
+    st.nodes = G.rows();
     auto aggregate = [&](double theta) {
-      const CsrMatrix S = timer.time(sec["strength"], [&] { return strength->strong(L.A, theta); });
+      const CsrMatrix S = timer.time(sec["strength"], [&] { return strength->strong(G, theta); });
       return timer.time(sec["aggregation"], [&] {
         amg::Aggregates ag = aggregation->aggregate(S, params_.seed + static_cast<std::uint32_t>(lvl));
-        if (ag.unaggregated > 0) amg::singletons_for_weak_nodes(L.A, ag);
+        if (ag.unaggregated > 0) amg::singletons_for_weak_nodes(G, ag);
+        if (blocks) ag = amg::unknowns_aggregates(ag, L.node_of);
         return ag;
       });
     };
     amg::Aggregates ag = aggregate(here.theta);
-    if (here.theta > 0 && ag.count + ag.unaggregated > L.A.rows() / 2) {
+    if (here.theta > 0 && ag.count + ag.unaggregated > G.rows() / 2) {
       // With theta > 0 a coarse operator can lose most of its strong
       // connections (every off-diagonal below theta of the diagonal), and the
       // level would hardly coarsen (many aggregates, or many nodes left out
@@ -125,17 +137,17 @@ Hierarchy::Hierarchy(CsrMatrix A, const SetupParams& params, Vector B, int k,
       // all connections (theta = 0) on such a level instead.
       st.theta_fallback = fmt::format("theta = {} leaves {} aggregates and {} nodes without strong neighbours for {} "
                                       "rows; theta = 0 used on this level",
-                                      here.theta, ag.count, ag.unaggregated, L.A.rows());
+                                      here.theta, ag.count, ag.unaggregated, G.rows());
       log_info("level {}: {}", lvl, st.theta_fallback);
       ag = aggregate(0.0);
       st.theta = 0.0;
     }
     st.aggregates = ag.count;
     st.mis2_rounds = ag.mis2_rounds;
-    if (ag.count >= L.A.rows() || ag.count == 0) {
+    if (static_cast<std::int64_t>(ag.count) * L.nullspace_columns >= L.A.rows() || ag.count == 0) {
       // No coarsening possible (e.g. a diagonal matrix): make this the coarsest.
-      log_info("level {}: aggregation does not coarsen ({} aggregates for {} rows); stopping", lvl, ag.count,
-                   L.A.rows());
+      log_info("level {}: aggregation does not coarsen ({} aggregates of {} columns for {} rows); stopping", lvl,
+               ag.count, L.nullspace_columns, L.A.rows());
       timer.time(sec["coarse_factorisation"], [&] { coarse_ = amg::factorise_coarse(L.A, params_.coarse_solver); });
       st.aggregates = 0;
       stats_.levels.push_back(std::move(st));
@@ -143,6 +155,7 @@ Hierarchy::Hierarchy(CsrMatrix A, const SetupParams& params, Vector B, int k,
     }
     amg::Tentative T = timer.time(sec["tentative"],
                                   [&] { return amg::tentative_prolongator(ag, L.B, L.nullspace_columns); });
+    st.dropped_columns = T.dropped;
     L.rho = timer.time(sec["spectral_radius"],
                        [&] { return amg::spectral_radius_dinv_a(L.A, L.dinv, here.rho_iterations); });
     st.rho = L.rho;
@@ -184,6 +197,10 @@ Hierarchy::Hierarchy(CsrMatrix A, const SetupParams& params, Vector B, int k,
     st.spgemm["PtAP"] = {ss.products, ss.nnz_c, sec["PtAP"]};
     next.B = std::move(T.Bc);
     next.nullspace_columns = L.nullspace_columns;
+    if (L.nullspace_columns > 1) {
+      next.node_of = std::move(T.coarse_node);
+      next.nodes = ag.count;
+    }
     L.aggregates = std::move(ag.of_node);
     stats_.levels.push_back(std::move(st));
     levels_.push_back(std::move(next));

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "amg/coarse_solver.hpp"
+#include "amg/nullspace.hpp"
 #include "amg/params.hpp"
 #include "core/executor.hpp"
 
@@ -43,6 +44,8 @@ struct LevelStats {
   index_t rows = 0;
   std::int64_t nnz = 0;
   index_t aggregates = 0;
+  index_t nodes = 0;                       // blocks aggregated (= rows for scalar problems)
+  index_t dropped_columns = 0;             // near-nullspace columns an aggregate could not span
   int mis2_rounds = 0;
   double rho = 0;                          // rho(D^-1 A) estimate (0 on the coarsest)
   double theta = 0;                        // strength threshold used (0 where theta > 0 would not coarsen)
@@ -70,15 +73,21 @@ struct Level {
   CsrMatrix P, R;   // to / from the next coarser level (empty on the coarsest)
   Vector B;         // near-nullspace on this level
   int nullspace_columns = 1;
+  // Blocks aggregated together: node of each unknown and the node count (empty:
+  // one unknown per node). Fine level: the near-nullspace's block size; coarse
+  // levels (k > 1 columns): the unknowns of one aggregate.
+  Array<index_t> node_of;
+  index_t nodes = 0;
   Array<index_t> aggregates;  // aggregate of each node (empty on the coarsest)
 };
 
 class Hierarchy {
  public:
-  // A is used in place (moved in); B is the near-nullspace (n x k, row-major),
-  // empty for the constant vector. Runs on `exec` (default: the active
-  // executor of A's space), which must be of A's space.
-  Hierarchy(CsrMatrix A, const SetupParams& params, Vector B = Vector(), int k = 1,
+  // A is used in place (moved in); ns is the near-nullspace and its blocks
+  // (default: the constant vector; params.nullspace is not read here — the
+  // caller resolves it, app/run.cpp and api/saga.cpp). Runs on `exec` (default:
+  // the active executor of A's space), which must be of A's space.
+  Hierarchy(CsrMatrix A, const SetupParams& params, NearNullspace ns = {},
             std::shared_ptr<const Executor> exec = nullptr);
   const std::vector<Level>& levels() const { return levels_; }
   const amg::CoarseSolver& coarse() const { return coarse_; }

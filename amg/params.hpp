@@ -26,6 +26,7 @@ struct SetupParams {
   Component coarse_solver = "dense_cholesky";
   Component strength = "symmetric";
   Component aggregation = "mis2";
+  Component nullspace = "constant";  // amg/nullspace.hpp: constant, file, rigid_body
   // Per-level settings: levels[l] overrides keys of level l (setup keys such as
   // theta, and cycle keys: pre_sweeps, post_sweeps, smoother and the smoother's
   // options as "smoother.NAME").

@@ -1,7 +1,9 @@
 #include "amg/tentative.hpp"
 
+#include "amg/blocks.hpp"
 #include "amg/functors.hpp"
 #include "core/parallel_for.hpp"
+#include "sparse/build_rows.hpp"
 #include "sparse/scan.hpp"
 #include "sparse/transpose.hpp"
 
@@ -16,30 +18,43 @@ Tentative tentative_prolongator(const Aggregates& ag, const Vector& B, int k) {
   SAGA_REQUIRE(B.space() == s, "near-nullspace and aggregates live in different spaces");
   // Aggregate -> nodes, as the transpose of the aggregate indicator matrix
   // (unaggregated nodes, agg -1, have empty rows there and in T).
-  Array<std::int32_t> flags(n, s, "aggregated flags");
-  parallel_for(s, n, amg_functors::AggregatedFlags{ag.of_node.data(), flags.data()});
-  Array<offset_t> irp(static_cast<std::size_t>(n) + 1, s, "indicator row_ptr");
-  exclusive_scan_total(flags, irp);
-  const offset_t aggregated = irp.get(n);
-  Array<index_t> ici(aggregated, s, "indicator col");
-  Array<double> iv(aggregated, s, "indicator val");
-  parallel_for(s, n, amg_functors::Indicator{ag.of_node.data(), irp.data(), ici.data(), iv.data()});
-
+  CsrMatrix indicator = indicator_matrix(ag.of_node, ag.count);
+  const offset_t aggregated = indicator.nnz();
   const offset_t nnz = checked_offset(static_cast<std::int64_t>(aggregated) * k, "tentative prolongator");
   const index_t cols = checked_offset(static_cast<std::int64_t>(ag.count) * k, "tentative prolongator columns");
   Array<offset_t> rp(static_cast<std::size_t>(n) + 1, s, "T row_ptr");
   Array<index_t> ci(nnz, s, "T col");
   Array<double> tv(nnz, s, "T val");
   if (n == 0) rp.set_zero();
-  parallel_for(s, n, amg_functors::TentativeStructure{ag.of_node.data(), irp.data(), k, n, rp.data(), ci.data()});
-  const CsrMatrix members =
-      transpose(CsrMatrix(static_cast<index_t>(n), ag.count, std::move(irp), std::move(ici), std::move(iv)));
+  parallel_for(s, n,
+               amg_functors::TentativeStructure{ag.of_node.data(), indicator.row_ptr().data(), k, n, rp.data(),
+                                                ci.data()});
+  const CsrMatrix members = transpose(indicator);
   Tentative t;
   t.Bc = Vector(static_cast<std::size_t>(cols) * k, s, "coarse near-nullspace");
   parallel_for(s, ag.count,
                amg_functors::AggregateQr{members.row_ptr().data(), members.col().data(), B.data(), k, rp.data(),
                                          tv.data(), t.Bc.data()});
   t.T = CsrMatrix(static_cast<index_t>(n), cols, std::move(rp), std::move(ci), std::move(tv));
+
+  Array<std::int32_t> kept(cols, s, "independent coarse columns");
+  parallel_for(s, cols, amg_functors::IndependentColumns{t.Bc.data(), k, kept.data()});
+  Array<offset_t> to(static_cast<std::size_t>(cols) + 1, s, "coarse column numbering");
+  exclusive_scan_total(kept, to);
+  const index_t independent = static_cast<index_t>(to.get(cols));
+  t.dropped = cols - independent;
+  if (k > 1) t.coarse_node = Array<index_t>(independent, s, "aggregate of each coarse unknown");
+  Vector bc(static_cast<std::size_t>(independent) * k, s, "coarse near-nullspace");
+  parallel_for(s, cols,
+               amg_functors::CompactCoarseNullspace{t.Bc.data(), to.data(), k, bc.data(),
+                                                            k > 1 ? t.coarse_node.data() : nullptr});
+  t.Bc = std::move(bc);
+  if (t.dropped > 0)
+    t.T = build_csr_two_pass(s, static_cast<index_t>(n), independent,
+                             amg_functors::CompactTentativeRows{t.T.row_ptr().data(), t.T.col().data(),
+                                                                t.T.val().data(), to.data(), nullptr, nullptr,
+                                                                nullptr, nullptr},
+                             "tentative prolongator without dependent columns");
   return t;
 }
 

@@ -21,19 +21,28 @@ AmgPreconditioner::AmgPreconditioner(const CsrMatrix& A, const AmgParams& params
                                      std::shared_ptr<const Executor> exec)
     : AmgPreconditioner(clone_on(checked(A, params), pick(A, exec)), params, pick(A, exec)) {}
 
-AmgPreconditioner::AmgPreconditioner(CsrMatrix&& A, const AmgParams& params, std::shared_ptr<const Executor> exec) {
-  validate(params, A.space());
-  exec = pick(A, std::move(exec));
-  hierarchy_ = std::make_unique<Hierarchy>(std::move(A), params, Vector(), 1, exec);
-  cycle_ = std::make_unique<MultigridCycle>(*hierarchy_, params);
-}
+AmgPreconditioner::AmgPreconditioner(CsrMatrix&& A, const AmgParams& params, std::shared_ptr<const Executor> exec)
+    : AmgPreconditioner(std::move(A), params, std::optional<NearNullspace>(), std::move(exec)) {}
 
-AmgPreconditioner::AmgPreconditioner(const CsrMatrix& A, const AmgParams& params, const Vector& B, int k,
+AmgPreconditioner::AmgPreconditioner(const CsrMatrix& A, const AmgParams& params, NearNullspace ns,
+                                     std::shared_ptr<const Executor> exec)
+    : AmgPreconditioner(clone_on(checked(A, params), pick(A, exec)), params, std::optional<NearNullspace>(std::move(ns)),
+                        pick(A, exec)) {}
+
+AmgPreconditioner::AmgPreconditioner(CsrMatrix&& A, const AmgParams& params, std::optional<NearNullspace> ns,
                                      std::shared_ptr<const Executor> exec) {
   validate(params, A.space());
   exec = pick(A, std::move(exec));
   ExecutorScope scope(exec);
-  hierarchy_ = std::make_unique<Hierarchy>(A.clone(), params, B.clone(), k, exec);
+  if (!ns) {  // amg.nullspace, without coordinates (rigid_body then needs its coordinates file)
+    NullspaceContext ctx;
+    ctx.rows = A.rows();
+    ctx.space = A.space();
+    ns = nullspace_sources().create(params.nullspace, A.space())->make(ctx);
+  } else if (!ns->B.empty() && ns->B.space() != A.space()) {
+    ns->B = ns->B.to(A.space());
+  }
+  hierarchy_ = std::make_unique<Hierarchy>(std::move(A), params, std::move(*ns), exec);
   cycle_ = std::make_unique<MultigridCycle>(*hierarchy_, params);
 }
 
@@ -49,6 +58,14 @@ Solver::Solver(CsrMatrix&& A, const AmgParams& amg, const SolverParams& solver, 
     : params_(solver) {
   validate(params_, A.space());
   precond_ = std::make_unique<AmgPreconditioner>(std::move(A), amg, std::move(exec));
+  build_preconditioner();
+}
+
+Solver::Solver(CsrMatrix&& A, const AmgParams& amg, const SolverParams& solver, NearNullspace ns,
+               std::shared_ptr<const Executor> exec)
+    : params_(solver) {
+  validate(params_, A.space());
+  precond_ = std::make_unique<AmgPreconditioner>(std::move(A), amg, std::move(ns), std::move(exec));
   build_preconditioner();
 }
 

@@ -15,6 +15,7 @@
 //   saga::SolveResult res = s.solve(b, x);
 //   saga::krylov_solve(op, &M, b, x, sp);              // your own operator, saga's methods
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "amg/hierarchy.hpp"
@@ -34,8 +35,13 @@ class AmgPreconditioner final : public LinearOperator {
                     std::shared_ptr<const Executor> exec = nullptr);
   // Builds it from A, taking ownership (no copy).
   AmgPreconditioner(CsrMatrix&& A, const AmgParams& params = {}, std::shared_ptr<const Executor> exec = nullptr);
-  // With a near-nullspace B (n x k, row-major) instead of the constant vector.
-  AmgPreconditioner(const CsrMatrix& A, const AmgParams& params, const Vector& B, int k,
+  // Without ns, the near-nullspace is params.nullspace (default the constant
+  // vector; rigid_body then needs its coordinates file). With ns — e.g.
+  // saga::rigid_body_modes(xyz, 3, space) for elasticity, or your own B and
+  // block size — that one (amg/nullspace.hpp).
+  AmgPreconditioner(const CsrMatrix& A, const AmgParams& params, NearNullspace ns,
+                    std::shared_ptr<const Executor> exec = nullptr);
+  AmgPreconditioner(CsrMatrix&& A, const AmgParams& params, std::optional<NearNullspace> ns,
                     std::shared_ptr<const Executor> exec = nullptr);
 
   // z = M^-1 r: one multigrid cycle from a zero initial guess.
@@ -63,6 +69,9 @@ class Solver {
   Solver(const CsrMatrix& A, const AmgParams& amg = {}, const SolverParams& solver = {},
          std::shared_ptr<const Executor> exec = nullptr);
   Solver(CsrMatrix&& A, const AmgParams& amg = {}, const SolverParams& solver = {},
+         std::shared_ptr<const Executor> exec = nullptr);
+  // With a near-nullspace of your own (see AmgPreconditioner).
+  Solver(CsrMatrix&& A, const AmgParams& amg, const SolverParams& solver, NearNullspace ns,
          std::shared_ptr<const Executor> exec = nullptr);
   // Solves A x = b; x holds the initial guess. Never throws for
   // non-convergence: check SolveResult::converged.

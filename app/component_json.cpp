@@ -2,6 +2,7 @@
 
 #include "amg/aggregation.hpp"
 #include "amg/coarse_solver.hpp"
+#include "amg/nullspace.hpp"
 #include "amg/strength.hpp"
 #include "problems/problem.hpp"
 #include "solver/cycle.hpp"
@@ -25,6 +26,7 @@ nlohmann::json amg_json(const AmgParams& p, Space s) {
   j["coarse_solver"] = component_json(amg::coarse_solvers(), p.coarse_solver, s);
   j["strength"] = component_json(amg::strength_measures(), p.strength, s);
   j["aggregation"] = component_json(amg::aggregation_methods(), p.aggregation, s);
+  j["nullspace"] = component_json(nullspace_sources(), p.nullspace, s);
   nlohmann::json levels = nlohmann::json::array();
   for (const auto& o : p.levels) {
     nlohmann::json l = nlohmann::json::object();

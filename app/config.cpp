@@ -140,8 +140,8 @@ void flatten(const Reader& r, const YAML::Node& map, const std::string& prefix, 
 
 void parse_amg(const Reader& r, const YAML::Node& a, AmgParams& ap) {
   r.require_map(a, "amg");
-  const std::set<std::string> components{"cycle",    "smoother",    "spgemm", "coarse_solver",
-                                         "strength", "aggregation", "levels", "omega"};
+  const std::set<std::string> components{"cycle",       "smoother", "spgemm", "coarse_solver", "strength",
+                                         "aggregation", "levels",   "omega",  "nullspace"};
   const Options scalars = scalar_options(r, a, "amg", components);
   std::set<std::string> for_setup = param_keys<CycleParams>(), for_cycle = param_keys<SetupParams>();
   for_setup.insert(components.begin(), components.end());
@@ -154,6 +154,7 @@ void parse_amg(const Reader& r, const YAML::Node& a, AmgParams& ap) {
   if (const YAML::Node n = a["coarse_solver"]) ap.coarse_solver = parse_component(r, n, "amg.coarse_solver");
   if (const YAML::Node n = a["strength"]) ap.strength = parse_component(r, n, "amg.strength");
   if (const YAML::Node n = a["aggregation"]) ap.aggregation = parse_component(r, n, "amg.aggregation");
+  if (const YAML::Node n = a["nullspace"]) ap.nullspace = parse_component(r, n, "amg.nullspace");
   if (const YAML::Node n = a["omega"]) {
     // Kept from the first configs: the smoother's damping weight. 'auto' means
     // "computed", which every smoother does; a number needs a smoother with a

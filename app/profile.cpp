@@ -50,7 +50,7 @@ SetupProfile profile_setup(const RunConfig& config, const std::shared_ptr<const 
 
   std::vector<HierarchyStats> runs;
   for (int r = 0; r <= repeat; ++r) {
-    const Hierarchy h(problem.A.clone(), params, Vector(), 1, exec);
+    const Hierarchy h(problem.A.clone(), params, problem_nullspace(problem, config, space), exec);
     if (r > 0) runs.push_back(h.stats());
     log_info("profile {}: setup {} of {}: {:.4f} s", config.name, r, repeat, h.stats().setup_seconds);
   }

@@ -25,6 +25,8 @@ Problem build_problem(const ProblemConfig& c, Space space) {
   p.A = std::move(g.A);
   p.description = std::move(g.description);
   p.asymmetry = std::move(g.asymmetry);
+  p.coordinates = std::move(g.coordinates);
+  p.dim = g.dim;
   if (c.rhs == "random_solution") {
     ManufacturedSystem m = rhs_from_random_solution(p.A, c.seed);
     p.b = std::move(m.b);
@@ -45,6 +47,16 @@ Problem build_problem(const ProblemConfig& c, Space space) {
     p.description += fmt::format(", b from {}", c.rhs);
   }
   return p;
+}
+
+NearNullspace problem_nullspace(const Problem& p, const RunConfig& config, Space space) {
+  NullspaceContext ctx;
+  ctx.rows = p.A.rows();
+  ctx.space = space;
+  ctx.coordinates = p.coordinates;
+  ctx.dim = p.dim;
+  ctx.directory = config.problem.directory;
+  return nullspace_sources().create(config.amg.nullspace, space)->make(ctx);
 }
 
 namespace {
@@ -104,8 +116,10 @@ RunResult run_solve(const RunConfig& config, const std::shared_ptr<const Executo
   spdlog::info("problem: {} (n = {}, nnz = {}) built in {:.3f} s", r.problem, r.rows, r.nnz, r.problem_seconds);
   check_constant_nullspace(p, r.problem);
 
+  NearNullspace ns = problem_nullspace(p, config, space);
+  r.nullspace = ns.description;
   t0 = now();
-  Solver solver(std::move(p.A), config.amg, config.solver, exec);
+  Solver solver(std::move(p.A), config.amg, config.solver, std::move(ns), exec);
   r.setup_seconds = std::chrono::duration<double>(now() - t0).count();
   r.hierarchy = solver.stats();
   const MultigridCycle& cycle = solver.preconditioner().cycle();
@@ -129,6 +143,7 @@ std::string format_summary(const RunResult& r) {
   s += fmt::format("problem   {}\n          n = {}, nnz = {}\n", r.problem, r.rows, r.nnz);
   s += fmt::format("hierarchy {} levels, grid complexity {:.3f}, operator complexity {:.3f}\n", h.levels.size(),
                    h.grid_complexity, h.operator_complexity);
+  if (r.nullspace != "constant") s += fmt::format("          near-nullspace: {}\n", r.nullspace);
   s += fmt::format("  {:>5} {:>10} {:>12} {:>8} {:>11} {:>7}\n", "level", "rows", "nnz", "nnz/row", "aggregates",
                    "rho");
   for (std::size_t l = 0; l < h.levels.size(); ++l) {
@@ -191,10 +206,12 @@ nlohmann::json to_json(const RunResult& r) {
   j["method"] = r.solve.method;
   j["device"] = r.device_name;
   j["problem"] = {{"description", r.problem}, {"rows", r.rows}, {"nnz", r.nnz}, {"seconds", r.problem_seconds}};
+  j["nullspace"] = r.nullspace;
   json levels = json::array();
   for (const auto& L : h.levels) {
     json l = {{"rows", L.rows},       {"nnz", L.nnz},       {"aggregates", L.aggregates},
-              {"mis2_rounds", L.mis2_rounds}, {"rho", L.rho}, {"theta", L.theta}, {"phase_seconds", L.seconds}};
+              {"mis2_rounds", L.mis2_rounds}, {"rho", L.rho}, {"theta", L.theta}, {"phase_seconds", L.seconds},
+              {"nodes", L.nodes}, {"dropped_columns", L.dropped_columns}};
     for (const auto& [name, rec] : L.spgemm)
       l["spgemm"][name] = {{"products", rec.products},
                            {"nnz", rec.nnz_c},

@@ -17,15 +17,21 @@ struct Problem {
   std::optional<Vector> x_star;  // known exact solution, when there is one
   std::string description;
   std::string asymmetry;  // GeneratedMatrix::asymmetry
+  std::vector<double> coordinates;  // GeneratedMatrix::coordinates (nodes x dim; empty: none)
+  int dim = 0;
 };
 
 Problem build_problem(const ProblemConfig& c, Space space);
+// The near-nullspace amg.nullspace asks for, with the problem's coordinates and
+// the config's directory.
+NearNullspace problem_nullspace(const Problem& p, const RunConfig& config, Space space);
 
 struct RunResult {
   RunConfig config;
   Space backend = Space::host;           // where it ran
   std::string device_name;
   std::string problem;
+  std::string nullspace = "constant";   // NearNullspace::description
   index_t rows = 0;
   std::int64_t nnz = 0;
   double problem_seconds = 0;

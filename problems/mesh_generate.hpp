@@ -15,5 +15,9 @@ namespace saga {
 // values (or 3D ones that fold a cell) are InputErrors naming the cell. Every
 // cell is positively oriented. The Dirichlet vertices are the boundary ones.
 Mesh unit_simplex_mesh(int dim, index_t n, double perturbation, std::uint64_t seed);
+// The same on the box [0, size[0]] x [0, size[1]] (x [0, size[2]]) with
+// cells[k] cells along axis k (the third entries are ignored in 2D).
+Mesh simplex_box_mesh(int dim, const index_t cells[3], const double size[3], double perturbation,
+                      std::uint64_t seed);
 
 }  // namespace saga

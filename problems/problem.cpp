@@ -9,6 +9,7 @@
   X(matrix_market)                 \
   X(convection_diffusion)          \
   X(rmat_laplacian)                \
+  X(elasticity)                    \
   /* one line per generator, above */
 
 namespace saga {

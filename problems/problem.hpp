@@ -10,6 +10,7 @@
 // (core/parameters.hpp).
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "core/registry.hpp"
 #include "sparse/csr.hpp"
@@ -29,6 +30,11 @@ struct GeneratedMatrix {
   // Empty when A is symmetric (by construction, or checked); else what is
   // not: the CG family refuses such a matrix with this text (app/run.cpp).
   std::string asymmetry = {};
+  // Node coordinates (nodes x dim, row-major) where the unknowns come in blocks
+  // of dim per node, interleaved (elasticity): amg.nullspace rigid_body uses
+  // them. Empty otherwise.
+  std::vector<double> coordinates = {};
+  int dim = 0;
 };
 
 class ProblemGenerator {

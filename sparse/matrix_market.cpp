@@ -193,24 +193,46 @@ void write_matrix_market(const CsrMatrix& A, const std::string& path) {
   if (!out) throw InputError(fmt::format("error while writing '{}'", path));
 }
 
-Vector read_matrix_market_vector(const std::string& path) {
-  std::ifstream in = open_input_file(path, "Matrix Market vector file");
+DenseMatrix read_matrix_market_array(const std::string& path) {
+  std::ifstream in = open_input_file(path, "Matrix Market array file");
   LineReader r{in, path};
   const Header h = read_header(r);
-  if (h.coordinate) r.fail("expected a dense 'array' vector");
+  if (h.coordinate) r.fail("expected a dense 'array' matrix (rows x columns values, column by column)");
   std::string s;
   if (!r.next_data(s)) r.fail("missing size line");
   std::istringstream sz(s);
   long long rows = -1, cols = -1;
-  if (!(sz >> rows >> cols) || rows < 0 || cols != 1) r.fail("malformed size line (expected: rows 1)");
-  std::vector<double> v(static_cast<std::size_t>(rows));
-  for (auto& x : v) {
-    if (!r.next_data(s)) r.fail("file ends before all vector entries were read");
-    std::istringstream ls(s);
-    x = parse_value(r, ls, h.field);
-    expect_end(r, ls);
-  }
-  return Vector::from_vector(v, Space::host, "Matrix Market vector");
+  if (!(sz >> rows >> cols) || rows < 0 || cols < 1) r.fail("malformed size line (expected: rows columns)");
+  expect_end(r, sz);
+  if (rows > 0x7fffffff) r.fail("array rows exceed 32-bit indices");
+  const double need = 16.0 * static_cast<double>(rows) * static_cast<double>(cols);
+  const double have = static_cast<double>(available_host_memory());
+  if (need > have)
+    r.fail(fmt::format("the size line declares a {} x {} array: reading it needs about {:.1f} GB of host memory and "
+                       "{:.1f} GB are available",
+                       rows, cols, need / 1e9, have / 1e9));
+  DenseMatrix m;
+  m.rows = rows;
+  m.cols = cols;
+  m.values.resize(static_cast<std::size_t>(rows) * static_cast<std::size_t>(cols));
+  // The format lists the values column by column; kept row-major here.
+  for (long long c = 0; c < cols; ++c)
+    for (long long i = 0; i < rows; ++i) {
+      if (!r.next_data(s))
+        r.fail(fmt::format("file ends before all {} x {} array entries were read (at row {}, column {})", rows, cols,
+                           i + 1, c + 1));
+      std::istringstream ls(s);
+      m.values[static_cast<std::size_t>(i * cols + c)] = parse_value(r, ls, h.field);
+      expect_end(r, ls);
+    }
+  return m;
+}
+
+Vector read_matrix_market_vector(const std::string& path) {
+  DenseMatrix m = read_matrix_market_array(path);
+  if (m.cols != 1)
+    throw InputError(fmt::format("{}: expected a vector (one column), the array has {} columns", path, m.cols));
+  return Vector::from_vector(m.values, Space::host, "Matrix Market vector");
 }
 
 void write_matrix_market_vector(const Vector& x, const std::string& path) {

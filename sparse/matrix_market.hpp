@@ -4,6 +4,7 @@
 // comments and 1-based indices; every parse error names the file and line.
 #include <iosfwd>
 #include <string>
+#include <vector>
 
 #include "sparse/csr.hpp"
 
@@ -17,6 +18,14 @@ CsrMatrix read_matrix_market(std::istream& in, const std::string& name = "<strea
 // doubles exactly).
 void write_matrix_market(const CsrMatrix& A, const std::string& path);
 void write_matrix_market(const CsrMatrix& A, std::ostream& out);
+
+// Dense rows x cols array ("array real general", values listed column by
+// column in the file), kept row-major: a near-nullspace, node coordinates.
+struct DenseMatrix {
+  std::int64_t rows = 0, cols = 0;
+  std::vector<double> values;  // row-major
+};
+DenseMatrix read_matrix_market_array(const std::string& path);
 
 // Dense vector as Matrix Market "array real general" (one column).
 Vector read_matrix_market_vector(const std::string& path);

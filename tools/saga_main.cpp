@@ -21,6 +21,7 @@
 #include "app/run.hpp"
 #include "amg/aggregation.hpp"
 #include "amg/coarse_solver.hpp"
+#include "amg/nullspace.hpp"
 #include "amg/strength.hpp"
 #include "core/device.hpp"
 #include "core/file.hpp"
@@ -73,11 +74,13 @@ int print_names(const std::string& kind) {
   if (kind == "coarse_solver") return out(amg::coarse_solvers().names());
   if (kind == "strength") return out(amg::strength_measures().names());
   if (kind == "aggregation") return out(amg::aggregation_methods().names());
+  if (kind == "nullspace") return out(nullspace_sources().names());
   if (kind == "cycle") return out(cycles().names());
   if (kind == "smoother") return out(smoothers().names());
   if (kind == "solver") return out(krylov_methods().names());
   if (kind == "problem") return out(problem_generators().names());
-  throw InputError(fmt::format("saga info --names {}: expected spgemm, spmv, strength, aggregation, coarse_solver, "
+  throw InputError(fmt::format("saga info --names {}: expected spgemm, spmv, strength, aggregation, nullspace, "
+                               "coarse_solver, "
                                "cycle, smoother, solver or problem",
                                kind));
 }
@@ -87,6 +90,7 @@ void print_components(bool details) {
   print_registry(spmv_registry(), details);
   print_registry(amg::strength_measures(), details);
   print_registry(amg::aggregation_methods(), details);
+  print_registry(nullspace_sources(), details);
   print_registry(amg::coarse_solvers(), details);
   print_registry(cycles(), details);
   print_registry(smoothers(), details);

@@ -5,3 +5,7 @@
 using namespace saga::fe_functors;
 SAGA_INSTANTIATE_DEVICE_FOR_EACH(CountFreePairs)
 SAGA_INSTANTIATE_DEVICE_FOR_EACH(WriteElementTriplets)
+
+#include "problems/elasticity_functors.hpp"
+SAGA_INSTANTIATE_DEVICE_FOR_EACH(CountFreeBlockPairs)
+SAGA_INSTANTIATE_DEVICE_FOR_EACH(WriteElasticityTriplets)
