@@ -70,6 +70,45 @@ inline std::vector<BadInputCase> bad_input_cases() {
                {"d.msh", "folder"}});
   c.push_back({"rmat scale too large", cfg("problem: {type: rmat_laplacian, scale: 40}\n"), solve, 1, {"c.yaml:1", "scale"}});
   c.push_back({"unknown amg key", cfg("amg: {thetaa: 0.1}\n"), solve, 1, {"c.yaml:1", "thetaa"}});
+  // ---- near-nullspace and elasticity (amg.nullspace, problem.type elasticity) --------------------
+  const std::string bar = "problem: {type: elasticity, mesh: bar, cells: 2, length: 2}\n";
+  c.push_back({"unknown nullspace source", cfg("amg: {nullspace: rigid}\n"), solve, 1,
+               {"c.yaml:1", "rigid", "rigid_body"}});
+  c.push_back({"nullspace file without path", cfg("amg: {nullspace: {name: file}}\n"), solve, 1,
+               {"amg.nullspace", "path"}});
+  c.push_back({"nullspace file missing", cfg("amg: {nullspace: {name: file, path: B.mtx}}\n"), solve, 1,
+               {"B.mtx", "no such file"}});
+  c.push_back({"nullspace file wrong rows", F{{"c.yaml", "problem: {type: poisson, N: 4}\namg: {nullspace: {name: file, path: B.mtx}}\n"},
+                                              {"B.mtx", "%%MatrixMarket matrix array real general\n3 1\n1\n1\n1\n"}},
+               solve, 1, {"B.mtx", "3 rows", "64"}});
+  c.push_back({"nullspace file is sparse", F{{"c.yaml", "problem: {type: poisson, N: 2}\namg: {nullspace: {name: file, path: B.mtx}}\n"},
+                                             {"B.mtx", "%%MatrixMarket matrix coordinate real general\n4 1 1\n1 1 1\n"}},
+               solve, 1, {"B.mtx", "array"}});
+  c.push_back({"nullspace file NaN entry", F{{"c.yaml", "problem: {type: poisson, N: 2}\namg: {nullspace: {name: file, path: B.mtx}}\n"},
+                                             {"B.mtx", "%%MatrixMarket matrix array real general\n4 1\n1\nnan\n1\n1\n"}},
+               solve, 1, {"B.mtx:4", "nan", "not finite"}});
+  c.push_back({"nullspace zero column", F{{"c.yaml", "problem: {type: poisson, stencil: 2d5, N: 2}\namg: {nullspace: {name: file, path: B.mtx}}\n"},
+                                          {"B.mtx", "%%MatrixMarket matrix array real general\n4 2\n1\n1\n1\n1\n0\n0\n0\n0\n"}},
+               solve, 1, {"B.mtx", "column 2 is zero"}});
+  c.push_back({"nullspace rows not whole blocks", F{{"c.yaml", "problem: {type: poisson, stencil: 2d5, N: 3}\namg: {nullspace: {name: file, path: B.mtx, block_size: 2}}\n"},
+                                                    {"B.mtx", "%%MatrixMarket matrix array real general\n9 1\n1\n1\n1\n1\n1\n1\n1\n1\n1\n"}},
+               solve, 1, {"9 rows", "whole nodes of 2"}});
+  c.push_back({"rigid body without coordinates", cfg("problem: {type: poisson, N: 4}\namg: {nullspace: rigid_body}\n"), solve, 1,
+               {"rigid_body", "coordinates"}});
+  c.push_back({"rigid body coordinates of a scalar problem", F{{"c.yaml", "problem: {type: poisson, stencil: 2d5, N: 2}\namg: {nullspace: {name: rigid_body, coordinates: x.mtx}}\n"},
+                                                               {"x.mtx", "%%MatrixMarket matrix array real general\n4 2\n0\n1\n0\n1\n0\n0\n1\n1\n"}},
+               solve, 1, {"x.mtx", "4 nodes", "8 unknowns", "4 rows"}});
+  c.push_back({"rigid body coordinates of dimension 4", F{{"c.yaml", "problem: {type: poisson, N: 2}\namg: {nullspace: {name: rigid_body, coordinates: x.mtx}}\n"},
+                                                          {"x.mtx", "%%MatrixMarket matrix array real general\n1 4\n0\n1\n0\n1\n"}},
+               solve, 1, {"x.mtx", "4 columns", "2 or 3"}});
+  c.push_back({"elasticity poisson ratio 0.5", cfg("problem: {type: elasticity, poisson_ratio: 0.5}\n"), solve, 1,
+               {"c.yaml:1", "poisson_ratio", "0.5"}});
+  c.push_back({"elasticity negative young", cfg("problem: {type: elasticity, young: -2}\n"), solve, 1, {"c.yaml:1", "young"}});
+  c.push_back({"elasticity unknown mesh", cfg("problem: {type: elasticity, mesh: beam}\n"), solve, 1, {"mesh", "beam", "bar"}});
+  c.push_back({"elasticity gmsh without clamped groups", cfg("problem: {type: elasticity, mesh: m.msh}\n"), solve, 1,
+               {"clamped", "physical groups"}});
+  c.push_back({"elasticity generated with clamped groups", cfg(bar.substr(0, bar.size() - 2) + ", clamped: [left]}\n"), solve, 1,
+               {"clamped", "x = 0"}});
   c.push_back({"theta negative", cfg("amg: {theta: -1}\n"), solve, 1, {"c.yaml:1", "theta", "-1"}});
   c.push_back({"theta not a number", cfg("amg: {theta: abc}\n"), solve, 1, {"c.yaml:1", "theta", "abc"}});
   c.push_back({"unknown smoother", cfg("amg: {smoother: gauss}\n"), solve, 1, {"c.yaml:1", "gauss", "jacobi"}});

@@ -33,7 +33,7 @@ TEST_CASE("registries know their components, defaults and backends") {
   CHECK(amg::strength_measures().default_name(Space::host) == "symmetric");
   CHECK(amg::aggregation_methods().default_name(Space::host) == "mis2");
   CHECK(problem_generators().names() ==
-        std::vector<std::string>{"poisson", "fe", "matrix_market", "convection_diffusion", "rmat_laplacian"});
+        std::vector<std::string>{"poisson", "fe", "matrix_market", "convection_diffusion", "rmat_laplacian", "elasticity"});
   CHECK(smoothers().default_name(Space::host) == "jacobi");
   CHECK(krylov_methods().resolve(Component("auto"), Space::host) == "pcg");
   CHECK(spgemm_registry().resolve(Component(), Space::host) == "gustavson");
@@ -162,7 +162,7 @@ TEST_CASE("config errors for components name the file, line, key and the valid c
   CHECK(err("amg: {aggregation: {name: mis2, size: 3}}\n").find("amg.aggregation.size: unknown key") !=
         std::string::npos);
   CHECK(err("problem: {type: heat}\n").find("c.yaml:1:17: problem.type: unknown problem type 'heat' (choices: "
-                                            "poisson, fe, matrix_market, convection_diffusion, rmat_laplacian)") == 0);
+                                            "poisson, fe, matrix_market, convection_diffusion, rmat_laplacian, elasticity)") == 0);
   CHECK(err("problem: {type: fe, mesh: box, dirichlet: [feet]}\n").find("generated meshes have no physical groups") !=
         std::string::npos);
   if (device::compiled())  // rejected when the config is read, before any work
