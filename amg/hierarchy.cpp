@@ -1,5 +1,6 @@
 #include "amg/hierarchy.hpp"
 
+#include "core/device.hpp"
 #include "core/log.hpp"
 
 #include <cmath>
@@ -20,6 +21,13 @@
 #include <set>
 
 namespace saga {
+
+namespace {
+// Peak setup allocations over bytes(A), measured with device::pool_usage() on
+// the H100 (tests/gpu/test_amg_gpu.cpp prints them; docs/reliability.md): the
+// largest seen, rounded up.
+constexpr double kSetupBytesFactor = 3.0, kSetupBytesFactorBlocks = 6.0;
+}  // namespace
 
 const std::set<std::string>& cycle_level_keys() {
   static const std::set<std::string> k{"smoother", "pre_sweeps", "post_sweeps"};
@@ -45,6 +53,12 @@ void validate(const SetupParams& p, std::optional<Space> space) {
   nullspace_sources().validate(p.nullspace, space);
   amg::aggregation_methods().validate(p.aggregation, space);
   for (std::size_t l = 0; l < p.levels.size(); ++l) p.at_level(static_cast<int>(l));
+}
+
+std::size_t estimate_setup_bytes(index_t rows, std::int64_t nnz, int nullspace_columns) {
+  const double matrix = 12.0 * static_cast<double>(nnz) + sizeof(offset_t) * (static_cast<double>(rows) + 1);
+  const double factor = nullspace_columns > 1 ? kSetupBytesFactorBlocks : kSetupBytesFactor;
+  return static_cast<std::size_t>(factor * matrix + 64.0 * rows);
 }
 
 double HierarchyStats::spgemm_seconds() const {
@@ -76,6 +90,15 @@ Hierarchy::Hierarchy(CsrMatrix A, const SetupParams& params, NearNullspace ns,
   PhaseTimer timer(s == Space::device);
   const auto t_setup = std::chrono::steady_clock::now();
   check_nullspace(ns, A.rows());
+  stats_.estimated_bytes = estimate_setup_bytes(A.rows(), A.nnz(), ns.columns);
+  if (A.space() == Space::device) {
+    const std::size_t available = device::available_memory();
+    if (stats_.estimated_bytes > available)
+      log_warning("the AMG setup of {} rows and {} nonzeros is estimated to need {:.2f} GiB of device memory beyond "
+                  "the matrix and {:.2f} GiB are available: it may run out (the error then names the level and "
+                  "phase)",
+                  A.rows(), A.nnz(), stats_.estimated_bytes / 1073741824.0, available / 1073741824.0);
+  }
   if (ns.B.empty()) ns.B = ones(A.rows(), s);
   SAGA_REQUIRE(ns.B.space() == s, "near-nullspace and matrix live in different spaces");
 
@@ -103,10 +126,26 @@ Hierarchy::Hierarchy(CsrMatrix A, const SetupParams& params, NearNullspace ns,
     const int lvl = static_cast<int>(levels_.size()) - 1;
     const SetupParams here = params_.at_level(lvl);
     st.theta = here.theta;
-    timer.time(sec["other"], [&] { L.dinv = inverse_diagonal(L.A, lvl == 0 ? "matrix" : "coarse matrix"); });
+    // Runs one phase, timed into this level's phases. A failure inside it (out
+    // of device memory, above all) names the level, the phase and, for the
+    // products, the SpGEMM: the allocation's message alone says only which
+    // array, how much and how much was free.
+    auto step = [&](const std::string& phase, auto&& f) -> decltype(f()) {
+      try {
+        return timer.time(sec[phase], f);
+      } catch (const DeviceError& e) {
+        throw DeviceError(fmt::format("AMG setup, level {} ({} rows, {} nonzeros), phase '{}'{}: {}", lvl,
+                                      L.A.rows(), L.A.nnz(), setup_phase_label(phase),
+                                      is_spgemm_phase(phase)
+                                          ? fmt::format(" with SpGEMM '{}'", spgemm_registry().resolve(params_.spgemm, s))
+                                          : std::string(),
+                                      e.what()));
+      }
+    };
+    step("other", [&] { L.dinv = inverse_diagonal(L.A, lvl == 0 ? "matrix" : "coarse matrix"); });
     const bool coarsest = L.A.rows() <= params_.coarse_size || lvl + 1 >= params_.max_levels;
     if (coarsest) {
-      timer.time(sec["coarse_factorisation"], [&] { coarse_ = amg::factorise_coarse(L.A, params_.coarse_solver); });
+      step("coarse_factorisation", [&] { coarse_ = amg::factorise_coarse(L.A, params_.coarse_solver); });
       stats_.levels.push_back(std::move(st));
       break;
     }
@@ -116,12 +155,12 @@ Hierarchy::Hierarchy(CsrMatrix A, const SetupParams& params, NearNullspace ns,
     const bool blocks = !L.node_of.empty();
     CsrMatrix node_matrix;
     if (blocks)
-      node_matrix = timer.time(sec["strength"], [&] { return amg::node_matrix(L.A, L.node_of, L.nodes, *product); });
+      node_matrix = step("strength", [&] { return amg::node_matrix(L.A, L.node_of, L.nodes, *product); });
     const CsrMatrix& G = blocks ? node_matrix : L.A;
     st.nodes = G.rows();
     auto aggregate = [&](double theta) {
-      const CsrMatrix S = timer.time(sec["strength"], [&] { return strength->strong(G, theta); });
-      return timer.time(sec["aggregation"], [&] {
+      const CsrMatrix S = step("strength", [&] { return strength->strong(G, theta); });
+      return step("aggregation", [&] {
         amg::Aggregates ag = aggregation->aggregate(S, params_.seed + static_cast<std::uint32_t>(lvl));
         if (ag.unaggregated > 0) amg::singletons_for_weak_nodes(G, ag);
         if (blocks) ag = amg::unknowns_aggregates(ag, L.node_of);
@@ -148,52 +187,36 @@ Hierarchy::Hierarchy(CsrMatrix A, const SetupParams& params, NearNullspace ns,
       // No coarsening possible (e.g. a diagonal matrix): make this the coarsest.
       log_info("level {}: aggregation does not coarsen ({} aggregates of {} columns for {} rows); stopping", lvl,
                ag.count, L.nullspace_columns, L.A.rows());
-      timer.time(sec["coarse_factorisation"], [&] { coarse_ = amg::factorise_coarse(L.A, params_.coarse_solver); });
+      step("coarse_factorisation", [&] { coarse_ = amg::factorise_coarse(L.A, params_.coarse_solver); });
       st.aggregates = 0;
       stats_.levels.push_back(std::move(st));
       break;
     }
-    amg::Tentative T = timer.time(sec["tentative"],
-                                  [&] { return amg::tentative_prolongator(ag, L.B, L.nullspace_columns); });
+    amg::Tentative T = step("tentative", [&] { return amg::tentative_prolongator(ag, L.B, L.nullspace_columns); });
     st.dropped_columns = T.dropped;
-    L.rho = timer.time(sec["spectral_radius"],
-                       [&] { return amg::spectral_radius_dinv_a(L.A, L.dinv, here.rho_iterations); });
+    L.rho = step("spectral_radius", [&] { return amg::spectral_radius_dinv_a(L.A, L.dinv, here.rho_iterations); });
     st.rho = L.rho;
     const double omega = here.prolongator_omega > 0 ? here.prolongator_omega : 4.0 / (3.0 * L.rho);
     SpgemmStats ss;
-    // A failure inside a product (out of device memory, above all) names the
-    // level and the product: the allocation message alone says only which array.
-    auto product_step = [&](const char* what, auto&& f) {
-      try {
-        return f();
-      } catch (const DeviceError& e) {
-        throw DeviceError(fmt::format("AMG setup, level {} ({} rows), {} with SpGEMM '{}': {}", lvl, L.A.rows(), what,
-                                      spgemm_registry().resolve(params_.spgemm, s), e.what()));
-      }
-    };
     if (product->fuses_scaled_add()) {
       // P = T - ω D⁻¹ (A T) in one pass; the "AT" phase includes the update.
-      L.P = timer.time(sec["AT"], [&] {
-        return product_step("P = T - ωD⁻¹(A·T)", [&] {
-          Vector d = L.dinv.clone();
-          scale(-omega, d);
-          return product->multiply_scaled_add(L.A, T.T, d, T.T, &ss);
-        });
+      L.P = step("AT", [&] {
+        Vector d = L.dinv.clone();
+        scale(-omega, d);
+        return product->multiply_scaled_add(L.A, T.T, d, T.T, &ss);
       });
     } else {
       CsrMatrix AT =
-          timer.time(sec["AT"], [&] { return product_step("A·T", [&] { return product->multiply(L.A, T.T, &ss); }); });
-      L.P = timer.time(sec["smooth_update"],
-                       [&] { return amg::jacobi_smooth_update(T.T, std::move(AT), L.dinv, omega); });
+          step("AT", [&] { return product->multiply(L.A, T.T, &ss); });
+      L.P = step("smooth_update", [&] { return amg::jacobi_smooth_update(T.T, std::move(AT), L.dinv, omega); });
     }
     st.spgemm["AT"] = {ss.products, ss.nnz_c, sec["AT"]};
-    L.R = timer.time(sec["transpose"], [&] { return transpose(L.P); });
+    L.R = step("transpose", [&] { return transpose(L.P); });
     CsrMatrix AP =
-        timer.time(sec["AP"], [&] { return product_step("A·P", [&] { return product->multiply(L.A, L.P, &ss); }); });
+        step("AP", [&] { return product->multiply(L.A, L.P, &ss); });
     st.spgemm["AP"] = {ss.products, ss.nnz_c, sec["AP"]};
     Level next;
-    next.A = timer.time(sec["PtAP"],
-                        [&] { return product_step("Pᵀ(AP)", [&] { return product->multiply(L.R, AP, &ss); }); });
+    next.A = step("PtAP", [&] { return product->multiply(L.R, AP, &ss); });
     st.spgemm["PtAP"] = {ss.products, ss.nnz_c, sec["PtAP"]};
     next.B = std::move(T.Bc);
     next.nullspace_columns = L.nullspace_columns;

@@ -54,10 +54,18 @@ struct LevelStats {
   std::map<std::string, SpgemmRecord> spgemm;  // AT, AP, PtAP
 };
 
+// Device memory a setup of A is estimated to allocate beyond A itself, at its
+// peak: the next levels, P, R, the node matrix and the SpGEMM workspaces of the
+// finest level (the largest). A model fitted to measured peaks
+// (docs/reliability.md, "Device memory"): bytes(A) times a factor that grows
+// with the near-nullspace columns.
+std::size_t estimate_setup_bytes(index_t rows, std::int64_t nnz, int nullspace_columns);
+
 struct HierarchyStats {
   std::vector<LevelStats> levels;
   double grid_complexity = 0, operator_complexity = 0;
   double setup_seconds = 0;
+  std::size_t estimated_bytes = 0;  // estimate_setup_bytes before the setup
   std::map<std::string, double> phase_seconds;  // summed over levels
   double spgemm_seconds() const;
   bool coarse_pseudo_inverse = false;

@@ -103,6 +103,7 @@ RunResult run_solve(const RunConfig& config, const std::shared_ptr<const Executo
     exec->synchronize();
     return std::chrono::steady_clock::now();
   };
+  if (space == Space::device) device::reset_peak_memory();
   auto t0 = now();
   Problem p = build_problem(config.problem, space);
   r.problem_seconds = std::chrono::duration<double>(now() - t0).count();
@@ -122,12 +123,14 @@ RunResult run_solve(const RunConfig& config, const std::shared_ptr<const Executo
   Solver solver(std::move(p.A), config.amg, config.solver, std::move(ns), exec);
   r.setup_seconds = std::chrono::duration<double>(now() - t0).count();
   r.hierarchy = solver.stats();
+  if (space == Space::device) r.setup_peak_bytes = device::pool_usage().peak;
   const MultigridCycle& cycle = solver.preconditioner().cycle();
   r.cycle = cycles().resolve(config.amg.cycle, space);
   for (std::size_t l = 0; l < r.hierarchy.levels.size(); ++l) r.smoothers.push_back(cycle.smoother_name(l));
   Vector x = Vector::zeros(r.rows, space, "solution");
   r.solve = solver.solve(p.b, x);
   r.solve_seconds = r.solve.seconds;
+  if (space == Space::device) r.peak_bytes = device::pool_usage().peak;
   if (p.x_star) {
     Vector e = x.clone();
     axpby(-1.0, *p.x_star, 1.0, e);
@@ -172,6 +175,11 @@ std::string format_summary(const RunResult& r) {
                                      : fmt::format(", launched as {}{}", so.launch,
                                                    so.launch_note.empty() ? "" : " (" + so.launch_note + ")"));
   if (r.error) s += fmt::format("          error ||x - x*|| / ||x*|| = {:.3e}\n", *r.error);
+  if (r.peak_bytes > 0)
+    s += fmt::format("memory    peak device memory {:.3f} GiB ({:.0f} B per unknown; setup, problem included, {:.3f} "
+                     "GiB; setup estimate {:.3f} GiB beyond the matrix)\n",
+                     r.peak_bytes / 1073741824.0, static_cast<double>(r.peak_bytes) / r.rows,
+                     r.setup_peak_bytes / 1073741824.0, h.estimated_bytes / 1073741824.0);
   s += fmt::format("time      setup {:.4f} s, solve {:.4f} s, total {:.4f} s (problem generation {:.4f} s)\n",
                    r.setup_seconds, r.solve_seconds, r.setup_seconds + r.solve_seconds, r.problem_seconds);
   return s;
@@ -242,6 +250,9 @@ nlohmann::json to_json(const RunResult& r) {
                 {"launch", r.solve.launch},
                 {"launch_note", r.solve.launch_note}};
   j["error"] = r.error ? json_real(*r.error) : json(nullptr);
+  j["device_memory"] = {{"peak_bytes", r.peak_bytes},
+                        {"setup_peak_bytes", r.setup_peak_bytes},
+                        {"setup_estimate_bytes", h.estimated_bytes}};
   j["times"] = {{"setup", r.setup_seconds}, {"solve", r.solve_seconds}, {"total", r.setup_seconds + r.solve_seconds}};
   return j;
 }

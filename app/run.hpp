@@ -32,6 +32,9 @@ struct RunResult {
   std::string device_name;
   std::string problem;
   std::string nullspace = "constant";   // NearNullspace::description
+  // Device runs: saga's device memory (its executor's pool) at its peak —
+  // through the setup (problem included) and through the whole run.
+  std::size_t setup_peak_bytes = 0, peak_bytes = 0;
   index_t rows = 0;
   std::int64_t nnz = 0;
   double problem_seconds = 0;

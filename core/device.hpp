@@ -57,6 +57,18 @@ void synchronize();
 // blocks for reuse (the setup allocates and frees many temporaries); call this
 // when other pools or libraries need the memory.
 void release_cached_memory();
+// Bytes in use in the active executor's pool now, and the most in use since
+// the last reset_peak_memory() (CUDA's pool counters: every allocation saga
+// makes on that executor, freed ones not counted). The peak that `saga solve`
+// reports, and what the out-of-memory tests compare before and after.
+struct PoolUsage {
+  std::size_t current = 0, peak = 0;
+};
+PoolUsage pool_usage();
+void reset_peak_memory();
+// Bytes an allocation on the active executor may still get: the device's free
+// memory plus what its pool holds cached (freed blocks it would reuse).
+std::size_t available_memory();
 
 // A CUDA graph: the work one call of fn() puts on the active executor's stream,
 // captured once and replayed by launch() on that stream (one launch instead of

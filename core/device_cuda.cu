@@ -158,16 +158,47 @@ void zero(void* p, std::size_t bytes) {
 
 void synchronize() { SAGA_CUDA(cudaStreamSynchronize(stream())); }
 
-void release_cached_memory() {
-  synchronize();
-  const auto& exec = active_executor(Space::device);
-  cudaMemPool_t pool = static_cast<cudaMemPool_t>(exec->pool());
+namespace {
+// The pool the active executor allocates from (its own, or the device's default).
+cudaMemPool_t active_pool() {
+  cudaMemPool_t pool = static_cast<cudaMemPool_t>(active_executor(Space::device)->pool());
   if (!pool) {
     int dev = 0;
     SAGA_CUDA(cudaGetDevice(&dev));
     SAGA_CUDA(cudaDeviceGetDefaultMemPool(&pool, dev));
   }
-  SAGA_CUDA(cudaMemPoolTrimTo(pool, 0));
+  return pool;
+}
+}  // namespace
+
+void release_cached_memory() {
+  synchronize();
+  SAGA_CUDA(cudaMemPoolTrimTo(active_pool(), 0));
+}
+
+PoolUsage pool_usage() {
+  synchronize();  // stream-ordered frees count once they have run
+  cudaMemPool_t pool = active_pool();
+  std::uint64_t current = 0, high = 0;
+  SAGA_CUDA(cudaMemPoolGetAttribute(pool, cudaMemPoolAttrUsedMemCurrent, &current));
+  SAGA_CUDA(cudaMemPoolGetAttribute(pool, cudaMemPoolAttrUsedMemHigh, &high));
+  return {static_cast<std::size_t>(current), static_cast<std::size_t>(high)};
+}
+
+std::size_t available_memory() {
+  std::size_t free_b = 0, total_b = 0;
+  SAGA_CUDA(cudaMemGetInfo(&free_b, &total_b));
+  std::uint64_t reserved = 0, used = 0;
+  cudaMemPool_t pool = active_pool();
+  SAGA_CUDA(cudaMemPoolGetAttribute(pool, cudaMemPoolAttrReservedMemCurrent, &reserved));
+  SAGA_CUDA(cudaMemPoolGetAttribute(pool, cudaMemPoolAttrUsedMemCurrent, &used));
+  return free_b + static_cast<std::size_t>(reserved > used ? reserved - used : 0);
+}
+
+void reset_peak_memory() {
+  synchronize();
+  std::uint64_t zero = 0;  // resets the high-water mark to the current use
+  SAGA_CUDA(cudaMemPoolSetAttribute(active_pool(), cudaMemPoolAttrUsedMemHigh, &zero));
 }
 
 Graph::~Graph() {

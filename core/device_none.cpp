@@ -29,6 +29,9 @@ void copy(void*, const void*, std::size_t, Copy) { unavailable(); }
 void zero(void*, std::size_t) { unavailable(); }
 void synchronize() {}
 void release_cached_memory() {}
+PoolUsage pool_usage() { return {}; }
+void reset_peak_memory() {}
+std::size_t available_memory() { return 0; }
 Graph::~Graph() = default;
 bool Graph::capture(const std::function<void()>&, std::string* why) {
   if (why) *why = "saga was built without the CUDA backend";

@@ -11,6 +11,7 @@
 #include "amg/strength.hpp"
 #include "amg/tentative.hpp"
 #include "app/run.hpp"
+#include "core/device.hpp"
 #include "api/saga.hpp"
 #include "problems/structured.hpp"
 #include "sparse/csr_ops.hpp"
@@ -237,4 +238,61 @@ TEST_CASE("GPU elasticity with rigid-body modes: assembly, block hierarchy and P
     MESSAGE(mesh << ": " << rh.rows << " unknowns, PCG " << rh.solve.iterations << " (host) / " << rd.solve.iterations
                  << " (GPU) iterations with rigid-body modes");
   }
+}
+
+TEST_CASE("GPU setup given half the device memory it needs fails cleanly: names the phase, leaks nothing") {
+  const CsrMatrix A = poisson(Stencil::fd3d_7pt, 80, Space::device);
+  const double matrix_bytes = 12.0 * A.nnz() + 4.0 * (A.rows() + 1);
+  const AmgParams p;
+  device::release_cached_memory();
+  device::reset_peak_memory();
+  const std::size_t before = device::pool_usage().current;
+  std::size_t estimate = 0;
+  {
+    CsrMatrix B = A.clone();
+    const Hierarchy h(std::move(B), p);
+    estimate = h.stats().estimated_bytes;
+  }
+  const std::size_t peak = device::pool_usage().peak - before;  // the copy of A included
+  MESSAGE("setup of 3D 7-pt N=80: peak " << peak / 1048576.0 << " MiB = " << (peak - matrix_bytes) / matrix_bytes
+                                         << " x bytes(A) beyond A; estimate " << estimate / 1048576.0 << " MiB");
+  CHECK(static_cast<double>(estimate) >= static_cast<double>(peak) - matrix_bytes);  // the model bounds the peak
+  CHECK(static_cast<double>(estimate) <= 3.0 * peak);                                // and is not absurd
+  CHECK(device::pool_usage().current == before);
+
+  // Hold all but half of what the setup needs.
+  device::release_cached_memory();
+  std::vector<Array<char>> filler;
+  for (std::size_t block : {std::size_t(256) << 20, std::size_t(16) << 20, std::size_t(1) << 20})
+    while (device::available_memory() > peak / 2 + block) filler.emplace_back(block, Space::device, "test filler");
+  MESSAGE("available for the setup: " << device::available_memory() / 1048576.0 << " MiB of the " << peak / 1048576.0
+                                      << " MiB it needs");
+  const std::size_t held = device::pool_usage().current;
+  bool completed = false;
+  std::string message;
+  try {
+    CsrMatrix B = A.clone();
+    const Hierarchy h(std::move(B), p);
+    completed = true;
+  } catch (const DeviceError& e) {
+    message = e.what();
+  }
+  MESSAGE("half memory: " << (completed ? "completed" : message));
+  if (!completed) {
+    CHECK(message.find("AMG setup, level ") != std::string::npos);
+    CHECK(message.find("phase '") != std::string::npos);
+    CHECK(message.find("GiB requested") != std::string::npos);
+    CHECK(message.find("free of") != std::string::npos);
+  }
+  CHECK(device::pool_usage().current == held);  // every allocation of the failed setup was released
+  filler.clear();
+  device::release_cached_memory();
+  // The device works afterwards, and `saga solve` reports its peak.
+  RunConfig c;
+  c.problem.type = Component("poisson", Options().set("N", 40));
+  const RunResult r = run_solve(c, Executor::cuda());
+  CHECK(r.solve.converged);
+  CHECK(r.setup_peak_bytes > 0);
+  CHECK(r.peak_bytes >= r.setup_peak_bytes);
+  CHECK(format_summary(r).find("peak device memory") != std::string::npos);
 }
