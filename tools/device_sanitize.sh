@@ -7,7 +7,8 @@
 # (default 3) processes per tool, all at once (the sanitizers are CPU-bound:
 # 4 x SHARDS processes share the machine's cores and its one GPU), each
 # limited to SECONDS (default 500). The tests that fill the device on purpose
-# (out-of-memory) are left out. TOOLS="memcheck racecheck" picks tools: a sanitizer reports their failed allocations.
+# (out-of-memory) are left out: a sanitizer reports their failed allocations.
+# TOOLS="memcheck racecheck" runs only those tools.
 # Writes OUTDIR/sanitize.txt: per tool and shard, the exit status, the error
 # summary and how many test cases finished (doctest --duration lines).
 # CASES_DIR/<tool>.cases (one test case name per line), when given, limits each
