@@ -21,16 +21,22 @@ AmgPreconditioner::AmgPreconditioner(const CsrMatrix& A, const AmgParams& params
                                      std::shared_ptr<const Executor> exec)
     : AmgPreconditioner(clone_on(checked(A, params), pick(A, exec)), params, pick(A, exec)) {}
 
-AmgPreconditioner::AmgPreconditioner(CsrMatrix&& A, const AmgParams& params, std::shared_ptr<const Executor> exec)
-    : AmgPreconditioner(std::move(A), params, std::optional<NearNullspace>(), std::move(exec)) {}
+AmgPreconditioner::AmgPreconditioner(CsrMatrix&& A, const AmgParams& params, std::shared_ptr<const Executor> exec) {
+  build(std::move(A), params, std::nullopt, std::move(exec));
+}
 
 AmgPreconditioner::AmgPreconditioner(const CsrMatrix& A, const AmgParams& params, NearNullspace ns,
-                                     std::shared_ptr<const Executor> exec)
-    : AmgPreconditioner(clone_on(checked(A, params), pick(A, exec)), params, std::optional<NearNullspace>(std::move(ns)),
-                        pick(A, exec)) {}
-
-AmgPreconditioner::AmgPreconditioner(CsrMatrix&& A, const AmgParams& params, std::optional<NearNullspace> ns,
                                      std::shared_ptr<const Executor> exec) {
+  build(clone_on(checked(A, params), pick(A, exec)), params, std::move(ns), pick(A, exec));
+}
+
+AmgPreconditioner::AmgPreconditioner(CsrMatrix&& A, const AmgParams& params, NearNullspace ns,
+                                     std::shared_ptr<const Executor> exec) {
+  build(std::move(A), params, std::move(ns), std::move(exec));
+}
+
+void AmgPreconditioner::build(CsrMatrix&& A, const AmgParams& params, std::optional<NearNullspace> ns,
+                              std::shared_ptr<const Executor> exec) {
   validate(params, A.space());
   exec = pick(A, std::move(exec));
   ExecutorScope scope(exec);

@@ -41,7 +41,7 @@ class AmgPreconditioner final : public LinearOperator {
   // block size — that one (amg/nullspace.hpp).
   AmgPreconditioner(const CsrMatrix& A, const AmgParams& params, NearNullspace ns,
                     std::shared_ptr<const Executor> exec = nullptr);
-  AmgPreconditioner(CsrMatrix&& A, const AmgParams& params, std::optional<NearNullspace> ns,
+  AmgPreconditioner(CsrMatrix&& A, const AmgParams& params, NearNullspace ns,
                     std::shared_ptr<const Executor> exec = nullptr);
 
   // z = M^-1 r: one multigrid cycle from a zero initial guess.
@@ -58,6 +58,9 @@ class AmgPreconditioner final : public LinearOperator {
   const CsrMatrix& matrix() const { return hierarchy_->levels().front().A; }
 
  private:
+  // The setup: ns, or params.nullspace when there is none.
+  void build(CsrMatrix&& A, const AmgParams& params, std::optional<NearNullspace> ns,
+             std::shared_ptr<const Executor> exec);
   std::unique_ptr<Hierarchy> hierarchy_;
   std::unique_ptr<MultigridCycle> cycle_;
 };
