@@ -2,10 +2,8 @@
 
 #include <cmath>
 
-#include "core/parallel_for.hpp"
+#include "problems/cell_assembly.hpp"
 #include "problems/elasticity_functors.hpp"
-#include "sparse/coo.hpp"
-#include "sparse/scan.hpp"
 
 namespace saga {
 
@@ -42,22 +40,10 @@ ElasticSystem assemble_elasticity(const Mesh& m, const ElasticityMaterial& mater
   const auto coords = Array<double>::from_vector(m.coords, space, "mesh coordinates");
   const auto cells = Array<index_t>::from_vector(m.cells, space, "mesh cells");
   const auto node = Array<index_t>::from_vector(s.node_of_vertex, space, "mesh node numbering");
-  const index_t nc = m.cell_count();
-  Array<std::int64_t> count(nc, space, "triplets per cell");
-  parallel_for(space, nc, fe_functors::CountFreeBlockPairs{cells.data(), node.data(), dim, count.data()});
-  Array<std::int64_t> offset(static_cast<std::size_t>(nc) + 1, space, "triplet offsets");
-  exclusive_scan_total(count, offset);
-  const std::int64_t total = offset.get(nc);
-  CooMatrix coo;
-  coo.rows = coo.cols = n;
-  coo.row = Array<index_t>(total, space, "assembly triplet rows");
-  coo.col = Array<index_t>(total, space, "assembly triplet columns");
-  coo.val = Array<double>(total, space, "assembly triplet values");
-  parallel_for(space, nc,
-               fe_functors::WriteElasticityTriplets{coords.data(), cells.data(), node.data(), material.lambda(),
-                                                    material.mu(), dim, offset.data(), coo.row.data(),
-                                                    coo.col.data(), coo.val.data()});
-  s.A = coo_to_csr(coo);
+  s.A = assemble_cell_triplets(
+      space, m.cell_count(), n, fe_functors::CountFreeBlockPairs{cells.data(), node.data(), dim, nullptr},
+      fe_functors::WriteElasticityTriplets{coords.data(), cells.data(), node.data(), material.lambda(), material.mu(),
+                                           dim, nullptr, nullptr, nullptr, nullptr});
   return s;
 }
 

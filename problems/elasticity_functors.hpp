@@ -7,6 +7,7 @@
 
 #include "core/hd.hpp"
 #include "core/types.hpp"
+#include "problems/fe_functors.hpp"
 #include "problems/p1_element.hpp"
 
 namespace saga::fe_functors {
@@ -37,11 +38,7 @@ struct WriteElasticityTriplets {
     const int n = dim + 1, m = n * dim;
     double p[4][3] = {};
     index_t d[4];
-    for (int a = 0; a < n; ++a) {
-      const index_t v = cells[e * n + a];
-      d[a] = node[v];
-      for (int r = 0; r < dim; ++r) p[a][r] = coords[static_cast<std::int64_t>(v) * dim + r];
-    }
+    gather_cell(coords, cells, node, dim, e, p, d);
     double S[144];
     p1_elasticity_stiffness(dim, p, lambda, mu, S);
     std::int64_t out = offset[e];

@@ -4,10 +4,8 @@
 #include <array>
 #include <cmath>
 
-#include "core/parallel_for.hpp"
+#include "problems/cell_assembly.hpp"
 #include "problems/fe_functors.hpp"
-#include "sparse/coo.hpp"
-#include "sparse/scan.hpp"
 
 namespace saga {
 
@@ -77,23 +75,12 @@ FeSystem assemble_p1(const Mesh& m, const FeCoefficients& c, Space space) {
   const auto dof = Array<index_t>::from_vector(s.dof_of_vertex, space, "mesh unknown numbering");
   Array<double> kappa_arr;
   if (!unit_kappa) kappa_arr = Array<double>::from_vector(kappa, space, "cell coefficients");
-  const index_t nc = m.cell_count();
-  Array<std::int64_t> count(nc, space, "triplets per cell");
-  parallel_for(space, nc, fe_functors::CountFreePairs{cells.data(), dof.data(), m.dim, count.data()});
-  Array<std::int64_t> offset(static_cast<std::size_t>(nc) + 1, space, "triplet offsets");
-  exclusive_scan_total(count, offset);
-  const std::int64_t total = offset.get(nc);
-  CooMatrix coo;
-  coo.rows = coo.cols = n;
-  coo.row = Array<index_t>(total, space, "assembly triplet rows");
-  coo.col = Array<index_t>(total, space, "assembly triplet columns");
-  coo.val = Array<double>(total, space, "assembly triplet values");
   fe_functors::WriteElementTriplets w{coords.data(), cells.data(), dof.data(), unit_kappa ? nullptr : kappa_arr.data(),
-                                      {},            m.dim,        offset.data(), coo.row.data(), coo.col.data(),
-                                      coo.val.data()};
+                                      {},            m.dim,        nullptr,     nullptr,
+                                      nullptr,       nullptr};
   c.anisotropy.tensor(w.K);
-  parallel_for(space, nc, w);
-  s.A = coo_to_csr(coo);
+  s.A = assemble_cell_triplets(space, m.cell_count(), n,
+                               fe_functors::CountFreePairs{cells.data(), dof.data(), m.dim, nullptr}, w);
   return s;
 }
 

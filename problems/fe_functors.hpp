@@ -11,6 +11,18 @@
 
 namespace saga::fe_functors {
 
+// The dim + 1 vertices of cell e: their points (3 coordinates, z = 0 in 2D)
+// and their unknown (or node) numbers, -1 where eliminated.
+SAGA_HD inline void gather_cell(const double* coords, const index_t* cells, const index_t* number, int dim,
+                                std::int64_t e, double p[4][3], index_t d[4]) {
+  const int n = dim + 1;
+  for (int a = 0; a < n; ++a) {
+    const index_t v = cells[e * n + a];
+    d[a] = number[v];
+    for (int r = 0; r < 3; ++r) p[a][r] = r < dim ? coords[static_cast<std::int64_t>(v) * dim + r] : 0.0;
+  }
+}
+
 struct CountFreePairs {
   const index_t* cells;
   const index_t* dof;  // unknown of each vertex, -1 for Dirichlet
@@ -38,11 +50,7 @@ struct WriteElementTriplets {
     const int n = dim + 1;
     double p[4][3] = {};
     index_t d[4];
-    for (int a = 0; a < n; ++a) {
-      const index_t v = cells[e * n + a];
-      d[a] = dof[v];
-      for (int r = 0; r < dim; ++r) p[a][r] = coords[static_cast<std::int64_t>(v) * dim + r];
-    }
+    gather_cell(coords, cells, dof, dim, e, p, d);
     double S[16];
     p1_stiffness(dim, p, K, kappa ? kappa[e] : 1.0, S);
     std::int64_t out = offset[e];
