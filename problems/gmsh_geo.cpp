@@ -154,4 +154,15 @@ Mesh mesh_from_geo(const std::string& geo, double h, double max_vertices) {
   return m;
 }
 
+Mesh read_mesh_file(const std::string& path, double h, double max_vertices, std::string* description) {
+  const bool geo = std::filesystem::path(path).extension() == ".geo";
+  if (description) *description = path + (geo ? fmt::format(" (gmsh, h = {})", h) : "");
+  return geo ? mesh_from_geo(path, h, max_vertices) : read_gmsh(path);
+}
+
+void require_mesh_file_name(const std::string& mesh, const std::string& generated) {
+  const auto ext = std::filesystem::path(mesh).extension().string();
+  SAGA_REQUIRE(ext == ".msh" || ext == ".geo", "mesh: '{}' (expected {}, or a .msh or .geo file)", mesh, generated);
+}
+
 }  // namespace saga

@@ -26,4 +26,11 @@ GeoMeshEstimate estimate_geo_mesh(const std::string& geo, double h);
 // mesh will be large. Messages name `geo`, not the temporary file.
 Mesh mesh_from_geo(const std::string& geo, double h, double max_vertices = 2e7);
 
+// The mesh file a config names: a .geo meshed by gmsh at h (mesh_from_geo), or
+// a .msh read as it is. *description gets "PATH" or "PATH (gmsh, h = H)".
+Mesh read_mesh_file(const std::string& path, double h, double max_vertices, std::string* description);
+// InputError "mesh: 'NAME' (expected GENERATED, or a .msh or .geo file)"
+// unless `mesh` ends in .msh or .geo (for a generator's check of its options).
+void require_mesh_file_name(const std::string& mesh, const std::string& generated);
+
 }  // namespace saga

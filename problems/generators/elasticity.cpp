@@ -3,11 +3,9 @@
 // by gmsh) clamped on named physical groups. dim unknowns per node, with the
 // node coordinates kept for amg.nullspace: rigid_body.
 #include <cmath>
-#include <filesystem>
 
 #include "problems/elasticity.hpp"
 #include "problems/gmsh_geo.hpp"
-#include "problems/gmsh_reader.hpp"
 #include "problems/mesh_generate.hpp"
 #include "problems/problem.hpp"
 
@@ -62,11 +60,9 @@ class ElasticityGenerator final : public ProblemGenerator {
                    : fmt::format("plate {:g} x 1 ({} x {} cells)", size[0], along, p_.cells);
       d += fmt::format(", clamped at x = 0, perturbation {}", p_.perturbation);
     } else {
-      const bool geo = std::filesystem::path(path_).extension() == ".geo";
-      m = geo ? mesh_from_geo(path_, p_.h, p_.max_vertices) : read_gmsh(path_);
+      m = read_mesh_file(path_, p_.h, p_.max_vertices, &d);
       mark_group_dirichlet(m, p_.clamped);
-      d = fmt::format("{}{}, clamped on {}", path_, geo ? fmt::format(" (gmsh, h = {})", p_.h) : "",
-                      join_names(p_.clamped));
+      d += ", clamped on " + join_names(p_.clamped);
     }
     const ElasticityMaterial material{p_.young, p_.poisson_ratio};
     ElasticSystem s = assemble_elasticity(m, material, space);
@@ -92,8 +88,7 @@ struct Elasticity {
   using Params = ElasticityParams;
   static void check(const Params& p) {
     if (!p.generated()) {
-      const auto ext = std::filesystem::path(p.mesh).extension().string();
-      SAGA_REQUIRE(ext == ".msh" || ext == ".geo", "mesh: '{}' (expected bar, plate, or a .msh or .geo file)", p.mesh);
+      require_mesh_file_name(p.mesh, "bar, plate");
       SAGA_REQUIRE(!p.clamped.empty(), "clamped: a Gmsh mesh needs the physical groups where u = 0");
     } else {
       SAGA_REQUIRE(p.clamped.empty(), "clamped: generated meshes are clamped at x = 0 (no physical groups)");

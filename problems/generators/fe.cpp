@@ -2,12 +2,10 @@
 // meshes (perturbed), Gmsh .msh files, or .geo geometries meshed by gmsh;
 // Dirichlet on the whole boundary or on named physical groups; kappa from the
 // coefficient field or per physical group, times the anisotropy tensor.
-#include <filesystem>
 
 #include "problems/fe_assembly.hpp"
 #include "problems/generators/variant_params.hpp"
 #include "problems/gmsh_geo.hpp"
-#include "problems/gmsh_reader.hpp"
 #include "problems/mesh_generate.hpp"
 #include "problems/problem.hpp"
 
@@ -50,9 +48,9 @@ class FeGenerator final : public ProblemGenerator {
       m = unit_simplex_mesh(p_.mesh == "square" ? 2 : 3, p_.cells, p_.perturbation, seed_);
       d = fmt::format("P1 FE on the unit {} ({} cells per side, perturbation {})", p_.mesh, p_.cells, p_.perturbation);
     } else {
-      const bool geo = std::filesystem::path(path_).extension() == ".geo";
-      m = geo ? mesh_from_geo(path_, p_.h, p_.max_vertices) : read_gmsh(path_);
-      d = fmt::format("P1 FE on {}{}", path_, geo ? fmt::format(" (gmsh, h = {})", p_.h) : "");
+      std::string file;
+      m = read_mesh_file(path_, p_.h, p_.max_vertices, &file);
+      d = "P1 FE on " + file;
       if (p_.whole_boundary())
         mark_boundary_dirichlet(m);
       else
@@ -76,11 +74,7 @@ struct Fe {
   static constexpr bool runs_on_host = true, runs_on_device = true;
   using Params = FeParams;
   static void check(const Params& p) {
-    if (!p.generated()) {
-      const auto ext = std::filesystem::path(p.mesh).extension().string();
-      SAGA_REQUIRE(ext == ".msh" || ext == ".geo", "mesh: '{}' (expected square, box, or a .msh or .geo file)",
-                   p.mesh);
-    }
+    if (!p.generated()) require_mesh_file_name(p.mesh, "square, box");
     SAGA_REQUIRE(p.whole_boundary() || !p.generated(),
                  "dirichlet: generated meshes have no physical groups (their whole boundary is Dirichlet)");
     SAGA_REQUIRE((p.variant.coefficient == "groups") == !p.groups.empty(),
