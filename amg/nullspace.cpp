@@ -1,8 +1,8 @@
 #include "amg/nullspace.hpp"
 
 #include <cmath>
-#include <filesystem>
 
+#include "core/file.hpp"
 #include "sparse/matrix_market.hpp"
 
 namespace saga {
@@ -91,10 +91,7 @@ void check_nullspace(const NearNullspace& ns, std::int64_t rows) {
                rows, ns.block_size);
 }
 
-std::string NullspaceContext::resolve(const std::string& path) const {
-  if (path.empty() || std::filesystem::path(path).is_absolute()) return path;
-  return (std::filesystem::path(directory) / path).string();
-}
+std::string NullspaceContext::resolve(const std::string& path) const { return resolve_config_path(directory, path); }
 
 namespace {
 
@@ -130,9 +127,7 @@ class FromFile final : public NullspaceSource {
     const std::string path = ctx.resolve(p_.path);
     const DenseMatrix m = read_matrix_market_array(path);
     SAGA_REQUIRE(m.rows == ctx.rows, "{}: the near-nullspace has {} rows, the matrix {}", path, m.rows, ctx.rows);
-    NearNullspace ns = user_nullspace(m.values, m.rows, m.cols, p_.block_size, ctx.space, path);
-    check_nullspace(ns, ctx.rows);
-    return ns;
+    return user_nullspace(m.values, m.rows, m.cols, p_.block_size, ctx.space, path);
   }
 
  private:

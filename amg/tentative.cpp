@@ -43,18 +43,21 @@ Tentative tentative_prolongator(const Aggregates& ag, const Vector& B, int k) {
   exclusive_scan_total(kept, to);
   const index_t independent = static_cast<index_t>(to.get(cols));
   t.dropped = cols - independent;
+  if (t.dropped == 0) {  // the common case: T and Bc stand, aggregate a has columns a*k .. a*k+k-1
+    if (k > 1) t.coarse_node = interleaved_nodes(cols, k, s);
+    return t;
+  }
   if (k > 1) t.coarse_node = Array<index_t>(independent, s, "aggregate of each coarse unknown");
   Vector bc(static_cast<std::size_t>(independent) * k, s, "coarse near-nullspace");
   parallel_for(s, cols,
                amg_functors::CompactCoarseNullspace{t.Bc.data(), to.data(), k, bc.data(),
-                                                            k > 1 ? t.coarse_node.data() : nullptr});
+                                                    k > 1 ? t.coarse_node.data() : nullptr});
   t.Bc = std::move(bc);
-  if (t.dropped > 0)
-    t.T = build_csr_two_pass(s, static_cast<index_t>(n), independent,
-                             amg_functors::CompactTentativeRows{t.T.row_ptr().data(), t.T.col().data(),
-                                                                t.T.val().data(), to.data(), nullptr, nullptr,
-                                                                nullptr, nullptr},
-                             "tentative prolongator without dependent columns");
+  t.T = build_csr_two_pass(s, static_cast<index_t>(n), independent,
+                           amg_functors::CompactTentativeRows{t.T.row_ptr().data(), t.T.col().data(),
+                                                              t.T.val().data(), to.data(), nullptr, nullptr, nullptr,
+                                                              nullptr},
+                           "tentative prolongator without dependent columns");
   return t;
 }
 

@@ -36,4 +36,9 @@ void check_output_path(const std::string& path, const char* what) {
     throw InputError(fmt::format("cannot write the {} to '{}': permission denied", what, path));
 }
 
+std::string resolve_config_path(const std::string& directory, const std::string& path) {
+  if (path.empty() || fs::path(path).is_absolute()) return path;
+  return (fs::path(directory) / path).string();
+}
+
 }  // namespace saga

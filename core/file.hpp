@@ -15,4 +15,8 @@ std::ifstream open_input_file(const std::string& path, const char* what);
 // exists and is writable, and the path is not a folder. Creates nothing.
 void check_output_path(const std::string& path, const char* what);
 
+// `path` as written in a config: absolute or empty as it is, relative to the
+// config's `directory` otherwise.
+std::string resolve_config_path(const std::string& directory, const std::string& path);
+
 }  // namespace saga

@@ -1,6 +1,6 @@
 #include "problems/problem.hpp"
 
-#include <filesystem>
+#include "core/file.hpp"
 
 // The problem generators: one line each (the add_* function its file in problems/generators/ defines).
 #define SAGA_PROBLEM_COMPONENTS(X) \
@@ -30,9 +30,6 @@ const ProblemRegistry& problem_generators() {
   return r;
 }
 
-std::string ProblemContext::resolve(const std::string& path) const {
-  if (path.empty() || std::filesystem::path(path).is_absolute()) return path;
-  return (std::filesystem::path(directory) / path).string();
-}
+std::string ProblemContext::resolve(const std::string& path) const { return resolve_config_path(directory, path); }
 
 }  // namespace saga
