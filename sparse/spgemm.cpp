@@ -1,5 +1,8 @@
 #include "sparse/spgemm.hpp"
 
+#include <algorithm>
+
+#include "core/device.hpp"
 #include "core/dispatch.hpp"
 #include "sparse/csr_ops.hpp"
 #include "sparse/cuda/kernels.hpp"
@@ -13,6 +16,12 @@
   X(cuda, spgemm_cusparse)
 
 namespace saga {
+
+std::size_t SpgemmOptions::budget_now() const {
+  constexpr std::size_t floor = std::size_t(1) << 20;
+  const std::size_t quarter_free = device::available_memory() / 4;
+  return std::min(memory_budget_bytes, std::max(floor, quarter_free));
+}
 
 #define SAGA_DECLARE(ns, name) namespace ns { void add_##name(SpgemmRegistry&); }
 SAGA_SPGEMM_HOST_COMPONENTS(SAGA_DECLARE)

@@ -21,6 +21,11 @@ struct SpgemmOptions {
   // Device memory the ESC expansion may use at once (keys, values and sort
   // buffers); larger products are processed in row slices.
   std::size_t memory_budget_bytes = std::size_t(2) << 30;
+  // The budget a product uses when it starts: memory_budget_bytes, capped at a
+  // quarter of the device memory free at that moment (the rest is for C and
+  // for what the caller holds), at least 1 MiB. A nearly full device thus
+  // slices the expansion finer instead of failing (docs/reliability.md).
+  std::size_t budget_now() const;
 };
 
 // Work counts of a product (docs/design.md, "SpGEMM work").
@@ -28,6 +33,7 @@ struct SpgemmStats {
   std::int64_t products = 0;  // Σ_{a_ik≠0} nnz(B_k)
   std::int64_t nnz_c = 0;
   int slices = 0;             // ESC row slices used (0 when not applicable)
+  std::int64_t budget_bytes = 0;  // the slice budget the ESC used (SpgemmOptions::budget_now)
   std::int64_t long_rows = 0; // rows too long for one CTA (binned: run by the global ESC)
   // Device memory the product allocated besides C itself (analysis, bins,
   // counts, library buffers); the peak when it was allocated in steps.

@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <cstdio>
+#include <cstdlib>
 
 #include <spdlog/spdlog.h>
 
@@ -19,6 +20,7 @@ int main(int argc, char** argv) {
     return 77;
   }
   spdlog::set_level(spdlog::level::warn);
+  if (const char* size = std::getenv("SAGA_TEST_SIZE")) std::printf("SAGA_TEST_SIZE=%s\n", size);
   doctest::Context ctx(argc, argv);
   return ctx.run();
 }

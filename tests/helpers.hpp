@@ -6,8 +6,11 @@
 #include <Eigen/Sparse>
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <random>
 #include <set>
+#include <string>
 
 #include "sparse/coo.hpp"
 #include "sparse/csr.hpp"
@@ -15,6 +18,27 @@
 namespace saga::test {
 
 using EigenCsr = Eigen::SparseMatrix<double, Eigen::RowMajor, int>;
+
+// Sizes of the heavy GPU tests. SAGA_TEST_SIZE=small shrinks them for the
+// compute-sanitizer runs (tools/device_sanitize.sh), where kernels run 100-1000x
+// slower; the small sizes still reach every path the full ones do (several
+// levels, rows longer than a CTA, sliced products). Unset or "full": full size.
+inline bool small_test_sizes() {
+  static const bool small = [] {
+    const char* e = std::getenv("SAGA_TEST_SIZE");
+    const std::string v = e ? e : "full";
+    if (v != "full" && v != "small") {
+      std::fprintf(stderr, "SAGA_TEST_SIZE must be 'full' or 'small', got '%s'\n", v.c_str());
+      std::exit(2);
+    }
+    return v == "small";
+  }();
+  return small;
+}
+template <class T>
+T sized(T full, T small) {
+  return small_test_sizes() ? small : full;
+}
 
 inline std::uint64_t fresh_seed() {
   static std::random_device rd;

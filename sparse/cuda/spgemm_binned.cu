@@ -1026,7 +1026,7 @@ CsrMatrix binned_product(const CsrMatrix& A, const CsrMatrix& B, const Operands&
   SAGA_CUDA(cudaMemsetAsync(total.data(), 0, 2 * sizeof(unsigned long long), ::saga::device_stream()));
   std::int64_t direct_items = 0;
   for (int b = 0; b < kThreadBins; ++b) direct_items += plan.items[b];
-  direct_items = std::min<std::int64_t>(direct_items, static_cast<std::int64_t>(opt.memory_budget_bytes / 12));
+  direct_items = std::min<std::int64_t>(direct_items, static_cast<std::int64_t>(opt.budget_now() / 12));
   const bool direct = cfg.assembly == "direct" && direct_items > 0;
   DirectOut out;
   Array<index_t> direct_col;
@@ -1073,6 +1073,7 @@ CsrMatrix binned_product(const CsrMatrix& A, const CsrMatrix& B, const Operands&
     stats->products = plan.products;
     stats->nnz_c = nnz;
     stats->slices = esc_stats.slices;
+    stats->budget_bytes = esc_stats.budget_bytes;
     stats->long_rows = plan.count(kLongBin);
     stats->workspace_bytes = plan.workspace_bytes + static_cast<std::int64_t>(m) * sizeof(int) +
                              (direct ? direct_items * 12 + static_cast<std::int64_t>(m) * 8 : 0) +
@@ -1148,6 +1149,7 @@ class BinnedSpgemm : public SpgemmAlgorithm {
       stats->products = plan->products;
       stats->nnz_c = C.nnz();
       stats->slices = esc_stats.slices;
+      stats->budget_bytes = esc_stats.budget_bytes;
       stats->long_rows = plan->count(kLongBin);
       stats->workspace_bytes = lr.done ? esc_stats.workspace_bytes : 0;
     }

@@ -73,8 +73,8 @@ CsrMatrix spgemm_esc(const CsrMatrix& A, const CsrMatrix& B, const SpgemmOptions
   const int col_bits = prim::bits_for(n);
   Array<std::int64_t> prod_ptr = product_offsets(A, B);
   const std::int64_t total = prod_ptr.get(m);
-  const std::int64_t max_per_slice =
-      std::max<std::int64_t>(1, static_cast<std::int64_t>(opt.memory_budget_bytes / kBytesPerProduct));
+  const std::size_t budget = opt.budget_now();
+  const std::int64_t max_per_slice = std::max<std::int64_t>(1, static_cast<std::int64_t>(budget / kBytesPerProduct));
 
   // Row slices [r0, r1) whose products fit the budget (a single row that alone
   // exceeds it still forms its own slice).
@@ -164,6 +164,7 @@ CsrMatrix spgemm_esc(const CsrMatrix& A, const CsrMatrix& B, const SpgemmOptions
     stats->products = total;
     stats->nnz_c = nnz;
     stats->slices = static_cast<int>(cuts.size()) - 1;
+    stats->budget_bytes = static_cast<std::int64_t>(budget);
     std::int64_t largest = 0;
     for (std::size_t c = 0; c + 1 < cut_products.size(); ++c)
       largest = std::max(largest, cut_products[c + 1] - cut_products[c]);

@@ -1,6 +1,7 @@
 // The CUDA backend builds the same hierarchy as the host (aggregates
 // identical, matrices to 1e-12) and PCG takes the same iterations (±1).
 #include <Eigen/Dense>
+#include <fmt/format.h>
 
 #include "amg/coarse_solver.hpp"
 #include "amg/spectral_radius.hpp"
@@ -81,10 +82,10 @@ TEST_CASE("GPU strength filter with a warp per row (rows of 30-300 entries) equa
 
 TEST_CASE("GPU lexicographic MIS-2 (dataflow kernel) and every aggregation method equal host") {
   std::vector<CsrMatrix> graphs;
-  graphs.push_back(poisson(Stencil::fd2d_5pt, 300, Space::host));  // 90k nodes: 700 tiles wait on each other
-  graphs.push_back(poisson(Stencil::fe2d_9pt, 129, Space::host));
-  graphs.push_back(poisson(Stencil::fd3d_7pt, 41, Space::host));
-  graphs.push_back(poisson(Stencil::fe3d_27pt, 23, Space::host));
+  graphs.push_back(poisson(Stencil::fd2d_5pt, sized(300, 120), Space::host));  // 90k nodes: 700 tiles wait on each other
+  graphs.push_back(poisson(Stencil::fe2d_9pt, sized(129, 40), Space::host));
+  graphs.push_back(poisson(Stencil::fd3d_7pt, sized(41, 14), Space::host));
+  graphs.push_back(poisson(Stencil::fe3d_27pt, sized(23, 10), Space::host));
   RmatParams rp;
   rp.scale = 13;
   rp.seed = fresh_seed();
@@ -127,7 +128,7 @@ TEST_CASE("GPU hierarchy of an R-MAT Laplacian (isolated vertices left unaggrega
 TEST_CASE("GPU hierarchy equals the host hierarchy and PCG iterations agree") {
   for (Stencil s : {Stencil::fd2d_5pt, Stencil::fe2d_9pt, Stencil::fd3d_7pt, Stencil::fe3d_27pt}) {
     CAPTURE(stencil_name(s));
-    const index_t N = stencil_dim(s) == 2 ? 200 : 30;
+    const index_t N = stencil_dim(s) == 2 ? sized(200, 48) : sized(30, 12);
     AmgParams p;
     const Hierarchy hh(poisson(s, N, Space::host), p);
     const Hierarchy hd(poisson(s, N, Space::device), p);
@@ -158,7 +159,7 @@ TEST_CASE("GPU hierarchy equals the host hierarchy and PCG iterations agree") {
 TEST_CASE("GPU rho(D^-1 A): the device-resident Lanczos equals the host one, breakdown included") {
   std::mt19937_64 rng(fresh_seed());
   for (Stencil s : {Stencil::fd2d_5pt, Stencil::fe3d_27pt}) {
-    const CsrMatrix Ah = poisson(s, stencil_dim(s) == 2 ? 90 : 17, Space::host);
+    const CsrMatrix Ah = poisson(s, stencil_dim(s) == 2 ? sized(90, 40) : sized(17, 10), Space::host);
     const CsrMatrix Ad = Ah.to(Space::device);
     const double rh = amg::spectral_radius_dinv_a(Ah, inverse_diagonal(Ah), 15);
     const double rd = amg::spectral_radius_dinv_a(Ad, inverse_diagonal(Ad), 15);
@@ -289,10 +290,47 @@ TEST_CASE("GPU setup given half the device memory it needs fails cleanly: names 
   device::release_cached_memory();
   // The device works afterwards, and `saga solve` reports its peak.
   RunConfig c;
-  c.problem.type = Component("poisson", Options().set("N", 40));
+  c.problem.type = Component("poisson", Options().set("N", sized(40, 12)));
   const RunResult r = run_solve(c, Executor::cuda());
   CHECK(r.solve.converged);
   CHECK(r.setup_peak_bytes > 0);
   CHECK(r.peak_bytes >= r.setup_peak_bytes);
   CHECK(format_summary(r).find("peak device memory") != std::string::npos);
+}
+
+TEST_CASE("GPU setup memory estimate bounds the measured peak on 2D, 27-pt and block problems") {
+  struct Case {
+    std::string name;
+    RunConfig c;
+  };
+  std::vector<Case> cases;
+  for (const auto& [stencil, N] : {std::pair{"2d5", sized(400, 64)}, std::pair{"2d9", sized(400, 64)},
+                                   std::pair{"3d7", sized(48, 16)}, std::pair{"3d27", sized(40, 14)}}) {
+    Case k{fmt::format("{} N={}", stencil, N), {}};
+    k.c.problem.type = Component("poisson", Options().set("stencil", stencil).set("N", N));
+    cases.push_back(k);
+  }
+  Case e{"elasticity bar, rigid-body modes", {}};
+  e.c.problem.type = Component("elasticity", Options().set("mesh", "bar").set("cells", sized(12, 5)));
+  e.c.amg.nullspace = Component("rigid_body");
+  cases.push_back(e);
+  for (const Case& k : cases) {
+    CAPTURE(k.name);
+    const Problem pd = build_problem(k.c.problem, Space::device);
+    const double matrix_bytes = 12.0 * pd.A.nnz() + 4.0 * (pd.A.rows() + 1);
+    NearNullspace ns = problem_nullspace(pd, k.c, Space::device);
+    device::release_cached_memory();
+    device::reset_peak_memory();
+    const std::size_t before = device::pool_usage().current;
+    std::size_t estimate = 0;
+    {
+      const Hierarchy h(pd.A.clone(), k.c.amg, std::move(ns));
+      estimate = h.stats().estimated_bytes;
+    }
+    const double beyond = static_cast<double>(device::pool_usage().peak - before) - matrix_bytes;
+    MESSAGE(k.name << ": " << pd.A.rows() << " rows, peak " << beyond / matrix_bytes << " x bytes(A) beyond A, estimate "
+                   << estimate / matrix_bytes << " x");
+    CHECK(static_cast<double>(estimate) >= beyond);       // the model bounds the peak
+    CHECK(static_cast<double>(estimate) <= 3.0 * beyond + 1e6);  // and is not absurd
+  }
 }

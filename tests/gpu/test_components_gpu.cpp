@@ -51,7 +51,7 @@ TEST_CASE("GPU row absolute sums equal host") {
 
 TEST_CASE("GPU smoothers and cycles match the host: iterations and solution") {
   std::mt19937_64 rng(fresh_seed());
-  const CsrMatrix Ah = poisson(Stencil::fd3d_7pt, 32, Space::host);
+  const CsrMatrix Ah = poisson(Stencil::fd3d_7pt, sized(32, 12), Space::host);
   const Vector bh = random_vector(Ah.rows(), rng(), Space::host);
   for (const std::string& sm : smoothers().names())
     for (const std::string& cy : cycles().names()) {
@@ -68,7 +68,7 @@ TEST_CASE("GPU smoothers and cycles match the host: iterations and solution") {
 
 TEST_CASE("GPU Krylov methods match the host on SPD and nonsymmetric problems") {
   std::mt19937_64 rng(fresh_seed());
-  const CsrMatrix Ah = poisson(Stencil::fe3d_27pt, 24, Space::host);
+  const CsrMatrix Ah = poisson(Stencil::fe3d_27pt, sized(24, 10), Space::host);
   const Vector bh = random_vector(Ah.rows(), rng(), Space::host);
   for (const std::string& m : krylov_methods().names()) {
     CAPTURE(m);
@@ -97,8 +97,8 @@ TEST_CASE("GPU Krylov methods match the host on SPD and nonsymmetric problems") 
 
 TEST_CASE("two solvers on two executors run concurrently from two threads, with the sequential results") {
   std::mt19937_64 rng(fresh_seed());
-  const CsrMatrix A1 = poisson(Stencil::fd3d_7pt, 64, Space::device);
-  const CsrMatrix A2 = poisson(Stencil::fe3d_27pt, 40, Space::device);
+  const CsrMatrix A1 = poisson(Stencil::fd3d_7pt, sized(64, 16), Space::device);
+  const CsrMatrix A2 = poisson(Stencil::fe3d_27pt, sized(40, 12), Space::device);
   const Vector b1 = random_vector(A1.rows(), rng(), Space::device), b2 = random_vector(A2.rows(), rng(), Space::device);
   const auto e1 = Executor::cuda(), e2 = Executor::cuda();
   CHECK(e1->stream() != e2->stream());

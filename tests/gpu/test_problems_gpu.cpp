@@ -1,6 +1,8 @@
 // The CUDA problem generators equal the host ones: structured variants
 // (anisotropy, jumping coefficients) and P1 assembly on generated and Gmsh
 // meshes; AMG-PCG on FE problems takes the same iterations on both backends.
+#include <fmt/format.h>
+
 #include "app/run.hpp"
 #include "problems/fe_assembly.hpp"
 #include "problems/gmsh_reader.hpp"
@@ -22,7 +24,7 @@ TEST_CASE("GPU structured variants equal host") {
   random.seed = fresh_seed();
   for (Stencil s : {Stencil::fd2d_5pt, Stencil::fe2d_9pt, Stencil::fd3d_7pt, Stencil::fe3d_27pt}) {
     CAPTURE(stencil_name(s));
-    const index_t N = stencil_dim(s) == 2 ? 101 : 23;
+    const index_t N = stencil_dim(s) == 2 ? sized(101, 41) : sized(23, 11);
     std::vector<StencilSpec> specs = {make_stencil_spec(s, {}, checker), make_stencil_spec(s, {}, random)};
     if (s != Stencil::fe3d_27pt) specs.push_back(make_stencil_spec(s, {1e-3, 30}));
     for (const StencilSpec& spec : specs) {
@@ -63,14 +65,17 @@ TEST_CASE("GPU P1 assembly equals host") {
 }
 
 TEST_CASE("GPU AMG-PCG on FE and variant problems takes the host's iterations") {
-  const char* configs[] = {
-      "problem: {type: fe, mesh: square, cells: 256, perturbation: 0.2}",
-      "problem: {type: fe, mesh: box, cells: 24, perturbation: 0.1, anisotropy: {epsilon: 0.01, angle: 30}}",
-      "problem: {type: fe, mesh: square, cells: 128, coefficient: {type: checkerboard, contrast: 1.0e4, blocks: 4}}",
-      "problem: {type: poisson, stencil: 2d9, N: 200, anisotropy: {epsilon: 0.001, angle: 45}}",
-      "problem: {type: poisson, stencil: 3d7, N: 32, coefficient: {type: random, contrast: 1.0e4, blocks: 4}}",
+  const std::string configs[] = {
+      fmt::format("problem: {{type: fe, mesh: square, cells: {}, perturbation: 0.2}}", sized(256, 64)),
+      fmt::format("problem: {{type: fe, mesh: box, cells: {}, perturbation: 0.1, anisotropy: {{epsilon: 0.01, angle: 30}}}}",
+                  sized(24, 10)),
+      fmt::format("problem: {{type: fe, mesh: square, cells: {}, coefficient: {{type: checkerboard, contrast: 1.0e4, blocks: 4}}}}",
+                  sized(128, 48)),
+      fmt::format("problem: {{type: poisson, stencil: 2d9, N: {}, anisotropy: {{epsilon: 0.001, angle: 45}}}}", sized(200, 64)),
+      fmt::format("problem: {{type: poisson, stencil: 3d7, N: {}, coefficient: {{type: random, contrast: 1.0e4, blocks: 4}}}}",
+                  sized(32, 12)),
   };
-  for (const char* text : configs) {
+  for (const std::string& text : configs) {
     CAPTURE(text);
     const RunConfig c = parse_config(text, "gpu.yaml");
     const RunResult rh = run_solve(c, Executor::host()), rd = run_solve(c, Executor::cuda());

@@ -116,7 +116,7 @@ TEST_CASE("GPU SpGEMM zero result and Poisson products") {
 
 TEST_CASE("GPU vector operations equal host") {
   std::mt19937_64 rng(fresh_seed());
-  const std::size_t n = 1000003;
+  const std::size_t n = sized<std::size_t>(1000003, 100003);
   const Vector a = random_vector(n, rng(), Space::host), b = random_vector(n, rng(), Space::host);
   const Vector da = a.to(Space::device), db = b.to(Space::device);
   CHECK(random_vector(n, 12345, Space::device).to_vector() == random_vector(n, 12345, Space::host).to_vector());

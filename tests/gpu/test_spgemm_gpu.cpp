@@ -110,7 +110,7 @@ TEST_CASE("GPU SpGEMM algorithms equal host Gustavson on random, rectangular and
 
 TEST_CASE("GPU binned SpGEMM: power-law rows longer than a CTA, slices, determinism") {
   std::mt19937_64 rng(fresh_seed());
-  const HostCsr a = power_law(6000, 3000, rng);
+  const HostCsr a = power_law(sized(6000, 2000), 3000, rng);
   const CsrMatrix Ah = from_host_csr(a, Space::host), Ad = Ah.to(Space::device);
   const HostCsr ref = to_host_csr(spgemm(Ah, Ah));
   for (const Component& variant : {Component("binned"), kSorted, kHashed, kDirect}) {
@@ -134,7 +134,7 @@ TEST_CASE("GPU binned SpGEMM: power-law rows longer than a CTA, slices, determin
   // Bitwise the same, run after run.
   check_bitwise(spgemm(Ad, Ad, variant), C1);
   // Another right-hand side with short rows.
-  const CsrMatrix T = from_host_csr(power_law(6000, 40, rng), Space::host);
+  const CsrMatrix T = from_host_csr(power_law(sized(6000, 2000), 40, rng), Space::host);
   check_equal(to_host_csr(spgemm(Ad, T.to(Space::device), variant)), to_host_csr(spgemm(Ah, T)), 1e-12);
   }
 }
@@ -143,7 +143,7 @@ TEST_CASE("GPU binned SpGEMM equals host on the AMG products of the seed stencil
   std::mt19937_64 rng(fresh_seed());
   for (Stencil s : {Stencil::fd2d_5pt, Stencil::fe2d_9pt, Stencil::fd3d_7pt, Stencil::fe3d_27pt}) {
     CAPTURE(stencil_name(s));
-    const Hierarchy h(poisson(s, stencil_dim(s) == 2 ? 120 : 24, Space::host), AmgParams{});
+    const Hierarchy h(poisson(s, stencil_dim(s) == 2 ? sized(120, 48) : sized(24, 12), Space::host), AmgParams{});
     for (std::size_t l = 0; l + 1 < h.levels().size(); ++l) {
       CAPTURE(l);
       const Level& L = h.levels()[l];
@@ -204,7 +204,7 @@ TEST_CASE("GPU SpGEMM numeric phase recomputes values on a fixed structure") {
 TEST_CASE("GPU hierarchies built with binned and cuSPARSE SpGEMM agree") {
   for (Stencil s : {Stencil::fd2d_5pt, Stencil::fd3d_7pt, Stencil::fe3d_27pt}) {
     CAPTURE(stencil_name(s));
-    const index_t N = stencil_dim(s) == 2 ? 300 : 32;
+    const index_t N = stencil_dim(s) == 2 ? sized(300, 64) : sized(32, 12);
     AmgParams pb, pc;
     pb.spgemm = Component("binned");
     pc.spgemm = Component("cusparse");
@@ -260,4 +260,28 @@ TEST_CASE("GPU SpGEMM out of device memory is a clear error, and the device stay
   filler.clear();
   device::release_cached_memory();  // other executors' pools need the memory back
   check_equal(to_host_csr(spgemm(A, A, {"binned"})), ref, 0.0);
+}
+
+TEST_CASE("GPU SpGEMM with little free device memory slices its expansion to fit, and stays exact") {
+  // ESC of the 3D 27-pt A·A N=40: 46M products = 2.2 GB of expansion at the
+  // default 2 GiB budget; with 1 GiB free it must slice by the free memory.
+  const CsrMatrix A = poisson(Stencil::fe3d_27pt, 40, Space::device);
+  const Component esc("esc");
+  SpgemmStats roomy;
+  const HostCsr ref = to_host_csr(spgemm(A, A, esc, &roomy));
+  const std::size_t target = std::size_t(1) << 30;
+  device::release_cached_memory();
+  std::vector<Array<char>> filler;
+  for (std::size_t block : {std::size_t(256) << 20, std::size_t(16) << 20})
+    while (device::available_memory() > target + block) filler.emplace_back(block, Space::device, "test filler");
+  const std::size_t free_now = device::available_memory();
+  SpgemmStats tight;
+  const CsrMatrix C = spgemm(A, A, esc, &tight);
+  MESSAGE("free " << free_now / 1048576.0 << " MiB: " << tight.slices << " slices of budget " << tight.budget_bytes / 1048576.0
+                  << " MiB (" << roomy.slices << " with the device free)");
+  CHECK(tight.budget_bytes <= static_cast<std::int64_t>(free_now / 4));
+  CHECK(tight.slices > roomy.slices);
+  check_equal(to_host_csr(C), ref, 1e-12);  // rows never straddle slices, but sums may group differently
+  filler.clear();
+  device::release_cached_memory();
 }

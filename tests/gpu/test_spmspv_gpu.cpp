@@ -34,7 +34,7 @@ TEST_CASE("GPU SpMSpV equals host bitwise, every semiring and algorithm") {
   rp.seed = rng();
   std::vector<CsrMatrix> mats;
   mats.push_back(from_host_csr(random_csr(sp, rng), Space::host));
-  mats.push_back(poisson(Stencil::fe3d_27pt, 20, Space::host));
+  mats.push_back(poisson(Stencil::fe3d_27pt, sized(20, 10), Space::host));
   mats.push_back(rmat_matrix(rp, Space::host));  // power-law rows, nonsymmetric
   for (const CsrMatrix& Ah : mats) {
     const CsrMatrix Ad = Ah.to(Space::device);
@@ -83,9 +83,9 @@ TEST_CASE("GPU MIS-2 with frontier rounds equals host") {
   rp.edges = 8;
   rp.seed = rng();
   std::vector<CsrMatrix> graphs;
-  graphs.push_back(poisson(Stencil::fd2d_5pt, 90, Space::host));
-  graphs.push_back(poisson(Stencil::fd3d_7pt, 24, Space::host));
-  graphs.push_back(poisson(Stencil::fe3d_27pt, 16, Space::host));
+  graphs.push_back(poisson(Stencil::fd2d_5pt, sized(90, 40), Space::host));
+  graphs.push_back(poisson(Stencil::fd3d_7pt, sized(24, 10), Space::host));
+  graphs.push_back(poisson(Stencil::fe3d_27pt, sized(16, 8), Space::host));
   graphs.push_back(rmat_laplacian(rp, 1.0, Space::host));
   for (const CsrMatrix& Gh : graphs) {
     const CsrMatrix Gd = Gh.to(Space::device);

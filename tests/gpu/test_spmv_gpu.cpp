@@ -59,19 +59,19 @@ struct Case {
 std::vector<Case> cases(std::mt19937_64& rng) {
   std::vector<Case> c;
   for (Stencil s : {Stencil::fd2d_5pt, Stencil::fe2d_9pt, Stencil::fd3d_7pt, Stencil::fe3d_27pt})
-    c.push_back({stencil_name(s), poisson(s, stencil_dim(s) == 2 ? 70 : 19, Space::host)});
+    c.push_back({stencil_name(s), poisson(s, stencil_dim(s) == 2 ? sized(70, 30) : sized(19, 10), Space::host)});
   {  // coarse-level operators (wider rows) of a 3D hierarchy
     AmgParams p;
-    const Hierarchy h(poisson(Stencil::fe3d_27pt, 20, Space::host), p);
+    const Hierarchy h(poisson(Stencil::fe3d_27pt, sized(20, 12), Space::host), p);
     for (std::size_t l = 1; l < h.levels().size(); ++l)
       c.push_back({fmt::format("27-pt level {}", l), h.levels()[l].A.clone()});
     c.push_back({"27-pt P0", h.levels()[0].P.clone()});
     c.push_back({"27-pt R0", h.levels()[0].R.clone()});
   }
-  c.push_back({"ragged 3000 x 120000 (rows up to 1e5)", from_host_csr(ragged(3000, 120000, 100000, rng), Space::host)});
-  c.push_back({"ragged 20000 x 5000", from_host_csr(ragged(20000, 5000, 5000, rng), Space::host)});
+  c.push_back({"ragged 3000 x 120000 (rows up to 1e5)", from_host_csr(ragged(sized(3000, 600), 120000, 100000, rng), Space::host)});
+  c.push_back({"ragged 20000 x 5000", from_host_csr(ragged(sized(20000, 4000), 5000, 5000, rng), Space::host)});
   RmatParams rp;
-  rp.scale = 14;
+  rp.scale = sized(14, 11);
   rp.edges = 12;
   rp.seed = rng();
   c.push_back({"R-MAT 2^14", rmat_matrix(rp, Space::host)});
@@ -180,7 +180,7 @@ TEST_CASE("GPU multigrid cycle with r . z fused into its last sweep equals cycle
   std::mt19937_64 rng(fresh_seed());
   for (Stencil s : {Stencil::fd3d_7pt, Stencil::fe3d_27pt}) {
     CAPTURE(stencil_name(s));
-    const CsrMatrix Ah = poisson(s, 24, Space::host);
+    const CsrMatrix Ah = poisson(s, sized(24, 12), Space::host);
     const AmgPreconditioner Mh(Ah), Md(Ah.to(Space::device));
     const Vector rh = random_vector(Ah.rows(), rng(), Space::host), rd = rh.to(Space::device);
     Vector zh(Ah.rows(), Space::host), zd(Ah.rows(), Space::device), zd2(Ah.rows(), Space::device);
@@ -238,7 +238,7 @@ TEST_CASE("GPU PCG replayed as a CUDA graph: the same iterates bitwise as kernel
   std::mt19937_64 rng(fresh_seed());
   for (Stencil s : {Stencil::fd3d_7pt, Stencil::fe2d_9pt}) {
     CAPTURE(stencil_name(s));
-    const CsrMatrix A = poisson(s, stencil_dim(s) == 2 ? 200 : 40, Space::device);
+    const CsrMatrix A = poisson(s, stencil_dim(s) == 2 ? sized(200, 64) : sized(40, 14), Space::device);
     const Vector b = random_vector(A.rows(), rng(), Space::device);
     const auto exec = Executor::cuda();
     SolveResult r[3];
@@ -275,7 +275,7 @@ TEST_CASE("GPU PCG replayed as a CUDA graph: the same iterates bitwise as kernel
   }
   // On the legacy default stream (no executor of its own) a graph cannot be
   // captured: the solve runs kernel by kernel and says why.
-  const CsrMatrix A = poisson(Stencil::fd2d_5pt, 64, Space::device);
+  const CsrMatrix A = poisson(Stencil::fd2d_5pt, sized(64, 32), Space::device);
   const Vector b = random_vector(A.rows(), rng(), Space::device);
   Vector x = Vector::zeros(A.rows(), Space::device);
   const SolveResult r = Solver(A, AmgParams{}, SolverParams{}, Executor::default_for(Space::device)).solve(b, x);
