@@ -3,6 +3,7 @@
 #include "core/device.hpp"
 #include "core/log.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <chrono>
 
@@ -23,10 +24,13 @@
 namespace saga {
 
 namespace {
-// Peak setup allocations over bytes(A), measured with device::pool_usage() on
-// the H100 (tests/gpu/test_amg_gpu.cpp prints them; docs/reliability.md): the
-// largest seen, rounded up.
-constexpr double kSetupBytesFactor = 3.5, kSetupBytesFactorBlocks = 6.0;
+// Peak setup allocations beyond A, measured with device::pool_usage() on the
+// H100 (tests/gpu/test_amg_gpu.cpp prints them; docs/reliability.md): 182-370
+// bytes per row on 2D/3D stencils of 5-27 nonzeros per row, bounded with a
+// margin by 300 B per row + 4 B per nonzero; per near-nullspace column beyond
+// the first, a row's share of P, R, AP and the coarse B grows (elasticity with
+// 6 rigid-body modes: P has 28 nonzeros per row, AP 71).
+constexpr double kBytesPerRow = 300, kBytesPerNonzero = 4, kBytesPerRowPerColumn = 600;
 }  // namespace
 
 const std::set<std::string>& cycle_level_keys() {
@@ -56,9 +60,15 @@ void validate(const SetupParams& p, std::optional<Space> space) {
 }
 
 std::size_t estimate_setup_bytes(index_t rows, std::int64_t nnz, int nullspace_columns) {
-  const double matrix = 12.0 * static_cast<double>(nnz) + sizeof(offset_t) * (static_cast<double>(rows) + 1);
-  const double factor = nullspace_columns > 1 ? kSetupBytesFactorBlocks : kSetupBytesFactor;
-  return static_cast<std::size_t>(factor * matrix + 64.0 * rows);
+  const double per_row = kBytesPerRow + kBytesPerRowPerColumn * std::max(0, nullspace_columns - 1);
+  return static_cast<std::size_t>(per_row * rows + kBytesPerNonzero * static_cast<double>(nnz));
+}
+
+std::int64_t HierarchyStats::largest_spgemm_workspace() const {
+  std::int64_t w = 0;
+  for (const LevelStats& L : levels)
+    for (const auto& [name, rec] : L.spgemm) w = std::max(w, rec.workspace_bytes);
+  return w;
 }
 
 double HierarchyStats::spgemm_seconds() const {
@@ -203,21 +213,31 @@ Hierarchy::Hierarchy(CsrMatrix A, const SetupParams& params, NearNullspace ns,
       L.P = step("AT", [&] {
         Vector d = L.dinv.clone();
         scale(-omega, d);
+        ss = SpgemmStats{};
         return product->multiply_scaled_add(L.A, T.T, d, T.T, &ss);
       });
     } else {
       CsrMatrix AT =
-          step("AT", [&] { return product->multiply(L.A, T.T, &ss); });
+          step("AT", [&] {
+            ss = SpgemmStats{};
+            return product->multiply(L.A, T.T, &ss);
+          });
       L.P = step("smooth_update", [&] { return amg::jacobi_smooth_update(T.T, std::move(AT), L.dinv, omega); });
     }
-    st.spgemm["AT"] = {ss.products, ss.nnz_c, sec["AT"]};
+    st.spgemm["AT"] = {ss.products, ss.nnz_c, sec["AT"], ss.workspace_bytes, ss.slices};
     L.R = step("transpose", [&] { return transpose(L.P); });
     CsrMatrix AP =
-        step("AP", [&] { return product->multiply(L.A, L.P, &ss); });
-    st.spgemm["AP"] = {ss.products, ss.nnz_c, sec["AP"]};
+        step("AP", [&] {
+          ss = SpgemmStats{};
+          return product->multiply(L.A, L.P, &ss);
+        });
+    st.spgemm["AP"] = {ss.products, ss.nnz_c, sec["AP"], ss.workspace_bytes, ss.slices};
     Level next;
-    next.A = step("PtAP", [&] { return product->multiply(L.R, AP, &ss); });
-    st.spgemm["PtAP"] = {ss.products, ss.nnz_c, sec["PtAP"]};
+    next.A = step("PtAP", [&] {
+      ss = SpgemmStats{};
+      return product->multiply(L.R, AP, &ss);
+    });
+    st.spgemm["PtAP"] = {ss.products, ss.nnz_c, sec["PtAP"], ss.workspace_bytes, ss.slices};
     next.B = std::move(T.Bc);
     next.nullspace_columns = L.nullspace_columns;
     if (L.nullspace_columns > 1) {

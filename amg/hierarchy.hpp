@@ -38,6 +38,11 @@ inline const char* setup_phase_label(const std::string& p) {
 struct SpgemmRecord {
   std::int64_t products = 0, nnz_c = 0;
   double seconds = 0;
+  // Device workspace the product took besides C (SpgemmStats::workspace_bytes):
+  // with rows too long for a CTA, mostly the global ESC's slice, whose budget
+  // follows the free memory (SpgemmOptions::budget_now).
+  std::int64_t workspace_bytes = 0;
+  int slices = 0;
 };
 
 struct LevelStats {
@@ -54,11 +59,12 @@ struct LevelStats {
   std::map<std::string, SpgemmRecord> spgemm;  // AT, AP, PtAP
 };
 
-// Device memory a setup of A is estimated to allocate beyond A itself, at its
-// peak: the next levels, P, R, the node matrix and the SpGEMM workspaces of the
-// finest level (the largest). A model fitted to measured peaks
-// (docs/reliability.md, "Device memory"): bytes(A) times a factor that grows
-// with the near-nullspace columns.
+// Device memory a setup of A is estimated to need beyond A itself, at its
+// peak: the next levels, P, R, the node matrix and the SpGEMMs' counts and
+// bins. A model fitted to measured peaks (docs/reliability.md, "Device
+// memory"): bytes per row plus bytes per nonzero, both growing with the
+// near-nullspace columns. Not included: the global ESC slice of rows too long
+// for a CTA, which takes at most a quarter of the memory free when it runs.
 std::size_t estimate_setup_bytes(index_t rows, std::int64_t nnz, int nullspace_columns);
 
 struct HierarchyStats {
@@ -66,6 +72,7 @@ struct HierarchyStats {
   double grid_complexity = 0, operator_complexity = 0;
   double setup_seconds = 0;
   std::size_t estimated_bytes = 0;  // estimate_setup_bytes before the setup
+  std::int64_t largest_spgemm_workspace() const;  // over every level's products
   std::map<std::string, double> phase_seconds;  // summed over levels
   double spgemm_seconds() const;
   bool coarse_pseudo_inverse = false;

@@ -224,6 +224,8 @@ nlohmann::json to_json(const RunResult& r) {
       l["spgemm"][name] = {{"products", rec.products},
                            {"nnz", rec.nnz_c},
                            {"seconds", rec.seconds},
+                           {"workspace_bytes", rec.workspace_bytes},
+                           {"slices", rec.slices},
                            {"gflops", rec.seconds > 0 ? 2.0 * rec.products / rec.seconds * 1e-9 : 0.0}};
     levels.push_back(l);
   }

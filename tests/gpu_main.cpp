@@ -20,7 +20,7 @@ int main(int argc, char** argv) {
     return 77;
   }
   spdlog::set_level(spdlog::level::warn);
-  if (const char* size = std::getenv("SAGA_TEST_SIZE")) std::printf("SAGA_TEST_SIZE=%s\n", size);
+  if (const char* size = std::getenv("SAGA_TEST_SIZE")) std::fprintf(stderr, "SAGA_TEST_SIZE=%s\n", size);  // stderr: -ltc lists stay clean
   doctest::Context ctx(argc, argv);
   return ctx.run();
 }

@@ -323,14 +323,20 @@ TEST_CASE("GPU setup memory estimate bounds the measured peak on 2D, 27-pt and b
     device::reset_peak_memory();
     const std::size_t before = device::pool_usage().current;
     std::size_t estimate = 0;
+    double workspace = 0;
     {
       const Hierarchy h(pd.A.clone(), k.c.amg, std::move(ns));
       estimate = h.stats().estimated_bytes;
+      workspace = static_cast<double>(h.stats().largest_spgemm_workspace());
     }
     const double beyond = static_cast<double>(device::pool_usage().peak - before) - matrix_bytes;
-    MESSAGE(k.name << ": " << pd.A.rows() << " rows, peak " << beyond / matrix_bytes << " x bytes(A) beyond A, estimate "
-                   << estimate / matrix_bytes << " x");
-    CHECK(static_cast<double>(estimate) >= beyond);       // the model bounds the peak
-    CHECK(static_cast<double>(estimate) <= 3.0 * beyond + 1e6);  // and is not absurd
+    // The global ESC's slice of rows too long for a CTA is outside the model:
+    // its budget follows the free memory (a quarter of it at most).
+    const double need = std::max(0.0, beyond - workspace);
+    MESSAGE(k.name << ": " << pd.A.rows() << " rows, peak " << beyond / matrix_bytes << " x bytes(A) beyond A ("
+                   << beyond / pd.A.rows() << " B/row), largest SpGEMM workspace " << workspace / 1048576.0
+                   << " MiB, estimate " << estimate / matrix_bytes << " x");
+    CHECK(static_cast<double>(estimate) >= need);            // the model bounds the need
+    CHECK(static_cast<double>(estimate) <= 3.0 * need + 1e6);  // and is not absurd
   }
 }
