@@ -337,6 +337,6 @@ TEST_CASE("GPU setup memory estimate bounds the measured peak on 2D, 27-pt and b
                    << beyond / pd.A.rows() << " B/row), largest SpGEMM workspace " << workspace / 1048576.0
                    << " MiB, estimate " << estimate / matrix_bytes << " x");
     CHECK(static_cast<double>(estimate) >= need);            // the model bounds the need
-    CHECK(static_cast<double>(estimate) <= 3.0 * need + 1e6);  // and is not absurd
+    CHECK(static_cast<double>(estimate) <= 3.0 * need + 8e6);  // and is not absurd (8 MB: twice the fixed part)
   }
 }
