@@ -3,6 +3,7 @@
 // that host code can dispatch to them; the definitions live in the .cu files of
 // this folder. All arguments live in device memory.
 #include "sparse/coo.hpp"
+#include "sparse/dcsr_functors.hpp"
 #include "sparse/spgemm.hpp"
 #include "sparse/scalars.hpp"
 #include "sparse/spmv.hpp"
@@ -25,6 +26,10 @@ void spmv_cusparse(double alpha, const CsrMatrix& A, const Vector& x, double bet
 CsrMatrix spgemm_esc(const CsrMatrix& A, const CsrMatrix& B, const SpgemmOptions& opt, SpgemmStats* stats);
 CsrMatrix spgemm_cusparse(const CsrMatrix& A, const CsrMatrix& B, const SpgemmOptions& opt, SpgemmStats* stats);
 std::int64_t spgemm_products(const CsrMatrix& A, const CsrMatrix& B);
+// DCSR (sparse/dcsr.cpp): rows ordered longest first (stable), and the SpMV over
+// fragmented rows with a group of V lanes per row (V from the mean row length).
+Array<index_t> dcsr_rows_by_length(const Array<offset_t>& size);
+void dcsr_spmv(const functors::DcsrSpmvRow& f, index_t rows, double mean_row_length);
 
 void fill(Vector& x, double value);
 void axpby(double a, const Vector& x, double b, Vector& y);

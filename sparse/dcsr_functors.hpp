@@ -1,0 +1,296 @@
+#pragma once
+// Per-row functors of DcsrMatrix (sparse/dcsr.cpp), shared by both backends
+// through parallel_for. A row's entries are its segments' used parts, in
+// segment order: segment s of row i is [seg[s*pitch + 2i], seg[s*pitch + 2i + 1])
+// and the row's `size` entries fill them front to back.
+#include <cstdint>
+
+#include "core/hd.hpp"
+#include "core/types.hpp"
+
+namespace saga::functors {
+
+// Bump allocation: one atomic add on the shared cursor per new segment.
+SAGA_HD inline unsigned long long dcsr_bump(unsigned long long* cursor, unsigned long long n) {
+#ifdef __CUDA_ARCH__
+  return atomicAdd(cursor, n);
+#else
+  return __atomic_fetch_add(cursor, n, __ATOMIC_RELAXED);
+#endif
+}
+
+struct DcsrRows {  // the segment table of a matrix
+  offset_t* seg;
+  offset_t* size;
+  std::int32_t* nseg;
+  std::int64_t pitch;
+  SAGA_HD offset_t& start(std::int64_t i, int s) const { return seg[s * pitch + 2 * i]; }
+  SAGA_HD offset_t& end(std::int64_t i, int s) const { return seg[s * pitch + 2 * i + 1]; }
+  // Physical position of the entry at logical position w of row i.
+  SAGA_HD offset_t locate(std::int64_t i, offset_t w) const {
+    for (int s = 0;; ++s) {
+      const offset_t len = end(i, s) - start(i, s);
+      if (w < len) return start(i, s) + w;
+      w -= len;
+    }
+  }
+};
+
+// Row i of a CSR matrix as row i's only segment, without slack.
+struct DcsrFromCsr {
+  DcsrRows t;
+  const offset_t* rp;
+  int k;
+  SAGA_HD void operator()(std::int64_t i) const {
+    for (int s = 0; s < k; ++s) t.start(i, s) = t.end(i, s) = 0;
+    t.start(i, 0) = rp[i];
+    t.end(i, 0) = rp[i + 1];
+    t.size[i] = rp[i + 1] - rp[i];
+    t.nseg[i] = t.size[i] > 0 ? 1 : 0;
+  }
+};
+
+// Blank rows: row i's first segment is [i w, (i+1) w).
+struct DcsrBlank {
+  DcsrRows t;
+  offset_t width;
+  int k;
+  SAGA_HD void operator()(std::int64_t i) const {
+    for (int s = 0; s < k; ++s) t.start(i, s) = t.end(i, s) = 0;
+    t.start(i, 0) = static_cast<offset_t>(i * width);
+    t.end(i, 0) = static_cast<offset_t>((i + 1) * width);
+    t.size[i] = 0;
+    t.nseg[i] = width > 0 ? 1 : 0;
+  }
+};
+
+// Moves row i to [start[i], start[i] + size) of new buffers and makes that its
+// only segment (defragmentation and to_csr; no comparisons, no sort).
+struct DcsrCompact {
+  DcsrRows t;
+  const index_t* col;
+  const double* val;
+  const offset_t* start;
+  index_t* out_col;
+  double* out_val;
+  index_t* out_row;  // optional: the row index of every entry (COO)
+  bool rewrite_table;
+  SAGA_HD void operator()(std::int64_t i) const {
+    offset_t left = t.size[i], w = start[i];
+    for (int s = 0; s < t.nseg[i] && left > 0; ++s) {
+      const offset_t a = t.start(i, s);
+      offset_t n = t.end(i, s) - a;
+      if (n > left) n = left;
+      for (offset_t q = 0; q < n; ++q, ++w) {
+        out_col[w] = col[a + q];
+        out_val[w] = val[a + q];
+        if (out_row) out_row[w] = static_cast<index_t>(i);
+      }
+      left -= n;
+    }
+    if (rewrite_table) {
+      t.start(i, 0) = start[i];
+      t.end(i, 0) = start[i] + t.size[i];
+      t.nseg[i] = t.size[i] > 0 ? 1 : 0;
+    }
+  }
+};
+
+// Inserts row i of a batch (a CSR with unique columns per row) into row i of
+// the matrix, all or nothing. pending[i] on entry: 1 to insert, 0 to skip; on
+// exit: 0 done, 1 the row would need more than k segments, 2 the buffer had no
+// room. fresh[i]: the entries the row appends (also when it could not).
+struct DcsrInsertRow {
+  enum Mode : int { keep = 0, add = 1, replace = 2 };
+  DcsrRows t;
+  index_t* col;
+  double* val;
+  unsigned long long* cursor;
+  std::int64_t capacity;
+  int k;
+  offset_t slack;
+  int mode;
+  const offset_t* brp;
+  const index_t* bcol;
+  const double* bval;
+  offset_t* found;            // per batch entry: physical position of its column in the row, or -1
+  std::int32_t* pending;
+  std::int32_t* fresh;
+  std::int32_t* updated;
+  std::int32_t* opened;
+  SAGA_HD void operator()(std::int64_t i) const {
+    if (!pending[i]) return;
+    const offset_t b0 = brp[i], b1 = brp[i + 1];
+    fresh[i] = updated[i] = opened[i] = 0;
+    if (b0 == b1) {
+      pending[i] = 0;
+      return;
+    }
+    const offset_t sz = t.size[i];
+    const int ns = t.nseg[i];
+    // 1. Which batch columns the row holds already (not with `keep`).
+    std::int32_t n_new = 0, n_found = 0;
+    for (offset_t b = b0; b < b1; ++b) {
+      offset_t at = -1;
+      if (mode != keep) {
+        offset_t left = sz;
+        for (int s = 0; s < ns && left > 0 && at < 0; ++s) {
+          const offset_t a = t.start(i, s);
+          offset_t n = t.end(i, s) - a;
+          if (n > left) n = left;
+          for (offset_t q = 0; q < n; ++q)
+            if (col[a + q] == bcol[b]) {
+              at = a + q;
+              break;
+            }
+          left -= n;
+        }
+      }
+      found[b] = at;
+      if (at < 0)
+        ++n_new;
+      else
+        ++n_found;
+    }
+    fresh[i] = n_new;
+    // 2. Room: the segments' spare entries after the row's end (erasures may
+    // leave more than the last segment's tail), then a new segment.
+    offset_t held = 0;
+    for (int s = 0; s < ns; ++s) held += t.end(i, s) - t.start(i, s);
+    const offset_t spare = held - sz;
+    offset_t seg_start = 0, seg_len = 0;
+    if (n_new > spare) {
+      if (ns == k) {
+        pending[i] = 1;
+        return;
+      }
+      seg_len = n_new - spare + slack;
+      const unsigned long long at = dcsr_bump(cursor, static_cast<unsigned long long>(seg_len));
+      if (at + static_cast<unsigned long long>(seg_len) > static_cast<unsigned long long>(capacity)) {
+        pending[i] = 2;
+        return;
+      }
+      seg_start = static_cast<offset_t>(at);
+    }
+    // 3. Write: update the entries found, append the others.
+    offset_t w = 0;  // appended so far
+    for (offset_t b = b0; b < b1; ++b) {
+      if (found[b] >= 0) {
+        if (mode == add)
+          val[found[b]] += bval[b];
+        else
+          val[found[b]] = bval[b];
+        continue;
+      }
+      const offset_t at = w < spare ? t.locate(i, sz + w) : seg_start + (w - spare);
+      col[at] = bcol[b];
+      val[at] = bval[b];
+      ++w;
+    }
+    if (seg_len > 0) {
+      t.start(i, ns) = seg_start;
+      t.end(i, ns) = seg_start + seg_len;
+      t.nseg[i] = ns + 1;
+      opened[i] = 1;
+    }
+    t.size[i] = sz + n_new;
+    updated[i] = n_found;
+    pending[i] = 0;
+  }
+};
+
+// Removes from row i every entry whose column is in row i of `positions` (a
+// CSR with sorted columns), keeping the order of the others.
+struct DcsrEraseRow {
+  DcsrRows t;
+  index_t* col;
+  double* val;
+  const offset_t* prp;
+  const index_t* pcol;
+  std::int32_t* erased;
+  SAGA_HD void operator()(std::int64_t i) const {
+    erased[i] = 0;
+    const offset_t p0 = prp[i], p1 = prp[i + 1];
+    if (p0 == p1) return;
+    const offset_t sz = t.size[i];
+    offset_t w = 0;
+    for (offset_t r = 0; r < sz; ++r) {
+      const offset_t from = t.locate(i, r);
+      const index_t c = col[from];
+      offset_t lo = p0, hi = p1;  // binary search in the sorted positions
+      while (lo < hi) {
+        const offset_t mid = lo + (hi - lo) / 2;
+        if (pcol[mid] < c)
+          lo = mid + 1;
+        else
+          hi = mid;
+      }
+      if (lo < p1 && pcol[lo] == c) continue;
+      if (w != r) {
+        const offset_t to = t.locate(i, w);
+        col[to] = c;
+        val[to] = val[from];
+      }
+      ++w;
+    }
+    erased[i] = sz - w;
+    t.size[i] = w;
+  }
+};
+
+// y[i] = alpha (A x)_i + beta y[i] over row i's segments (beta = 0 ignores y).
+struct DcsrSpmvRow {
+  DcsrRows t;
+  const index_t* col;
+  const double* val;
+  const double* x;
+  double* y;
+  double alpha, beta;
+  SAGA_HD void operator()(std::int64_t i) const {
+    double s = 0.0;
+    offset_t left = t.size[i];
+    for (int q = 0; q < t.nseg[i] && left > 0; ++q) {
+      const offset_t a = t.start(i, q);
+      offset_t n = t.end(i, q) - a;
+      if (n > left) n = left;
+      for (offset_t e = a; e < a + n; ++e) s += val[e] * x[col[e]];
+      left -= n;
+    }
+    y[i] = beta == 0.0 ? alpha * s : alpha * s + beta * y[i];
+  }
+};
+
+// Segments in use: out[i] = nseg[i] (for sums through a scan).
+struct DcsrSegmentCounts {
+  const std::int32_t* nseg;
+  std::int32_t* out;
+  SAGA_HD void operator()(std::int64_t i) const { out[i] = nseg[i]; }
+};
+
+// start[perm[j]] = sorted_start[j] (defragmentation ordered by row length).
+struct DcsrScatterStarts {
+  const index_t* perm;
+  const offset_t* sorted_start;
+  offset_t* start;
+  SAGA_HD void operator()(std::int64_t j) const { start[perm[j]] = sorted_start[j]; }
+};
+struct DcsrGatherSizes {
+  const index_t* perm;
+  const offset_t* size;
+  offset_t* out;
+  SAGA_HD void operator()(std::int64_t j) const { out[j] = size[perm[j]]; }
+};
+
+struct FillDouble {
+  double* p;
+  double v;
+  SAGA_HD void operator()(std::int64_t i) const { p[i] = v; }
+};
+
+struct FillInt32 {
+  std::int32_t* p;
+  std::int32_t v;
+  SAGA_HD void operator()(std::int64_t i) const { p[i] = v; }
+};
+
+}  // namespace saga::functors
