@@ -15,13 +15,15 @@
 # phased") on the seed suite and N=512, and theta 0 / 0.08 / 0.25 on the variants and FE.
 # --spmspv runs saga-bench-spmspv (SpMSpV against SpMV, MIS-2 full sweeps
 # against frontier rounds) and profiles the seed setups with and without frontier rounds.
+# --dcsr runs saga-bench-dcsr (DCSR against CSR: SpMV, conversion,
+# defragmentation, memory, streaming and iterative updates).
 # --spmv runs saga-bench-spmv (SpMV, V-cycle and PCG against their floors) and
 # the seed-suite solves through the CLI. --tests-only=FILTER runs only the gpu
 # test cases matching the doctest filter.
 set -uo pipefail
 OUT=${1:?usage: device_run.sh OUTDIR [--no-tests] [--no-bench] [--seed-suite] [--profile] [--fe] [--quick] [--components]}
 shift
-TESTS=1 BENCH=1 SEED=0 PROFILE=0 FE=0 QUICK="" COMPONENTS=0 SPGEMM=0 SCALE=0 SPMV=0 SPMSPV=0 AGG=0 SETUP=0 TC=""
+TESTS=1 BENCH=1 SEED=0 PROFILE=0 FE=0 QUICK="" COMPONENTS=0 SPGEMM=0 SCALE=0 SPMV=0 SPMSPV=0 DCSR=0 AGG=0 SETUP=0 TC=""
 for a in "$@"; do
   case "$a" in
     --no-tests) TESTS=0 ;;
@@ -36,6 +38,7 @@ for a in "$@"; do
     --spmv) SPMV=1 ;;
     --aggregation) AGG=1 ;;
     --spmspv) SPMSPV=1 ;;
+    --dcsr) DCSR=1 ;;
     --setup) SETUP=1 ;;
     --tests-only=*) TC="${a#--tests-only=}" ;;
     *) echo "unknown option $a"; exit 2 ;;
@@ -91,6 +94,13 @@ if [ $SPMV = 1 ]; then
   tail -4 "$OUT/seed/reports/poisson_3d7_N512_cuda.txt" >> "$OUT/summary.txt"
   python3 tools/seed_table.py "$OUT/seed/reports" > "$OUT/seed_table.md" 2>/dev/null
   tar czf "$OUT/seed_reports.tar.gz" -C "$OUT/seed" reports && rm -rf "$OUT/seed"
+fi
+if [ $DCSR = 1 ]; then
+  t0=$(date +%s)
+  ./build-device/benchmarks/saga-bench-dcsr --json "$OUT/bench_dcsr.json" --markdown "$OUT/bench_dcsr.md" \
+    > "$OUT/bench_dcsr.log" 2>&1 || summary "dcsr bench failed: $(tail -3 "$OUT/bench_dcsr.log")"
+  summary "dcsr bench: $(( $(date +%s) - t0 )) s"
+  cat "$OUT/bench_dcsr.md" 2>/dev/null
 fi
 if [ $SPMSPV = 1 ]; then
   t0=$(date +%s)
