@@ -1,0 +1,16 @@
+#pragma once
+// Updates that keep an SPD matrix SPD: new weighted couplings w (e_i - e_j)(e_i - e_j)^T
+// between random pairs of unknowns (a graph that gains edges, an FE model that
+// gains springs). As triplets (i,i,+w) (j,j,+w) (i,j,-w) (j,i,-w) for
+// DcsrMatrix::insert; a pair repeated in the batch simply adds up.
+#include <cstdint>
+
+#include "sparse/coo.hpp"
+
+namespace saga {
+
+// `edges` random pairs i != j of [0, n), weights uniform in [weight/2, weight],
+// reproducible from `seed`. n >= 2.
+CooMatrix edge_updates(index_t n, std::int64_t edges, double weight, std::uint64_t seed, Space space);
+
+}  // namespace saga
