@@ -281,6 +281,21 @@ void apply_override(YAML::Node& root, const std::string& text) {
   }
 }
 
+void parse_updates(const Reader& r, const YAML::Node& u, UpdatesConfig& uc) {
+  r.require_map(u, "updates");
+  r.known_keys(u, "updates", {"steps", "edges", "weight", "seed", "compare_rebuild"});
+  r.get(u, "updates", "steps", uc.steps, "an integer");
+  r.get(u, "updates", "edges", uc.edges, "a number");
+  r.get(u, "updates", "weight", uc.weight, "a number");
+  r.get(u, "updates", "seed", uc.seed, "a non-negative integer");
+  r.get(u, "updates", "compare_rebuild", uc.compare_rebuild, "true or false");
+  if (uc.steps < 1 || uc.steps > 100000)
+    r.fail(u["steps"] ? u["steps"] : u, fmt::format("updates.steps: {} (expected 1 to 100000)", uc.steps));
+  if (!(uc.edges > 0 && uc.edges <= 10)) r.fail(u["edges"], fmt::format("updates.edges: {} (expected > 0, at most 10 per row)", uc.edges));
+  if (!(uc.weight > 0 && uc.weight < 1e300))
+    r.fail(u["weight"], fmt::format("updates.weight: {} (expected a positive number)", uc.weight));
+}
+
 RunConfig parse_config_checked(const std::string& text, const std::string& name,
                                const std::vector<std::string>& overrides) {
   Reader r{name};
@@ -291,7 +306,7 @@ RunConfig parse_config_checked(const std::string& text, const std::string& name,
   c.name = name;
   if (root.IsNull()) return c;
   r.require_map(root, "the document");
-  r.known_keys(root, "", {"problem", "amg", "solver", "backend"});
+  r.known_keys(root, "", {"problem", "amg", "solver", "backend", "updates"});
   r.get(root, "config", "backend", c.backend, "a string");
   if (c.backend != "auto" && c.backend != "host" && c.backend != "cuda")
     r.fail(root["backend"], fmt::format("backend: '{}' (expected auto, host or cuda)", c.backend));
@@ -300,6 +315,7 @@ RunConfig parse_config_checked(const std::string& text, const std::string& name,
   if (const YAML::Node p = root["problem"]) parse_problem(r, p, c.problem);
   if (const YAML::Node a = root["amg"]) parse_amg(r, a, c.amg);
   if (const YAML::Node s = root["solver"]) parse_solver(r, s, c.solver);
+  if (const YAML::Node u = root["updates"]) parse_updates(r, u, c.updates);
   // Backend support is checked here when the backend is named (else when it is resolved).
   std::optional<Space> space;
   if (c.backend == "host") space = Space::host;

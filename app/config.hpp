@@ -33,8 +33,20 @@ struct ProblemConfig {
   std::string directory;                 // of the config file (relative paths)
 };
 
+// updates: {steps, edges, weight, seed, compare_rebuild}: after the first
+// solve, `steps` times: new couplings are inserted into the matrix (held as
+// DCSR), the solver is set up again, and the system solved again (docs/dcsr.md).
+struct UpdatesConfig {
+  int steps = 0;               // 0: no updates
+  double edges = 0.01;         // new couplings per step, as a fraction of the rows
+  double weight = 1.0;         // their weights, uniform in [weight/2, weight]
+  std::uint64_t seed = 1;
+  bool compare_rebuild = true; // also time the CSR rebuilt from scratch and set up, per step
+};
+
 struct RunConfig {
   ProblemConfig problem;
+  UpdatesConfig updates;
   AmgParams amg;
   SolverParams solver;
   std::string backend = "auto";          // auto | host | cuda

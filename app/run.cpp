@@ -2,16 +2,20 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <chrono>
+#include <type_traits>
 #include <cmath>
 #include <filesystem>
 
 #include "app/component_json.hpp"
 #include "core/device.hpp"
+#include "problems/edge_updates.hpp"
 #include "problems/problem.hpp"
 #include "problems/rhs.hpp"
 #include "core/log.hpp"
 #include "sparse/csr_ops.hpp"
+#include "sparse/dcsr.hpp"
 #include "sparse/matrix_market.hpp"
 #include "sparse/spmv.hpp"
 #include "sparse/vector_ops.hpp"
@@ -49,9 +53,9 @@ Problem build_problem(const ProblemConfig& c, Space space) {
   return p;
 }
 
-NearNullspace problem_nullspace(const Problem& p, const RunConfig& config, Space space) {
+NearNullspace problem_nullspace(const Problem& p, const RunConfig& config, Space space, index_t rows) {
   NullspaceContext ctx;
-  ctx.rows = p.A.rows();
+  ctx.rows = rows >= 0 ? rows : p.A.rows();
   ctx.space = space;
   ctx.coordinates = p.coordinates;
   ctx.dim = p.dim;
@@ -87,6 +91,80 @@ void check_constant_nullspace(const Problem& p, const std::string& what) {
 }
 }  // namespace
 
+namespace {
+// a then b, one COO (the triplets of a matrix and of an update).
+CooMatrix concatenate(const CooMatrix& a, const CooMatrix& b) {
+  const std::size_t n = a.entries(), m = b.entries();
+  CooMatrix c{a.rows, a.cols, Array<index_t>(n + m, a.space(), "COO rows"), Array<index_t>(n + m, a.space(), "COO cols"),
+              Array<double>(n + m, a.space(), "COO values")};
+  auto put = [&](auto& dst, const auto& src, std::size_t at) {
+    using T = std::remove_const_t<std::remove_reference_t<decltype(*src.data())>>;
+    if (src.empty()) return;
+    if (src.space() == Space::host)
+      std::copy(src.data(), src.data() + src.size(), dst.data() + at);
+    else
+      device::copy(dst.data() + at, src.data(), src.size() * sizeof(T), device::Copy::device_to_device);
+  };
+  put(c.row, a.row, 0);
+  put(c.row, b.row, n);
+  put(c.col, a.col, 0);
+  put(c.col, b.col, n);
+  put(c.val, a.val, 0);
+  put(c.val, b.val, n);
+  return c;
+}
+}  // namespace
+
+void run_updates(const RunConfig& config, const Problem& p, DcsrMatrix& D, const CsrMatrix& first,
+                 const std::shared_ptr<const Executor>& exec, RunResult& r) {
+  const Space space = exec->space();
+  const UpdatesConfig& u = config.updates;
+  auto now = [&] {
+    exec->synchronize();
+    return std::chrono::steady_clock::now();
+  };
+  auto secs = [](auto t0, auto t1) { return std::chrono::duration<double>(t1 - t0).count(); };
+  const std::int64_t edges = std::max<std::int64_t>(1, std::llround(u.edges * r.rows));
+  std::optional<CsrMatrix> previous;  // the matrix of the last setup (for the rebuild comparison)
+  if (u.compare_rebuild) previous = first.clone();
+  for (int step = 1; step <= u.steps; ++step) {
+    UpdateStep st;
+    const CooMatrix upd = edge_updates(r.rows, edges, u.weight, u.seed + static_cast<std::uint64_t>(step), space);
+    auto t0 = now();
+    const DcsrUpdateStats us = D.insert(upd);
+    auto t1 = now();
+    st.update_seconds = secs(t0, t1);
+    st.inserted = us.inserted;
+    st.updated = us.updated;
+    st.defragmentations = us.defragmentations;
+    CsrMatrix A = D.to_csr();
+    auto t2 = now();
+    st.to_csr_seconds = secs(t1, t2);
+    st.nnz = A.nnz();
+    const Solver solver(std::move(A), config.amg, config.solver, problem_nullspace(p, config, space, r.rows), exec);
+    st.setup_seconds = secs(t2, now());
+    Vector x = Vector::zeros(r.rows, space, "solution");
+    const SolveResult so = solver.solve(p.b, x);
+    st.solve_seconds = so.seconds;
+    st.iterations = so.iterations;
+    st.converged = so.converged;
+    st.relative_residual = so.relative_residual;
+    if (previous) {
+      // Without DCSR: the CSR assembled again from every triplet, then a setup.
+      auto t3 = now();
+      CsrMatrix R = coo_to_csr(concatenate(csr_to_coo(*previous), upd));
+      const Solver again(R.clone(), config.amg, config.solver, problem_nullspace(p, config, space, r.rows), exec);
+      st.rebuild_seconds = secs(t3, now());
+      SAGA_REQUIRE(R.nnz() == st.nnz, "update step {}: the rebuilt matrix has {} nonzeros, the DCSR one {}", step,
+                   R.nnz(), st.nnz);
+      previous = std::move(R);
+    }
+    spdlog::info("update step {}: {} new entries, {} updated, setup {:.4f} s, solve {} iterations", step, st.inserted,
+                 st.updated, st.setup_seconds, st.iterations);
+    r.updates.push_back(st);
+  }
+}
+
 RunResult run_solve(const RunConfig& config) { return run_solve(config, Executor::from_name(config.backend)); }
 
 RunResult run_solve(const RunConfig& config, const std::shared_ptr<const Executor>& exec) {
@@ -119,6 +197,13 @@ RunResult run_solve(const RunConfig& config, const std::shared_ptr<const Executo
 
   NearNullspace ns = problem_nullspace(p, config, space);
   r.nullspace = ns.description;
+  // With updates, the matrix is also held as DCSR (added into, no duplicates).
+  std::optional<DcsrMatrix> dynamic;
+  if (config.updates.steps > 0) {
+    DcsrParams dp;
+    dp.duplicates = DcsrDuplicates::add;
+    dynamic = DcsrMatrix::from_csr(p.A, dp);
+  }
   t0 = now();
   Solver solver(std::move(p.A), config.amg, config.solver, std::move(ns), exec);
   r.setup_seconds = std::chrono::duration<double>(now() - t0).count();
@@ -136,6 +221,7 @@ RunResult run_solve(const RunConfig& config, const std::shared_ptr<const Executo
     axpby(-1.0, *p.x_star, 1.0, e);
     r.error = norm2(e) / norm2(*p.x_star);
   }
+  if (dynamic) run_updates(config, p, *dynamic, solver.preconditioner().matrix(), exec, r);
   return r;
 }
 
@@ -182,6 +268,24 @@ std::string format_summary(const RunResult& r) {
                      r.setup_peak_bytes / 1073741824.0, h.estimated_bytes / 1073741824.0);
   s += fmt::format("time      setup {:.4f} s, solve {:.4f} s, total {:.4f} s (problem generation {:.4f} s)\n",
                    r.setup_seconds, r.solve_seconds, r.setup_seconds + r.solve_seconds, r.problem_seconds);
+  if (!r.updates.empty()) {
+    const UpdatesConfig& u = r.config.updates;
+    s += fmt::format("updates   {} steps: {} new couplings each (weight {}), inserted into the DCSR matrix, set up and "
+                     "solved again\n",
+                     r.updates.size(), std::max<std::int64_t>(1, std::llround(u.edges * r.rows)), u.weight);
+    s += fmt::format("  {:>4} {:>12} {:>9} {:>9} {:>10} {:>10} {:>10} {:>10} {:>5} {:>10} {:>12}\n", "step", "nnz",
+                     "new", "updated", "update ms", "to CSR ms", "setup ms", "solve ms", "its", "rel.res",
+                     "rebuild ms");
+    for (std::size_t k = 0; k < r.updates.size(); ++k) {
+      const UpdateStep& st = r.updates[k];
+      s += fmt::format("  {:>4} {:>12} {:>9} {:>9} {:>10.3f} {:>10.3f} {:>10.3f} {:>10.3f} {:>5} {:>10.2e} {:>12}{}\n",
+                       k + 1, st.nnz, st.inserted, st.updated, 1e3 * st.update_seconds, 1e3 * st.to_csr_seconds,
+                       1e3 * st.setup_seconds, 1e3 * st.solve_seconds, st.iterations, st.relative_residual,
+                       st.rebuild_seconds >= 0 ? fmt::format("{:.3f}", 1e3 * st.rebuild_seconds) : "-",
+                       st.converged ? "" : "  NOT converged");
+    }
+    s += "  rebuild: the CSR assembled again from all its triplets (sorted) and set up, as without DCSR\n";
+  }
   return s;
 }
 
@@ -256,6 +360,24 @@ nlohmann::json to_json(const RunResult& r) {
                         {"setup_peak_bytes", r.setup_peak_bytes},
                         {"setup_estimate_bytes", h.estimated_bytes}};
   j["times"] = {{"setup", r.setup_seconds}, {"solve", r.solve_seconds}, {"total", r.setup_seconds + r.solve_seconds}};
+  if (!r.updates.empty()) {
+    const UpdatesConfig& u = r.config.updates;
+    json steps = json::array();
+    for (const UpdateStep& s : r.updates)
+      steps.push_back({{"nnz", s.nnz},
+                       {"inserted", s.inserted},
+                       {"updated", s.updated},
+                       {"defragmentations", s.defragmentations},
+                       {"update_seconds", s.update_seconds},
+                       {"to_csr_seconds", s.to_csr_seconds},
+                       {"setup_seconds", s.setup_seconds},
+                       {"solve_seconds", s.solve_seconds},
+                       {"iterations", s.iterations},
+                       {"converged", s.converged},
+                       {"relative_residual", json_real(s.relative_residual)},
+                       {"rebuild_seconds", s.rebuild_seconds >= 0 ? json(s.rebuild_seconds) : json(nullptr)}});
+    j["updates"] = {{"steps", steps}, {"edges", u.edges}, {"weight", u.weight}, {"seed", u.seed}};
+  }
   return j;
 }
 

@@ -24,7 +24,24 @@ struct Problem {
 Problem build_problem(const ProblemConfig& c, Space space);
 // The near-nullspace amg.nullspace asks for, with the problem's coordinates and
 // the config's directory.
-NearNullspace problem_nullspace(const Problem& p, const RunConfig& config, Space space);
+// rows: of the matrix (default p.A's; give it once p.A has been moved away).
+NearNullspace problem_nullspace(const Problem& p, const RunConfig& config, Space space, index_t rows = -1);
+
+// One step of `updates:` (app/config.hpp): couplings inserted into the DCSR
+// matrix, the solver set up again from it, the system solved again.
+struct UpdateStep {
+  std::int64_t nnz = 0;            // of the updated matrix
+  std::int64_t inserted = 0, updated = 0;  // entries appended / added to existing ones
+  int defragmentations = 0;
+  double update_seconds = 0;       // DcsrMatrix::insert
+  double to_csr_seconds = 0;       // DCSR -> the CSR the setup reads
+  double setup_seconds = 0;        // AMG setup of the updated matrix
+  double solve_seconds = 0;
+  int iterations = 0;
+  bool converged = false;
+  double relative_residual = 0;
+  double rebuild_seconds = -1;     // the CSR assembled from all triplets again + setup (-1: not measured)
+};
 
 struct RunResult {
   RunConfig config;
@@ -45,6 +62,7 @@ struct RunResult {
   std::string executor;            // e.g. cuda:0
   std::string cycle;               // the cycle shape that ran
   std::vector<std::string> smoothers;  // the smoother of each level (coarse solver on the coarsest)
+  std::vector<UpdateStep> updates;     // config.updates.steps steps after the first solve
 };
 
 // Builds, sets up and solves on `exec`. Every component name and option is
@@ -52,6 +70,12 @@ struct RunResult {
 RunResult run_solve(const RunConfig& config, const std::shared_ptr<const Executor>& exec);
 // ... on the executor of config.backend.
 RunResult run_solve(const RunConfig& config);
+
+// The config's update steps after the first solve (run_solve calls it): D is
+// the matrix as DCSR, `first` the CSR of the first setup.
+class DcsrMatrix;
+void run_updates(const RunConfig& config, const Problem& p, DcsrMatrix& D, const CsrMatrix& first,
+                 const std::shared_ptr<const Executor>& exec, RunResult& r);
 
 std::string format_summary(const RunResult& r);
 nlohmann::json to_json(const RunResult& r);

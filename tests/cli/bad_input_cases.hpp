@@ -42,6 +42,11 @@ inline std::vector<BadInputCase> bad_input_cases() {
   c.push_back({"yaml list document", cfg("- problem\n- amg\n"), solve, 1, {"c.yaml", "mapping"}});
   c.push_back({"yaml binary garbage", cfg(std::string("\x01\x02\xff\xfe{[", 6)), solve, 1, {"c.yaml"}});
   c.push_back({"yaml complex key (fuzz)", cfg("amg:\n  levels:\n? - {theta: 1}\n: 2\n"), solve, 1, {"c.yaml:3", "plain name"}});
+  c.push_back({"updates zero steps", cfg("updates: {steps: 0}\n"), solve, 1, {"c.yaml:1", "updates.steps: 0"}});
+  c.push_back({"updates negative edges", cfg("updates: {steps: 2, edges: -0.1}\n"), solve, 1,
+               {"c.yaml:1", "updates.edges: -0.1"}});
+  c.push_back({"updates unknown key", cfg("updates: {steps: 2, edgez: 3}\n"), solve, 1, {"c.yaml:1", "updates.edgez"}});
+  c.push_back({"updates not a mapping", cfg("updates: 3\n"), solve, 1, {"c.yaml:1", "'updates' must be a mapping"}});
   c.push_back({"unknown top-level key", cfg("probelm: {type: poisson}\n"), solve, 1, {"c.yaml:1:1", "probelm", "known"}});
   c.push_back({"duplicate top-level key", cfg("problem: {type: poisson}\nproblem: {type: fe}\n"), solve, 1,
                {"c.yaml:2:1", "duplicate key 'problem'", "line 1"}});

@@ -33,6 +33,7 @@ TEST_CASE("saga solve reports validate against docs/report.schema.json") {
       "problem: {type: fe, mesh: box, cells: 8, coefficient: {type: checkerboard, contrast: 100, blocks: 2}}",
       "problem: {type: poisson, stencil: 3d7, N: 5, rhs: ones}",  // one level: no SpGEMM entries
       "problem: {type: poisson, stencil: 2d5, N: 30}\nsolver: {type: pcg, max_iterations: 2}",  // not converged
+      "problem: {type: poisson, stencil: 2d5, N: 30}\nupdates: {steps: 2, edges: 0.02}",  // update steps
   };
   for (const char* text : configs) {
     CAPTURE(text);
@@ -41,6 +42,7 @@ TEST_CASE("saga solve reports validate against docs/report.schema.json") {
     check_valid(v, j);
     CHECK(j["hierarchy"]["levels"].size() == r.hierarchy.levels.size());
     CHECK(j["solve"]["residual_history"].size() == static_cast<std::size_t>(r.solve.iterations + 1));
+    CHECK(j.contains("updates") == (r.config.updates.steps > 0));
   }
   // The validator is not vacuous.
   nlohmann::json j = to_json(run_solve(parse_config("problem: {type: poisson, stencil: 2d5, N: 20}", "c.yaml"),
