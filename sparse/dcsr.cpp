@@ -115,7 +115,14 @@ DcsrMatrix DcsrMatrix::from_csr(const CsrMatrix& A, const DcsrParams& p) {
   D.cursor_.copy_from_host(&used, 1);
   D.entries_ = nnz;
   D.sorted_ = true;
+  D.set_compact(A.row_ptr().clone());
   return D;
+}
+
+void DcsrMatrix::set_compact(Array<offset_t> row_ptr) {
+  compact_ = !row_ptr.empty();
+  row_ptr_ = std::move(row_ptr);
+  spmv_plan_.reset();
 }
 
 DcsrMatrix DcsrMatrix::from_coo(const CooMatrix& coo, const DcsrParams& p) { return from_csr(coo_to_csr(coo), p); }
@@ -153,7 +160,7 @@ DcsrMemory DcsrMatrix::memory() const {
   for (std::int32_t n : ns) m.max_segments = std::max(m.max_segments, static_cast<int>(n));
   m.bytes = capacity() * static_cast<std::int64_t>(sizeof(index_t) + sizeof(double)) +
             static_cast<std::int64_t>(seg_.size() * sizeof(offset_t) + size_.size() * sizeof(offset_t) +
-                                      nseg_.size() * sizeof(std::int32_t));
+                                      nseg_.size() * sizeof(std::int32_t) + row_ptr_.size() * sizeof(offset_t));
   return m;
 }
 
@@ -183,6 +190,8 @@ void DcsrMatrix::defragment(std::int64_t new_capacity) {
   val_ = std::move(val);
   const unsigned long long used = static_cast<unsigned long long>(total);
   cursor_.copy_from_host(&used, 1);
+  // In row order the new starts are a CSR row_ptr (total appended by the scan).
+  set_compact(params_.order_by_length && rows_ > 1 ? Array<offset_t>() : std::move(start));
 }
 
 CsrMatrix DcsrMatrix::to_csr() const {
@@ -216,6 +225,7 @@ DcsrMatrix DcsrMatrix::to(Space dst) const {
   D.cursor_ = cursor_.to(dst, "DCSR allocation cursor");
   D.entries_ = entries_;
   D.sorted_ = sorted_;
+  if (compact_) D.set_compact(row_ptr_.to(dst, "DCSR row_ptr"));
   return D;
 }
 
@@ -291,7 +301,10 @@ DcsrUpdateStats DcsrMatrix::insert_rows(const CsrMatrix& B, DcsrDuplicates mode)
     st.updated += r.updated;
     st.new_segments += r.new_segments;
     entries_ += r.inserted;
-    if (r.inserted > 0) sorted_ = false;
+    if (r.inserted > 0) {
+      sorted_ = false;
+      if (compact_) set_compact({});
+    }
     if (r.left == 0) break;
     // Rows left: a row reached k segments or the buffer is full. Compact
     // (every row one segment, no slack) and grow the buffer when it was full.
@@ -326,6 +339,7 @@ DcsrUpdateStats DcsrMatrix::erase(const CooMatrix& positions) {
                                       P.col().data(), erased.data()});
   st.erased = sum(erased);
   entries_ -= st.erased;
+  if (st.erased > 0 && compact_) set_compact({});
   return st;
 }
 
@@ -336,6 +350,12 @@ void DcsrMatrix::spmv(double alpha, const Vector& x, double beta, Vector& y) con
   const functors::DcsrSpmvRow f{table(seg_, size_, nseg_, pitch_), col_.data(), val_.data(), x.data(), y.data(),
                                 alpha, beta};
   if (space() == Space::device) {
+    if (compact_) {  // CSR arrays: saga's binned CSR SpMV
+      const cuda::CsrRef ref{rows_, cols_, static_cast<offset_t>(entries_), row_ptr_.data(), col_.data(), val_.data()};
+      SAGA_DEVICE_CALL(if (!spmv_plan_) spmv_plan_ = cuda::spmv_binned_plan(ref);
+                       cuda::spmv_binned(alpha, ref, spmv_plan_.get(), x, beta, y));
+      return;
+    }
     SAGA_DEVICE_CALL(cuda::dcsr_spmv(f, rows_, rows_ ? static_cast<double>(entries_) / rows_ : 0.0));
     return;
   }

@@ -19,6 +19,7 @@
 // Entries within a row are in insertion order; columns are not kept sorted
 // (to_csr sorts them).
 #include <cstdint>
+#include <memory>
 #include <string>
 
 #include "sparse/coo.hpp"
@@ -119,6 +120,11 @@ class DcsrMatrix {
   // Whether every row is one segment in row order with sorted unique columns
   // (true after from_csr / from_coo until the first insertion).
   bool sorted_rows() const { return sorted_; }
+  // Whether the rows are one segment each, back to back in row order (after
+  // from_csr and after a defragmentation not ordered by length, until an entry
+  // is appended or erased): the entries are then CSR arrays, and the device
+  // SpMV is saga's binned CSR SpMV on them (the same kernels, docs/dcsr.md).
+  bool compact() const { return compact_; }
 
   // Raw layout (kernels and tests).
   const Array<index_t>& col() const { return col_; }
@@ -151,6 +157,10 @@ class DcsrMatrix {
   Array<std::int32_t> nseg_;
   Array<unsigned long long> cursor_;  // one element
   std::int64_t entries_ = 0;          // Σ row sizes, kept by every update
+  bool compact_ = false;
+  Array<offset_t> row_ptr_;           // rows + 1 when compact_
+  mutable std::shared_ptr<void> spmv_plan_;  // the binned SpMV's plan of (row_ptr_, col_, val_), when compact_
+  void set_compact(Array<offset_t> row_ptr);  // row_ptr empty: not compact
   bool sorted_ = true;
 };
 

@@ -2,6 +2,8 @@
 // CUDA backend of the sparse layer. Plain C++ declarations (no CUDA types) so
 // that host code can dispatch to them; the definitions live in the .cu files of
 // this folder. All arguments live in device memory.
+#include <memory>
+
 #include "sparse/coo.hpp"
 #include "sparse/dcsr_functors.hpp"
 #include "sparse/spgemm.hpp"
@@ -22,6 +24,18 @@ struct SpmvBinsInfo {
   offset_t max_row = 0;  // the longest row
 };
 SpmvBinsInfo spmv_binned_info(const CsrMatrix& A);
+// CSR arrays that no CsrMatrix owns (a compact DCSR's): the binned SpMV with
+// its default options on them, with a plan the caller makes once and keeps
+// while the arrays do not change.
+struct CsrRef {
+  index_t rows = 0, cols = 0;
+  offset_t nnz = 0;
+  const offset_t* rp = nullptr;
+  const index_t* ci = nullptr;
+  const double* v = nullptr;
+};
+std::shared_ptr<void> spmv_binned_plan(const CsrRef& A);
+void spmv_binned(double alpha, const CsrRef& A, void* plan, const Vector& x, double beta, Vector& y);
 void spmv_cusparse(double alpha, const CsrMatrix& A, const Vector& x, double beta, Vector& y);
 CsrMatrix spgemm_esc(const CsrMatrix& A, const CsrMatrix& B, const SpgemmOptions& opt, SpgemmStats* stats);
 CsrMatrix spgemm_cusparse(const CsrMatrix& A, const CsrMatrix& B, const SpgemmOptions& opt, SpgemmStats* stats);

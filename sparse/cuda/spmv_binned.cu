@@ -132,17 +132,17 @@ int multiprocessors() {
   return sms;
 }
 
-BinnedPlan make_plan(const CsrMatrix& A, int max_units) {
+BinnedPlan make_plan(const CsrRef& A, int max_units) {
   BinnedPlan p;
   p.units = max_units;
-  const index_t n = A.rows();
-  const std::int64_t total = static_cast<std::int64_t>(A.nnz()) + n;
+  const index_t n = A.rows;
+  const std::int64_t total = static_cast<std::int64_t>(A.nnz) + n;
   // Small matrices (coarse levels) get smaller blocks: at least ~4 per SM.
   while (p.units > 256 && total / p.units < 4 * multiprocessors()) p.units /= 2;
   p.blocks = static_cast<index_t>(total / p.units + 1);
   const cudaStream_t st = ::saga::device_stream();
   p.block_row = Array<index_t>(static_cast<std::size_t>(p.blocks) + 1, Space::device, "SpMV block rows");
-  block_rows_kernel<<<grid_for(static_cast<std::int64_t>(n) + 1), kThreads, 0, st>>>(n, A.row_ptr().data(), p.units,
+  block_rows_kernel<<<grid_for(static_cast<std::int64_t>(n) + 1), kThreads, 0, st>>>(n, A.rp, p.units,
                                                                                      p.blocks, p.block_row.data());
   SAGA_CUDA_LAUNCH("block_rows_kernel");
   // The long rows and their chunks (two scans and one read of the totals).
@@ -150,7 +150,7 @@ BinnedPlan make_plan(const CsrMatrix& A, int max_units) {
   Array<index_t> pos(static_cast<std::size_t>(n) + 1, Space::device, "SpMV long-row positions");
   Array<index_t> chunk_start(static_cast<std::size_t>(n) + 1, Space::device, "SpMV chunk offsets");
   Array<int> max_row = Array<int>::zeros(1, Space::device, "SpMV longest row");
-  long_flags_kernel<<<grid_for(n), kThreads, 0, st>>>(n, A.row_ptr().data(), p.units, is_long.data(), chunks.data(),
+  long_flags_kernel<<<grid_for(n), kThreads, 0, st>>>(n, A.rp, p.units, is_long.data(), chunks.data(),
                                                       max_row.data());
   SAGA_CUDA_LAUNCH("long_flags_kernel");
   prim::exclusive_scan_total(is_long.data(), pos.data(), n);
@@ -163,7 +163,7 @@ BinnedPlan make_plan(const CsrMatrix& A, int max_units) {
   p.chunk_ptr = Array<index_t>(static_cast<std::size_t>(p.long_rows) + 1, Space::device, "SpMV chunk pointers");
   p.chunk_owner = Array<index_t>(p.chunks, Space::device, "SpMV chunk owners");
   p.chunk_sum = Array<double>(p.chunks, Space::device, "SpMV chunk sums");
-  long_list_kernel<<<grid_for(n), kThreads, 0, st>>>(n, A.row_ptr().data(), p.units, pos.data(), chunk_start.data(),
+  long_list_kernel<<<grid_for(n), kThreads, 0, st>>>(n, A.rp, p.units, pos.data(), chunk_start.data(),
                                                      p.long_row.data(), p.chunk_ptr.data());
   SAGA_CUDA_LAUNCH("long_list_kernel");
   chunk_owner_kernel<<<grid_for(p.long_rows), kThreads, 0, st>>>(p.long_rows, p.chunk_ptr.data(),
@@ -172,10 +172,14 @@ BinnedPlan make_plan(const CsrMatrix& A, int max_units) {
   return p;
 }
 
+CsrRef ref_of(const CsrMatrix& A) {
+  return CsrRef{A.rows(), A.cols(), A.nnz(), A.row_ptr().data(), A.col().data(), A.val().data()};
+}
+
 // One plan per block size (the analysis key names it).
 BinnedPlan& plan_of(const CsrMatrix& A, int max_units = kUnits) {
   return A.analysis<BinnedPlan>(fmt::format("spmv.binned.{}", max_units),
-                                [&](const CsrMatrix& M) { return make_plan(M, max_units); });
+                                [&](const CsrMatrix& M) { return make_plan(ref_of(M), max_units); });
 }
 
 // ---- the kernels -------------------------------------------------------------------------------
@@ -368,18 +372,12 @@ __global__ __launch_bounds__(kBlock) void warp_rows_kernel(index_t n, const offs
 
 __global__ void set_zero_kernel(double* p) { *p = 0.0; }
 
-// One product with output functor `out`; with `dot`, (*dot)[slot] = Σ out's returns.
+// One product with output functor `out`; with `dot`, (*dot)[slot] = Σ out's
+// returns. A's arrays and its plan (made with policy.max_units) from the caller.
 template <class Out>
-void run_binned(const CsrMatrix& A, const Vector& x, Out out, BlockPolicy policy, Scalars* dot, int slot) {
+void run_binned(const CsrRef& A, BinnedPlan& p, const Vector& x, Out out, BlockPolicy policy, Scalars* dot,
+                int slot) {
   const cudaStream_t st = ::saga::device_stream();
-  if (A.rows() == 0) {
-    if (dot) {
-      set_zero_kernel<<<1, 1, 0, st>>>(dot->data() + slot);
-      SAGA_CUDA_LAUNCH("set_zero_kernel");
-    }
-    return;
-  }
-  BinnedPlan& p = plan_of(A, policy.max_units);
   // Every kernel below writes one partial sum of the fused dot per CTA.
   std::size_t parts = 0;
   double* partial = nullptr;
@@ -388,10 +386,9 @@ void run_binned(const CsrMatrix& A, const Vector& x, Out out, BlockPolicy policy
     partial = dot ? dot->scratch(blocks) : nullptr;
   };
   if (p.max_row <= policy.thread_max_row) {  // the thread bin holds every row
-    const unsigned blocks = grid_for(A.rows(), kBlock);
+    const unsigned blocks = grid_for(A.rows, kBlock);
     partials_for(blocks);
-    thread_rows_kernel<Out><<<blocks, kBlock, 0, st>>>(A.rows(), A.row_ptr().data(), A.col().data(), A.val().data(),
-                                                       x.data(), out, partial);
+    thread_rows_kernel<Out><<<blocks, kBlock, 0, st>>>(A.rows, A.rp, A.ci, A.v, x.data(), out, partial);
     SAGA_CUDA_LAUNCH("binned SpMV thread_rows_kernel");
   } else if (p.max_row <= policy.warp_max_row) {  // the warp bin holds every row
     const int V = p.max_row <= 32 ? 1 : 2;
@@ -402,11 +399,10 @@ void run_binned(const CsrMatrix& A, const Vector& x, Out out, BlockPolicy policy
       return true;
     }();
     (void)opted_in;
-    const std::int64_t warps = (static_cast<std::int64_t>(A.rows()) + 32 / V - 1) / (32 / V);
+    const std::int64_t warps = (static_cast<std::int64_t>(A.rows) + 32 / V - 1) / (32 / V);
     const unsigned blocks = static_cast<unsigned>((warps + kWarpsPerBlock - 1) / kWarpsPerBlock);
     partials_for(blocks);
-    warp_rows_kernel<Out><<<blocks, kBlock, smem, st>>>(A.rows(), A.row_ptr().data(), A.col().data(),
-                                                        A.val().data(), x.data(), out, V, span, partial);
+    warp_rows_kernel<Out><<<blocks, kBlock, smem, st>>>(A.rows, A.rp, A.ci, A.v, x.data(), out, V, span, partial);
     SAGA_CUDA_LAUNCH("binned SpMV warp_rows_kernel");
   } else {  // row blocks, and the long rows after them
     const unsigned long_blocks = p.long_rows ? grid_for(p.long_rows, kBlock) : 0;
@@ -418,14 +414,12 @@ void run_binned(const CsrMatrix& A, const Vector& x, Out out, BlockPolicy policy
     }();
     (void)rows_opted_in;
     const std::size_t stage_bytes = sizeof(double) * (static_cast<std::size_t>(p.units) + 32);
-    rows_kernel<Out><<<p.blocks, kBlock, stage_bytes, st>>>(p.block_row.data(), A.row_ptr().data(), A.col().data(),
-                                                            A.val().data(), x.data(), out, p.units,
-                                                            policy.entries_per_lane, policy.stage, partial);
+    rows_kernel<Out><<<p.blocks, kBlock, stage_bytes, st>>>(p.block_row.data(), A.rp, A.ci, A.v, x.data(), out,
+                                                            p.units, policy.entries_per_lane, policy.stage, partial);
     SAGA_CUDA_LAUNCH("binned SpMV rows_kernel");
     if (p.long_rows) {
-      chunks_kernel<<<p.chunks, kBlock, 0, st>>>(p.long_row.data(), p.chunk_ptr.data(), p.chunk_owner.data(),
-                                                 A.row_ptr().data(), A.col().data(), A.val().data(), x.data(),
-                                                 p.units, p.chunk_sum.data());
+      chunks_kernel<<<p.chunks, kBlock, 0, st>>>(p.long_row.data(), p.chunk_ptr.data(), p.chunk_owner.data(), A.rp,
+                                                 A.ci, A.v, x.data(), p.units, p.chunk_sum.data());
       SAGA_CUDA_LAUNCH("binned SpMV chunks_kernel");
       long_rows_kernel<Out><<<long_blocks, kBlock, 0, st>>>(p.long_rows, p.long_row.data(), p.chunk_ptr.data(),
                                                             p.chunk_sum.data(), out,
@@ -437,6 +431,19 @@ void run_binned(const CsrMatrix& A, const Vector& x, Out out, BlockPolicy policy
     sum_partials_into<<<1, kThreads, 0, st>>>(partial, static_cast<long long>(parts), dot->data() + slot);
     SAGA_CUDA_LAUNCH("binned SpMV dot");
   }
+}
+
+// The CsrMatrix entry: an empty matrix has no plan (only the dot to clear).
+template <class Out>
+void run_binned(const CsrMatrix& A, const Vector& x, Out out, BlockPolicy policy, Scalars* dot, int slot) {
+  if (A.rows() == 0) {
+    if (dot) {
+      set_zero_kernel<<<1, 1, 0, ::saga::device_stream()>>>(dot->data() + slot);
+      SAGA_CUDA_LAUNCH("set_zero_kernel");
+    }
+    return;
+  }
+  run_binned(ref_of(A), plan_of(A, policy.max_units), x, out, policy, dot, slot);
 }
 
 class BinnedSpmv final : public SpmvAlgorithm {
@@ -512,6 +519,19 @@ void spmv_scalar(double alpha, const CsrMatrix& A, const Vector& x, double beta,
       A.rows(), A.row_ptr().data(), A.col().data(), A.val().data(), x.data(), AxpbyOut{alpha, beta, y.data(), y.data()},
       nullptr);
   SAGA_CUDA_LAUNCH("scalar SpMV");
+}
+
+std::shared_ptr<void> spmv_binned_plan(const CsrRef& A) {
+  if (A.rows == 0) return nullptr;
+  return std::make_shared<BinnedPlan>(make_plan(A, Binned::Params{}.max_units));
+}
+
+void spmv_binned(double alpha, const CsrRef& A, void* plan, const Vector& x, double beta, Vector& y) {
+  if (A.rows == 0) return;
+  SAGA_REQUIRE(plan, "binned SpMV on raw arrays: no plan (spmv_binned_plan)");
+  const Binned::Params d;  // the component's default options
+  const BlockPolicy defaults{d.thread_max_row, d.warp_max_row, d.entries_per_lane, d.stage, d.max_units};
+  run_binned(A, *static_cast<BinnedPlan*>(plan), x, AxpbyOut{alpha, beta, y.data(), y.data()}, defaults, nullptr, 0);
 }
 
 SpmvBinsInfo spmv_binned_info(const CsrMatrix& A) {

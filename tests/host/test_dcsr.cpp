@@ -62,6 +62,7 @@ TEST_CASE("DCSR from CSR and back is exact; layout of the segment table") {
     const CsrMatrix A = from_host_csr(h, Space::host);
     const DcsrMatrix D = DcsrMatrix::from_csr(A);
     CHECK(D.sorted_rows());
+    CHECK(D.compact());
     CHECK(D.entries() == A.nnz());
     CHECK(D.capacity() >= A.nnz());
     check_layout(D);
@@ -105,7 +106,9 @@ TEST_CASE("DCSR random insertion rounds equal the model, with defragmentations, 
                               << defrags << " defragmentations, fragmentation " << D.memory().fragmentation());
       CHECK(defrags > 0);  // the hot rows reached k segments
       CHECK(!D.sorted_rows());
+      CHECK(!D.compact());
       D.defragment();
+      CHECK(D.compact());  // rows back to back in row order: CSR arrays
       CHECK(D.memory().max_segments <= 1);
       CHECK(D.memory().fragmentation() == 0.0);
       check_equal(to_host_csr(D.to_csr()), model.csr(), 0.0);
@@ -135,6 +138,7 @@ TEST_CASE("DCSR streaming into a blank matrix equals COO assembly; defragmentati
   E.insert(b.coo(300, 300, Space::host));
   model.insert(b.r, b.c, b.v, DcsrDuplicates::keep);
   E.defragment();
+  CHECK(!E.compact());  // ordered by length: not CSR order
   check_layout(E);
   check_equal(to_host_csr(E.to_csr()), model.csr(), 0.0);
   check_spmv(E, model, rng);
