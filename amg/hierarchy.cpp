@@ -34,6 +34,62 @@ namespace {
 // small problems (4096 rows) peak at 2.5-3.9 MB.
 constexpr double kBytesPerRow = 300, kBytesPerNonzero = 4, kBytesPerRowPerColumn = 600;
 constexpr double kFixedBytes = 4.0 * 1048576;
+
+// Runs one phase of level `lvl`, timed into `sec[phase]`. A failure inside it
+// (out of device memory, above all) names the level, the phase and, for the
+// products, the SpGEMM: the allocation's message alone says only which array,
+// how much and how much was free.
+struct PhaseStep {
+  PhaseTimer& timer;
+  std::map<std::string, double>& sec;
+  const char* what;  // "AMG setup" or "AMG resetup"
+  int lvl;
+  index_t rows;
+  std::int64_t nnz;
+  std::string spgemm;
+  template <class F>
+  auto operator()(const std::string& phase, F&& f) -> decltype(f()) {
+    try {
+      return timer.time(sec[phase], f);
+    } catch (const DeviceError& e) {
+      throw DeviceError(fmt::format("{}, level {} ({} rows, {} nonzeros), phase '{}'{}: {}", what, lvl, rows, nnz,
+                                    setup_phase_label(phase),
+                                    is_spgemm_phase(phase) ? fmt::format(" with SpGEMM '{}'", spgemm) : std::string(),
+                                    e.what()));
+    }
+  }
+};
+
+// P = T - ω D⁻¹ (A T): one fused pass where the SpGEMM fuses it (the "AT"
+// phase includes the update), else A T and the update.
+CsrMatrix smoothed_prolongator(const Level& L, const CsrMatrix& T, double omega, const SpgemmAlgorithm& product,
+                               PhaseStep& step, SpgemmStats& ss) {
+  if (product.fuses_scaled_add())
+    return step("AT", [&] {
+      Vector d = L.dinv.clone();
+      scale(-omega, d);
+      ss = SpgemmStats{};
+      return product.multiply_scaled_add(L.A, T, d, T, &ss);
+    });
+  CsrMatrix AT = step("AT", [&] {
+    ss = SpgemmStats{};
+    return product.multiply(L.A, T, &ss);
+  });
+  return step("smooth_update", [&] { return amg::jacobi_smooth_update(T, std::move(AT), L.dinv, omega); });
+}
+
+// A matrix's first non-finite entry as an InputError (a host copy, on this
+// error path only).
+void require_finite(const CsrMatrix& A, const char* what) {
+  if (all_finite(A.val())) return;
+  const HostCsr h = to_host_csr(A);
+  for (index_t i = 0; i < h.rows; ++i)
+    for (offset_t k = h.row_ptr[i]; k < h.row_ptr[i + 1]; ++k)
+      if (!std::isfinite(h.val[k]))
+        throw InputError(fmt::format("{} has a non-finite entry: a({}, {}) = {} (rows and columns from 0){}", what, i,
+                                     h.col[k], h.val[k],
+                                     std::isinf(h.val[k]) ? "; values this large overflow double precision" : ""));
+}
 }  // namespace
 
 const std::set<std::string>& cycle_level_keys() {
@@ -90,15 +146,7 @@ Hierarchy::Hierarchy(CsrMatrix A, const SetupParams& params, NearNullspace ns,
   validate(params_, A.space());
   SAGA_REQUIRE(A.rows() == A.cols(), "AMG needs a square matrix (got {}x{})", A.rows(), A.cols());
   SAGA_REQUIRE(A.rows() > 0, "AMG needs a non-empty matrix");
-  if (!all_finite(A.val())) {  // name the first one (a host copy, on this error path only)
-    const HostCsr h = to_host_csr(A);
-    for (index_t i = 0; i < h.rows; ++i)
-      for (offset_t k = h.row_ptr[i]; k < h.row_ptr[i + 1]; ++k)
-        if (!std::isfinite(h.val[k]))
-          throw InputError(fmt::format("the matrix has a non-finite entry: a({}, {}) = {} (rows and columns from 0){}",
-                                       i, h.col[k], h.val[k],
-                                       std::isinf(h.val[k]) ? "; values this large overflow double precision" : ""));
-  }
+  require_finite(A, "the matrix");
   const Space s = A.space();
   PhaseTimer timer(s == Space::device);
   const auto t_setup = std::chrono::steady_clock::now();
@@ -139,22 +187,7 @@ Hierarchy::Hierarchy(CsrMatrix A, const SetupParams& params, NearNullspace ns,
     const int lvl = static_cast<int>(levels_.size()) - 1;
     const SetupParams here = params_.at_level(lvl);
     st.theta = here.theta;
-    // Runs one phase, timed into this level's phases. A failure inside it (out
-    // of device memory, above all) names the level, the phase and, for the
-    // products, the SpGEMM: the allocation's message alone says only which
-    // array, how much and how much was free.
-    auto step = [&](const std::string& phase, auto&& f) -> decltype(f()) {
-      try {
-        return timer.time(sec[phase], f);
-      } catch (const DeviceError& e) {
-        throw DeviceError(fmt::format("AMG setup, level {} ({} rows, {} nonzeros), phase '{}'{}: {}", lvl,
-                                      L.A.rows(), L.A.nnz(), setup_phase_label(phase),
-                                      is_spgemm_phase(phase)
-                                          ? fmt::format(" with SpGEMM '{}'", spgemm_registry().resolve(params_.spgemm, s))
-                                          : std::string(),
-                                      e.what()));
-      }
-    };
+    PhaseStep step{timer, sec, "AMG setup", lvl, L.A.rows(), L.A.nnz(), spgemm_registry().resolve(params_.spgemm, s)};
     step("other", [&] { L.dinv = inverse_diagonal(L.A, lvl == 0 ? "matrix" : "coarse matrix"); });
     const bool coarsest = L.A.rows() <= params_.coarse_size || lvl + 1 >= params_.max_levels;
     if (coarsest) {
@@ -211,22 +244,7 @@ Hierarchy::Hierarchy(CsrMatrix A, const SetupParams& params, NearNullspace ns,
     st.rho = L.rho;
     const double omega = here.prolongator_omega > 0 ? here.prolongator_omega : 4.0 / (3.0 * L.rho);
     SpgemmStats ss;
-    if (product->fuses_scaled_add()) {
-      // P = T - ω D⁻¹ (A T) in one pass; the "AT" phase includes the update.
-      L.P = step("AT", [&] {
-        Vector d = L.dinv.clone();
-        scale(-omega, d);
-        ss = SpgemmStats{};
-        return product->multiply_scaled_add(L.A, T.T, d, T.T, &ss);
-      });
-    } else {
-      CsrMatrix AT =
-          step("AT", [&] {
-            ss = SpgemmStats{};
-            return product->multiply(L.A, T.T, &ss);
-          });
-      L.P = step("smooth_update", [&] { return amg::jacobi_smooth_update(T.T, std::move(AT), L.dinv, omega); });
-    }
+    L.P = smoothed_prolongator(L, T.T, omega, *product, step, ss);
     st.spgemm["AT"] = {ss.products, ss.nnz_c, sec["AT"], ss.workspace_bytes, ss.slices};
     L.R = step("transpose", [&] { return transpose(L.P); });
     CsrMatrix AP =
@@ -248,6 +266,7 @@ Hierarchy::Hierarchy(CsrMatrix A, const SetupParams& params, NearNullspace ns,
       next.nodes = ag.count;
     }
     L.aggregates = std::move(ag.of_node);
+    L.aggregate_count = ag.count;
     stats_.levels.push_back(std::move(st));
     levels_.push_back(std::move(next));
   }
@@ -266,6 +285,64 @@ Hierarchy::Hierarchy(CsrMatrix A, const SetupParams& params, NearNullspace ns,
   }
   stats_.grid_complexity = rows / stats_.levels.front().rows;
   stats_.operator_complexity = nnz / static_cast<double>(stats_.levels.front().nnz);
+}
+
+ResetupStats Hierarchy::resetup(CsrMatrix A, const ResetupOptions& options) {
+  ExecutorScope scope(exec_);
+  const Space s = space();
+  const CsrMatrix& old = levels_.front().A;
+  SAGA_REQUIRE(A.space() == s, "resetup: the new matrix lives on the {}, the hierarchy on the {}", to_string(A.space()),
+               to_string(s));
+  SAGA_REQUIRE(A.rows() == old.rows() && A.cols() == old.cols(), "resetup: a {}x{} matrix for a hierarchy of {}x{}",
+               A.rows(), A.cols(), old.rows(), old.cols());
+  SAGA_REQUIRE(A.nnz() == old.nnz(), "resetup: the new matrix has {} nonzeros, the one set up {} (resetup keeps the "
+               "pattern; set up a new hierarchy for a new pattern)", A.nnz(), old.nnz());
+  const std::int64_t row = first_pattern_difference(old, A);
+  SAGA_REQUIRE(row < 0, "resetup: row {} of the new matrix has another pattern than the one set up (resetup keeps "
+               "the pattern; set up a new hierarchy for a new pattern)", row);
+  require_finite(A, "the new matrix");
+  ResetupStats rs;
+  rs.prolongator_refreshed = options.refresh_prolongator;
+  PhaseTimer timer(s == Space::device);
+  const auto t0 = std::chrono::steady_clock::now();
+  const auto product = spgemm_registry().create(params_.spgemm, s);
+  const std::string spgemm_name = spgemm_registry().resolve(params_.spgemm, s);
+  levels_.front().A = std::move(A);
+  for (std::size_t l = 0; l < levels_.size(); ++l) {
+    Level& L = levels_[l];
+    const int lvl = static_cast<int>(l);
+    PhaseStep step{timer, rs.phase_seconds, "AMG resetup", lvl, L.A.rows(), L.A.nnz(), spgemm_name};
+    step("other", [&] { L.dinv = inverse_diagonal(L.A, lvl == 0 ? "matrix" : "coarse matrix"); });
+    if (l + 1 == levels_.size()) {
+      step("coarse_factorisation", [&] { coarse_ = amg::factorise_coarse(L.A, params_.coarse_solver); });
+      break;
+    }
+    if (options.refresh_prolongator) {
+      // T again from the kept aggregates and near-nullspace: the same T, so P
+      // and the products keep their structure.
+      amg::Aggregates ag;
+      ag.of_node = std::move(L.aggregates);
+      ag.count = L.aggregate_count;
+      amg::Tentative T = step("tentative", [&] { return amg::tentative_prolongator(ag, L.B, L.nullspace_columns); });
+      L.aggregates = std::move(ag.of_node);
+      const SetupParams here = params_.at_level(lvl);
+      L.rho = step("spectral_radius", [&] { return amg::spectral_radius_dinv_a(L.A, L.dinv, here.rho_iterations); });
+      stats_.levels[l].rho = L.rho;
+      const double omega = here.prolongator_omega > 0 ? here.prolongator_omega : 4.0 / (3.0 * L.rho);
+      SpgemmStats ss;
+      L.P = smoothed_prolongator(L, T.T, omega, *product, step, ss);
+      L.R = step("transpose", [&] { return transpose(L.P); });
+    }
+    const CsrMatrix AP = step("AP", [&] { return product->multiply(L.A, L.P, nullptr); });
+    CsrMatrix& next = levels_[l + 1].A;
+    step("PtAP", [&] { product->multiply_numeric(L.R, AP, next, nullptr); });
+    next.clear_analysis();  // its values changed under the cached analyses
+    require_finite(next, fmt::format("the level-{} Galerkin product", l + 1).c_str());
+  }
+  exec_->synchronize();
+  rs.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  stats_.coarse_pseudo_inverse = coarse_.pseudo_inverse;
+  return rs;
 }
 
 }  // namespace saga

@@ -94,6 +94,21 @@ struct Level {
   Array<index_t> node_of;
   index_t nodes = 0;
   Array<index_t> aggregates;  // aggregate of each node (empty on the coarsest)
+  index_t aggregate_count = 0;
+};
+
+// Hierarchy::resetup: what to recompute besides the Galerkin products.
+struct ResetupOptions {
+  // true: P again from the new matrix (same aggregates and tentative
+  // prolongator, new D⁻¹, ρ and smoothing) — the hierarchy a full setup with the
+  // same aggregates gives. false: keep P and R, recompute only the coarse
+  // operators Pᵀ A P (cheapest; AmgX's structure reuse).
+  bool refresh_prolongator = true;
+};
+struct ResetupStats {
+  double seconds = 0;
+  std::map<std::string, double> phase_seconds;  // setup_phases() names, summed over levels
+  bool prolongator_refreshed = true;
 };
 
 class Hierarchy {
@@ -110,6 +125,13 @@ class Hierarchy {
   const SetupParams& params() const { return params_; }
   Space space() const { return levels_.front().A.space(); }
   const std::shared_ptr<const Executor>& executor() const { return exec_; }
+
+  // New values of the fine matrix, same pattern (an InputError names the first
+  // row that differs): the hierarchy's values recomputed on the kept
+  // aggregates (AMGCL's rebuild, AmgX's resetup). The coarse operators get new
+  // values in their kept structure (the SpGEMM's numeric phase); the coarsest
+  // is factorised again. The aggregates, and so the level sizes, stay.
+  ResetupStats resetup(CsrMatrix A, const ResetupOptions& options = {});
 
  private:
   SetupParams params_;

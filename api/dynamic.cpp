@@ -24,30 +24,41 @@ DynamicSolver::DynamicSolver(DcsrMatrix A, const AmgParams& amg, const SolverPar
 DcsrUpdateStats DynamicSolver::insert(const CooMatrix& batch) {
   ExecutorScope scope(exec_);
   stale_ = true;
-  return A_.insert(batch);
+  const DcsrUpdateStats st = A_.insert(batch);
+  if (st.inserted > 0) pattern_changed_ = true;
+  return st;
 }
 
 DcsrUpdateStats DynamicSolver::add(double alpha, const CsrMatrix& B) {
   ExecutorScope scope(exec_);
   stale_ = true;
-  return A_.add(alpha, B);
+  const DcsrUpdateStats st = A_.add(alpha, B);
+  if (st.inserted > 0) pattern_changed_ = true;
+  return st;
 }
 
 DcsrUpdateStats DynamicSolver::erase(const CooMatrix& positions) {
   ExecutorScope scope(exec_);
   stale_ = true;
-  return A_.erase(positions);
+  const DcsrUpdateStats st = A_.erase(positions);
+  if (st.erased > 0) pattern_changed_ = true;
+  return st;
 }
 
-void DynamicSolver::resetup() {
+void DynamicSolver::resetup(bool full) {
   ExecutorScope scope(exec_);
   auto t0 = std::chrono::steady_clock::now();
   CsrMatrix A = A_.to_csr();
   times_.to_csr = seconds_since(t0, A_.space());
   t0 = std::chrono::steady_clock::now();
-  solver_ = std::make_unique<Solver>(std::move(A), amg_, params_, exec_);
+  times_.numeric = solver_ && !pattern_changed_ && !full;
+  if (times_.numeric)
+    solver_->resetup(std::move(A));
+  else
+    solver_ = std::make_unique<Solver>(std::move(A), amg_, params_, exec_);
   times_.setup = seconds_since(t0, A_.space());
   stale_ = false;
+  pattern_changed_ = false;
 }
 
 }  // namespace saga

@@ -10,9 +10,11 @@
 //   s.solve(b, x);
 //
 // resetup() runs the whole setup (strength, aggregation, prolongators, Galerkin
-// products) on the updated matrix: its hierarchy equals the one a Solver built
-// from scratch on that matrix gives (tested). Structure and values may both
-// have changed.
+// products) on the updated matrix when its pattern changed — the hierarchy then
+// equals the one a Solver built from scratch on that matrix gives (tested) —
+// and the numeric resetup on the kept aggregates (Solver::resetup) when only
+// values changed (updates with duplicates add / replace that met existing
+// entries).
 #include <memory>
 
 #include "api/saga.hpp"
@@ -22,8 +24,9 @@ namespace saga {
 
 // Times of the last resetup() (seconds).
 struct ResetupTimes {
-  double to_csr = 0;  // the DCSR rows compacted and sorted into the CSR the setup reads
-  double setup = 0;   // the AMG setup
+  double to_csr = 0;     // the DCSR rows compacted and sorted into the CSR the setup reads
+  double setup = 0;      // the AMG setup (or its numeric resetup)
+  bool numeric = false;  // only values had changed: Solver::resetup kept the aggregates
 };
 
 class DynamicSolver {
@@ -42,8 +45,9 @@ class DynamicSolver {
   DcsrUpdateStats add(double alpha, const CsrMatrix& B);
   DcsrUpdateStats erase(const CooMatrix& positions);
 
-  // Sets the solver up again from the current matrix.
-  void resetup();
+  // Sets the solver up again from the current matrix (numeric-only when only
+  // values changed, unless full is set).
+  void resetup(bool full = false);
   const ResetupTimes& last_resetup() const { return times_; }
   // Whether the matrix changed since the last setup.
   bool stale() const { return stale_; }
@@ -61,6 +65,7 @@ class DynamicSolver {
   std::unique_ptr<Solver> solver_;
   ResetupTimes times_;
   bool stale_ = false;
+  bool pattern_changed_ = true;  // since the last setup
 };
 
 }  // namespace saga

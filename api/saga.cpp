@@ -48,8 +48,28 @@ void AmgPreconditioner::build(CsrMatrix&& A, const AmgParams& params, std::optio
   } else if (!ns->B.empty() && ns->B.space() != A.space()) {
     ns->B = ns->B.to(A.space());
   }
+  params_ = params;
   hierarchy_ = std::make_unique<Hierarchy>(std::move(A), params, std::move(*ns), exec);
   cycle_ = std::make_unique<MultigridCycle>(*hierarchy_, params);
+}
+
+ResetupStats AmgPreconditioner::resetup(const CsrMatrix& A, const ResetupOptions& options) {
+  return resetup(A.clone(), options);
+}
+
+ResetupStats AmgPreconditioner::resetup(CsrMatrix&& A, const ResetupOptions& options) {
+  ExecutorScope scope(executor());
+  const ResetupStats rs = hierarchy_->resetup(std::move(A), options);
+  cycle_ = std::make_unique<MultigridCycle>(*hierarchy_, params_);  // smoothers and coarse solve of the new values
+  return rs;
+}
+
+ResetupStats Solver::resetup(const CsrMatrix& A, const ResetupOptions& options) { return resetup(A.clone(), options); }
+
+ResetupStats Solver::resetup(CsrMatrix&& A, const ResetupOptions& options) {
+  const ResetupStats rs = precond_->resetup(std::move(A), options);
+  build_preconditioner();  // the operator and an outer smoother follow the new matrix
+  return rs;
 }
 
 Solver::Solver(const CsrMatrix& A, const AmgParams& amg, const SolverParams& solver,

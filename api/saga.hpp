@@ -57,12 +57,19 @@ class AmgPreconditioner final : public LinearOperator {
   // The finest-level matrix (owned by the hierarchy).
   const CsrMatrix& matrix() const { return hierarchy_->levels().front().A; }
 
+  // New values, same pattern (time steps, Newton steps): the hierarchy's
+  // values recomputed on the kept aggregates, then the cycle's smoothers and
+  // coarse solve rebuilt (Hierarchy::resetup). A copy of A, or A moved in.
+  ResetupStats resetup(const CsrMatrix& A, const ResetupOptions& options = {});
+  ResetupStats resetup(CsrMatrix&& A, const ResetupOptions& options = {});
+
  private:
   // The setup: ns, or params.nullspace when there is none.
   void build(CsrMatrix&& A, const AmgParams& params, std::optional<NearNullspace> ns,
              std::shared_ptr<const Executor> exec);
   std::unique_ptr<Hierarchy> hierarchy_;
   std::unique_ptr<MultigridCycle> cycle_;
+  AmgParams params_;
 };
 
 class Solver {
@@ -83,6 +90,10 @@ class Solver {
   const AmgPreconditioner& preconditioner() const { return *precond_; }
   const SolverParams& params() const { return params_; }
   const std::shared_ptr<const Executor>& executor() const { return precond_->executor(); }
+
+  // New values, same pattern: see AmgPreconditioner::resetup.
+  ResetupStats resetup(const CsrMatrix& A, const ResetupOptions& options = {});
+  ResetupStats resetup(CsrMatrix&& A, const ResetupOptions& options = {});
 
  private:
   void build_preconditioner();

@@ -42,6 +42,17 @@ Vector inverse_diagonal(const CsrMatrix& A, const char* name) {
   return d;
 }
 
+std::int64_t first_pattern_difference(const CsrMatrix& A, const CsrMatrix& B) {
+  SAGA_REQUIRE(A.rows() == B.rows() && A.cols() == B.cols() && A.space() == B.space(),
+               "pattern comparison of a {}x{} and a {}x{} matrix, or in different spaces", A.rows(), A.cols(), B.rows(),
+               B.cols());
+  Array<std::int32_t> flags(A.rows(), A.space(), "pattern comparison flags");
+  parallel_for(A.space(), A.rows(),
+               functors::PatternDiffers{A.row_ptr().data(), B.row_ptr().data(), A.col().data(), B.col().data(),
+                                        flags.data()});
+  return first_flagged(flags);
+}
+
 Vector row_abs_sums(const CsrMatrix& A) {
   Vector d(A.rows(), A.space(), "row absolute sums");
   parallel_for(A.space(), A.rows(), functors::RowAbsSums{A.row_ptr().data(), A.val().data(), d.data()});

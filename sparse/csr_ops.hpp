@@ -20,5 +20,8 @@ CsrMatrix add(double alpha, const CsrMatrix& A, double beta, const CsrMatrix& B)
 std::int64_t first_flagged(const Array<std::int32_t>& flags);
 // How many flags are non-zero (one scan; one value read back).
 std::int64_t count_flagged(const Array<std::int32_t>& flags);
+// First row whose pattern (row_ptr and columns) differs between A and B, or -1
+// (same shape and space).
+std::int64_t first_pattern_difference(const CsrMatrix& A, const CsrMatrix& B);
 
 }  // namespace saga

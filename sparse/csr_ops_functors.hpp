@@ -30,6 +30,20 @@ struct ExtractDiagonal {
   }
 };
 
+// flags[i] = 1 where row i of A and of B differ in pattern (same shapes).
+struct PatternDiffers {
+  const offset_t* arp;
+  const offset_t* brp;
+  const index_t* acol;
+  const index_t* bcol;
+  std::int32_t* flags;
+  SAGA_HD void operator()(std::int64_t i) const {
+    std::int32_t d = arp[i] != brp[i] || arp[i + 1] != brp[i + 1];
+    for (offset_t k = arp[i]; !d && k < arp[i + 1]; ++k) d = acol[k] != bcol[k];
+    flags[i] = d;
+  }
+};
+
 struct Reciprocal {
   double* d;
   SAGA_HD void operator()(std::int64_t i) const { d[i] = 1.0 / d[i]; }

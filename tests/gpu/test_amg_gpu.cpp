@@ -16,6 +16,7 @@
 #include "api/saga.hpp"
 #include "problems/structured.hpp"
 #include "sparse/csr_ops.hpp"
+#include "sparse/vector_ops.hpp"
 #include "tests/determinism.hpp"
 #include "tests/helpers.hpp"
 
@@ -338,5 +339,40 @@ TEST_CASE("GPU setup memory estimate bounds the measured peak on 2D, 27-pt and b
                    << " MiB, estimate " << estimate / matrix_bytes << " x");
     CHECK(static_cast<double>(estimate) >= need);            // the model bounds the need
     CHECK(static_cast<double>(estimate) <= 3.0 * need + 8e6);  // and is not absurd (8 MB: twice the fixed part)
+  }
+}
+
+TEST_CASE("GPU resetup equals the host resetup (refreshed and kept prolongator), and PCG converges after it") {
+  const std::uint64_t seed = fresh_seed();
+  for (Stencil s : {Stencil::fd3d_7pt, Stencil::fe2d_9pt}) {
+    CAPTURE(stencil_name(s));
+    const CsrMatrix A1 = poisson(s, stencil_dim(s) == 2 ? sized(200, 48) : sized(30, 12), Space::host);
+    HostCsr sym = to_host_csr(A1);  // new values, symmetric in (i, j), diagonally dominant
+    for (index_t i = 0; i < sym.rows; ++i)
+      for (offset_t k = sym.row_ptr[i]; k < sym.row_ptr[i + 1]; ++k)
+        sym.val[k] *= 1.0 + 0.5 * std::sin(0.1 * (i + sym.col[k]));  // symmetric in (i, j), positive
+    for (index_t i = 0; i < sym.rows; ++i)  // diagonally dominant again
+      for (offset_t k = sym.row_ptr[i]; k < sym.row_ptr[i + 1]; ++k)
+        if (sym.col[k] == i) sym.val[k] *= 1.6;
+    const CsrMatrix A2 = from_host_csr(sym, Space::host);
+    for (bool refresh : {true, false}) {
+      CAPTURE(refresh);
+      ResetupOptions o;
+      o.refresh_prolongator = refresh;
+      Hierarchy hh(A1.clone(), AmgParams{}), hd(A1.to(Space::device), AmgParams{});
+      REQUIRE(hh.levels().size() == hd.levels().size());
+      hh.resetup(A2.clone(), o);
+      const ResetupStats rs = hd.resetup(A2.to(Space::device), o);
+      CHECK(rs.prolongator_refreshed == refresh);
+      for (std::size_t l = 0; l < hh.levels().size(); ++l) {
+        CAPTURE(l);
+        check_equal(to_host_csr(hd.levels()[l].A), to_host_csr(hh.levels()[l].A), 1e-10);
+      }
+    }
+    Solver solver(A1.to(Space::device), AmgParams{}, SolverParams{}, Executor::cuda());
+    solver.resetup(A2.to(Space::device));
+    const Vector b = random_vector(A1.rows(), seed, Space::device);
+    Vector x = Vector::zeros(A1.rows(), Space::device);
+    CHECK(solver.solve(b, x).converged);
   }
 }

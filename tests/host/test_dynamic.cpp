@@ -43,6 +43,7 @@ TEST_CASE("DynamicSolver: updates in place and resetup equal a setup from scratc
     expected = add(1.0, expected, 1.0, coo_to_csr(upd));
     s.resetup();
     CHECK(!s.stale());
+    CHECK(!s.last_resetup().numeric);  // new couplings: a full setup
     CHECK(s.last_resetup().setup > 0);
     check_equal(to_host_csr(s.solver().preconditioner().matrix()), to_host_csr(expected), 1e-15);
     const Solver scratch(expected.clone());
@@ -67,8 +68,16 @@ TEST_CASE("DynamicSolver: updates in place and resetup equal a setup from scratc
   const DcsrUpdateStats st = s.add(1.0, from_host_csr(diag, Space::host));
   CHECK(st.inserted == 0);
   CHECK(st.updated == d.rows);
+  const std::vector<index_t> agg = s.solver().preconditioner().hierarchy().levels()[0].aggregates.to_vector();
   s.resetup();
+  CHECK(s.last_resetup().numeric);  // values only: the aggregates kept
+  CHECK(s.solver().preconditioner().hierarchy().levels()[0].aggregates.to_vector() == agg);
   expected = add(1.0, expected, 1.0, from_host_csr(diag, Space::host));
+  check_equal(to_host_csr(s.solver().preconditioner().matrix()), to_host_csr(expected), 0.0);
+  Vector x = Vector::zeros(A0.rows(), Space::host);
+  CHECK(s.solve(b, x).converged);
+  s.resetup(true);  // forced full setup: a Solver from scratch
+  CHECK(!s.last_resetup().numeric);
   check_same_hierarchy(s.solver().preconditioner().hierarchy(), Solver(expected.clone()).preconditioner().hierarchy());
 }
 
