@@ -283,7 +283,10 @@ void apply_override(YAML::Node& root, const std::string& text) {
 
 void parse_updates(const Reader& r, const YAML::Node& u, UpdatesConfig& uc) {
   r.require_map(u, "updates");
-  r.known_keys(u, "updates", {"steps", "edges", "weight", "seed", "compare_rebuild"});
+  r.known_keys(u, "updates", {"steps", "edges", "weight", "seed", "compare_rebuild", "couplings"});
+  r.get(u, "updates", "couplings", uc.couplings, "new or existing");
+  if (uc.couplings != "new" && uc.couplings != "existing")
+    r.fail(u["couplings"], fmt::format("updates.couplings: '{}' (expected new or existing)", uc.couplings));
   r.get(u, "updates", "steps", uc.steps, "an integer");
   r.get(u, "updates", "edges", uc.edges, "a number");
   r.get(u, "updates", "weight", uc.weight, "a number");

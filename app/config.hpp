@@ -42,6 +42,8 @@ struct UpdatesConfig {
   double weight = 1.0;         // their weights, uniform in [weight/2, weight]
   std::uint64_t seed = 1;
   bool compare_rebuild = true; // also time the CSR rebuilt from scratch and set up, per step
+  std::string couplings = "new";  // new: between random unknowns (the pattern grows, a full setup);
+                                  // existing: on stored couplings (values only: the numeric resetup)
 };
 
 struct RunConfig {

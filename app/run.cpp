@@ -115,7 +115,7 @@ CooMatrix concatenate(const CooMatrix& a, const CooMatrix& b) {
 }
 }  // namespace
 
-void run_updates(const RunConfig& config, const Problem& p, DcsrMatrix& D, const CsrMatrix& first,
+void run_updates(const RunConfig& config, const Problem& p, DcsrMatrix& D, Solver& first,
                  const std::shared_ptr<const Executor>& exec, RunResult& r) {
   const Space space = exec->space();
   const UpdatesConfig& u = config.updates;
@@ -126,10 +126,21 @@ void run_updates(const RunConfig& config, const Problem& p, DcsrMatrix& D, const
   auto secs = [](auto t0, auto t1) { return std::chrono::duration<double>(t1 - t0).count(); };
   const std::int64_t edges = std::max<std::int64_t>(1, std::llround(u.edges * r.rows));
   std::optional<CsrMatrix> previous;  // the matrix of the last setup (for the rebuild comparison)
-  if (u.compare_rebuild) previous = first.clone();
+  if (u.compare_rebuild) previous = first.preconditioner().matrix().clone();
+  // existing couplings: drawn from the pattern, which stays
+  std::vector<offset_t> pattern_rp;
+  std::vector<index_t> pattern_col;
+  if (u.couplings == "existing") {
+    pattern_rp = first.preconditioner().matrix().row_ptr().to_vector();
+    pattern_col = first.preconditioner().matrix().col().to_vector();
+  }
+  std::unique_ptr<Solver> own;  // the solver of the last full setup after the first
+  Solver* solver = &first;
   for (int step = 1; step <= u.steps; ++step) {
     UpdateStep st;
-    const CooMatrix upd = edge_updates(r.rows, edges, u.weight, u.seed + static_cast<std::uint64_t>(step), space);
+    const std::uint64_t seed = u.seed + static_cast<std::uint64_t>(step);
+    const CooMatrix upd = u.couplings == "existing" ? coupling_updates(pattern_rp, pattern_col, edges, u.weight, seed, space)
+                                                    : edge_updates(r.rows, edges, u.weight, seed, space);
     auto t0 = now();
     const DcsrUpdateStats us = D.insert(upd);
     auto t1 = now();
@@ -141,10 +152,17 @@ void run_updates(const RunConfig& config, const Problem& p, DcsrMatrix& D, const
     auto t2 = now();
     st.to_csr_seconds = secs(t1, t2);
     st.nnz = A.nnz();
-    const Solver solver(std::move(A), config.amg, config.solver, problem_nullspace(p, config, space, r.rows), exec);
+    st.numeric = us.inserted == 0;  // only values changed
+    if (st.numeric) {
+      solver->resetup(std::move(A));
+    } else {
+      own = std::make_unique<Solver>(std::move(A), config.amg, config.solver,
+                                     problem_nullspace(p, config, space, r.rows), exec);
+      solver = own.get();
+    }
     st.setup_seconds = secs(t2, now());
     Vector x = Vector::zeros(r.rows, space, "solution");
-    const SolveResult so = solver.solve(p.b, x);
+    const SolveResult so = solver->solve(p.b, x);
     st.solve_seconds = so.seconds;
     st.iterations = so.iterations;
     st.converged = so.converged;
@@ -221,7 +239,7 @@ RunResult run_solve(const RunConfig& config, const std::shared_ptr<const Executo
     axpby(-1.0, *p.x_star, 1.0, e);
     r.error = norm2(e) / norm2(*p.x_star);
   }
-  if (dynamic) run_updates(config, p, *dynamic, solver.preconditioner().matrix(), exec, r);
+  if (dynamic) run_updates(config, p, *dynamic, solver, exec, r);
   return r;
 }
 
@@ -270,21 +288,23 @@ std::string format_summary(const RunResult& r) {
                    r.setup_seconds, r.solve_seconds, r.setup_seconds + r.solve_seconds, r.problem_seconds);
   if (!r.updates.empty()) {
     const UpdatesConfig& u = r.config.updates;
-    s += fmt::format("updates   {} steps: {} new couplings each (weight {}), inserted into the DCSR matrix, set up and "
+    s += fmt::format("updates   {} steps: {} {} couplings each (weight {}), inserted into the DCSR matrix, set up and "
                      "solved again\n",
-                     r.updates.size(), std::max<std::int64_t>(1, std::llround(u.edges * r.rows)), u.weight);
+                     r.updates.size(), std::max<std::int64_t>(1, std::llround(u.edges * r.rows)), u.couplings, u.weight);
     s += fmt::format("  {:>4} {:>12} {:>9} {:>9} {:>10} {:>10} {:>10} {:>10} {:>5} {:>10} {:>12}\n", "step", "nnz",
                      "new", "updated", "update ms", "to CSR ms", "setup ms", "solve ms", "its", "rel.res",
                      "rebuild ms");
     for (std::size_t k = 0; k < r.updates.size(); ++k) {
       const UpdateStep& st = r.updates[k];
-      s += fmt::format("  {:>4} {:>12} {:>9} {:>9} {:>10.3f} {:>10.3f} {:>10.3f} {:>10.3f} {:>5} {:>10.2e} {:>12}{}\n",
+      s += fmt::format("  {:>4} {:>12} {:>9} {:>9} {:>10.3f} {:>10.3f} {:>10} {:>10.3f} {:>5} {:>10.2e} {:>12}{}\n",
                        k + 1, st.nnz, st.inserted, st.updated, 1e3 * st.update_seconds, 1e3 * st.to_csr_seconds,
-                       1e3 * st.setup_seconds, 1e3 * st.solve_seconds, st.iterations, st.relative_residual,
+                       fmt::format("{:.3f}{}", 1e3 * st.setup_seconds, st.numeric ? " r" : ""),
+                       1e3 * st.solve_seconds, st.iterations, st.relative_residual,
                        st.rebuild_seconds >= 0 ? fmt::format("{:.3f}", 1e3 * st.rebuild_seconds) : "-",
                        st.converged ? "" : "  NOT converged");
     }
-    s += "  rebuild: the CSR assembled again from all its triplets (sorted) and set up, as without DCSR\n";
+    s += "  r: numeric resetup on the kept aggregates (the pattern did not change); rebuild: the CSR assembled again from "
+         "all its triplets (sorted) and set up from scratch, as without DCSR\n";
   }
   return s;
 }
@@ -375,8 +395,10 @@ nlohmann::json to_json(const RunResult& r) {
                        {"iterations", s.iterations},
                        {"converged", s.converged},
                        {"relative_residual", json_real(s.relative_residual)},
-                       {"rebuild_seconds", s.rebuild_seconds >= 0 ? json(s.rebuild_seconds) : json(nullptr)}});
-    j["updates"] = {{"steps", steps}, {"edges", u.edges}, {"weight", u.weight}, {"seed", u.seed}};
+                       {"rebuild_seconds", s.rebuild_seconds >= 0 ? json(s.rebuild_seconds) : json(nullptr)},
+                       {"numeric_resetup", s.numeric}});
+    j["updates"] = {{"steps", steps}, {"edges", u.edges}, {"weight", u.weight}, {"seed", u.seed},
+                    {"couplings", u.couplings}};
   }
   return j;
 }

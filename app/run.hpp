@@ -41,6 +41,7 @@ struct UpdateStep {
   bool converged = false;
   double relative_residual = 0;
   double rebuild_seconds = -1;     // the CSR assembled from all triplets again + setup (-1: not measured)
+  bool numeric = false;            // the pattern stayed: Solver::resetup on the kept aggregates
 };
 
 struct RunResult {
@@ -74,7 +75,7 @@ RunResult run_solve(const RunConfig& config);
 // The config's update steps after the first solve (run_solve calls it): D is
 // the matrix as DCSR, `first` the CSR of the first setup.
 class DcsrMatrix;
-void run_updates(const RunConfig& config, const Problem& p, DcsrMatrix& D, const CsrMatrix& first,
+void run_updates(const RunConfig& config, const Problem& p, DcsrMatrix& D, Solver& first,
                  const std::shared_ptr<const Executor>& exec, RunResult& r);
 
 std::string format_summary(const RunResult& r);

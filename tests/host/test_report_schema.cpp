@@ -34,6 +34,7 @@ TEST_CASE("saga solve reports validate against docs/report.schema.json") {
       "problem: {type: poisson, stencil: 3d7, N: 5, rhs: ones}",  // one level: no SpGEMM entries
       "problem: {type: poisson, stencil: 2d5, N: 30}\nsolver: {type: pcg, max_iterations: 2}",  // not converged
       "problem: {type: poisson, stencil: 2d5, N: 30}\nupdates: {steps: 2, edges: 0.02}",  // update steps
+      "problem: {type: poisson, stencil: 2d5, N: 30}\nupdates: {steps: 2, couplings: existing}",  // numeric resetups
   };
   for (const char* text : configs) {
     CAPTURE(text);
