@@ -4,7 +4,13 @@
 // bytes of a CSR matrix (8-byte values, 4-byte indices and row offsets).
 #include <algorithm>
 #include <cstdint>
+#include <functional>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <optional>
 #include <vector>
+
+#include <fmt/format.h>
 
 #include "core/device.hpp"
 #include "sparse/vector_ops.hpp"
@@ -28,5 +34,39 @@ inline double copy_bandwidth_gbs() {
 }
 
 inline double csr_bytes(std::int64_t rows, std::int64_t nnz) { return 12.0 * nnz + 4.0 * (rows + 1); }
+
+// What every benchmark run starts with: the GPU, its copy bandwidth, the JSON
+// header of record, one line on stdout, and the median-of-`repeat` timer.
+struct Session {
+  device::Info info;
+  double bandwidth_gbs = 0;
+  int repeat = 1;
+  nlohmann::json out;
+  // Median over `repeat` timed runs of f after one warm-up (ms).
+  double time(const std::function<void()>& f) const {
+    f();
+    std::vector<double> t;
+    for (int k = 0; k < repeat; ++k) t.push_back(device::elapsed_ms(f));
+    return median(t);
+  }
+};
+// Empty (after saying so on stderr) when there is no GPU: the caller exits 2.
+inline std::optional<Session> start_session(const char* program, int repeat) {
+  if (device::count() == 0) {
+    std::cerr << program << ": no GPU present; this benchmark measures the CUDA backend\n";
+    return std::nullopt;
+  }
+  Session s;
+  s.info = device::info();
+  s.bandwidth_gbs = copy_bandwidth_gbs();
+  s.repeat = repeat;
+  s.out["gpu"] = s.info.name;
+  s.out["cuda_runtime"] = s.info.runtime_version;
+  s.out["copy_bandwidth_gbs"] = s.bandwidth_gbs;
+  s.out["repeat"] = repeat;
+  std::cout << fmt::format("GPU {} | copy bandwidth {:.0f} GB/s | median of {}\n", s.info.name, s.bandwidth_gbs,
+                           repeat);
+  return s;
+}
 
 }  // namespace saga::bench

@@ -89,24 +89,12 @@ int main(int argc, char** argv) {
   app.add_option("--rmat-scale", rmat_scale, "R-MAT graphs of 2^scale vertices, 16 edges each");
   CLI11_PARSE(app, argc, argv);
   try {
-    if (device::count() == 0) {
-      std::cerr << "saga-bench-dcsr: no GPU present; this benchmark measures the CUDA backend\n";
-      return 2;
-    }
-    const auto info = device::info();
-    const double bw = bench::copy_bandwidth_gbs();
-    nlohmann::json out;
-    out["gpu"] = info.name;
-    out["cuda_runtime"] = info.runtime_version;
-    out["copy_bandwidth_gbs"] = bw;
-    out["repeat"] = repeat;
-    std::cout << fmt::format("GPU {} | copy bandwidth {:.0f} GB/s | median of {}\n", info.name, bw, repeat);
-    auto time = [&](const std::function<void()>& f) {
-      f();  // warm-up
-      std::vector<double> t;
-      for (int k = 0; k < repeat; ++k) t.push_back(device::elapsed_ms(f));
-      return median(t);
-    };
+    std::optional<bench::Session> session = bench::start_session("saga-bench-dcsr", repeat);
+    if (!session) return 2;
+    const auto& info = session->info;
+    const double bw = session->bandwidth_gbs;
+    nlohmann::json& out = session->out;
+    auto time = [&](const std::function<void()>& f) { return session->time(f); };
 
     std::vector<Named> mats;
     mats.push_back({"3D 7-pt N=128", poisson(Stencil::fd3d_7pt, 128, Space::device)});

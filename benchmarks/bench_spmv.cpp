@@ -78,18 +78,11 @@ int main(int argc, char** argv) {
   CLI11_PARSE(app, argc, argv);
 
   try {
-    if (device::count() == 0) {
-      std::cerr << "saga-bench-spmv: no GPU present; this benchmark measures the CUDA backend\n";
-      return 2;
-    }
-    const auto info = device::info();
-    const double bw = bench::copy_bandwidth_gbs();
-    nlohmann::json out;
-    out["gpu"] = info.name;
-    out["cuda_runtime"] = info.runtime_version;
-    out["copy_bandwidth_gbs"] = bw;
-    out["repeat"] = repeat;
-    std::cout << fmt::format("GPU {} | copy bandwidth {:.0f} GB/s | median of {}\n", info.name, bw, repeat);
+    std::optional<bench::Session> session = bench::start_session("saga-bench-spmv", repeat);
+    if (!session) return 2;
+    const auto& info = session->info;
+    const double bw = session->bandwidth_gbs;
+    nlohmann::json& out = session->out;
     Vector flush(std::max<std::size_t>(info.l2_bytes, 1) / 4, Space::device, "L2 flush buffer");
 
     // ---- 1. SpMV ------------------------------------------------------------------------------

@@ -26,6 +26,19 @@ struct DcsrRows {  // the segment table of a matrix
   std::int64_t pitch;
   SAGA_HD offset_t& start(std::int64_t i, int s) const { return seg[s * pitch + 2 * i]; }
   SAGA_HD offset_t& end(std::int64_t i, int s) const { return seg[s * pitch + 2 * i + 1]; }
+  // f(a, n) for each used run [a, a + n) of row i's segments, in order; f
+  // returns false to stop early.
+  template <class F>
+  SAGA_HD void for_each_run(std::int64_t i, F&& f) const {
+    offset_t left = size[i];
+    for (int s = 0; s < nseg[i] && left > 0; ++s) {
+      const offset_t a = start(i, s);
+      offset_t n = end(i, s) - a;
+      if (n > left) n = left;
+      if (!f(a, n)) return;
+      left -= n;
+    }
+  }
   // Physical position of the entry at logical position w of row i.
   SAGA_HD offset_t locate(std::int64_t i, offset_t w) const {
     for (int s = 0;; ++s) {
@@ -76,18 +89,15 @@ struct DcsrCompact {
   index_t* out_row;  // optional: the row index of every entry (COO)
   bool rewrite_table;
   SAGA_HD void operator()(std::int64_t i) const {
-    offset_t left = t.size[i], w = start[i];
-    for (int s = 0; s < t.nseg[i] && left > 0; ++s) {
-      const offset_t a = t.start(i, s);
-      offset_t n = t.end(i, s) - a;
-      if (n > left) n = left;
+    offset_t w = start[i];
+    t.for_each_run(i, [&](offset_t a, offset_t n) {
       for (offset_t q = 0; q < n; ++q, ++w) {
         out_col[w] = col[a + q];
         out_val[w] = val[a + q];
         if (out_row) out_row[w] = static_cast<index_t>(i);
       }
-      left -= n;
-    }
+      return true;
+    });
     if (rewrite_table) {
       t.start(i, 0) = start[i];
       t.end(i, 0) = start[i] + t.size[i];
@@ -132,20 +142,15 @@ struct DcsrInsertRow {
     std::int32_t n_new = 0, n_found = 0;
     for (offset_t b = b0; b < b1; ++b) {
       offset_t at = -1;
-      if (mode != keep) {
-        offset_t left = sz;
-        for (int s = 0; s < ns && left > 0 && at < 0; ++s) {
-          const offset_t a = t.start(i, s);
-          offset_t n = t.end(i, s) - a;
-          if (n > left) n = left;
+      if (mode != keep)
+        t.for_each_run(i, [&](offset_t a, offset_t n) {
           for (offset_t q = 0; q < n; ++q)
             if (col[a + q] == bcol[b]) {
               at = a + q;
-              break;
+              return false;
             }
-          left -= n;
-        }
-      }
+          return true;
+        });
       found[b] = at;
       if (at < 0)
         ++n_new;
@@ -248,14 +253,10 @@ struct DcsrSpmvRow {
   double alpha, beta;
   SAGA_HD void operator()(std::int64_t i) const {
     double s = 0.0;
-    offset_t left = t.size[i];
-    for (int q = 0; q < t.nseg[i] && left > 0; ++q) {
-      const offset_t a = t.start(i, q);
-      offset_t n = t.end(i, q) - a;
-      if (n > left) n = left;
+    t.for_each_run(i, [&](offset_t a, offset_t n) {
       for (offset_t e = a; e < a + n; ++e) s += val[e] * x[col[e]];
-      left -= n;
-    }
+      return true;
+    });
     y[i] = beta == 0.0 ? alpha * s : alpha * s + beta * y[i];
   }
 };

@@ -38,15 +38,10 @@ __global__ void dcsr_vector_kernel(index_t rows, functors::DcsrSpmvRow f) {
   const int lane = threadIdx.x % V;
   if (row >= rows) return;
   double s = 0.0;
-  offset_t left = f.t.size[row];
-  const int ns = f.t.nseg[row];
-  for (int q = 0; q < ns && left > 0; ++q) {
-    const offset_t a = f.t.start(row, q);
-    offset_t n = f.t.end(row, q) - a;
-    if (n > left) n = left;
+  f.t.for_each_run(row, [&](offset_t a, offset_t n) {
     for (offset_t e = a + lane; e < a + n; e += V) s += f.val[e] * __ldg(f.x + f.col[e]);
-    left -= n;
-  }
+    return true;
+  });
 #pragma unroll
   for (int off = V / 2; off > 0; off /= 2) s += __shfl_down_sync(0xffffffffu, s, off, V);
   if (lane == 0) f.y[row] = f.beta == 0.0 ? f.alpha * s : f.alpha * s + f.beta * f.y[row];
