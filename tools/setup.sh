@@ -3,7 +3,7 @@
 # idempotent: does nothing when everything is already installed).
 set -euo pipefail
 PACKAGES=(cmake ninja-build g++ libeigen3-dev libyaml-cpp-dev libspdlog-dev libfmt-dev doctest-dev libcli11-dev gmsh python3-matplotlib
-          nlohmann-json3-dev
+          nlohmann-json3-dev gfortran  # gfortran: the Fortran example (examples/)
           clang libomp-dev libclang-rt-dev)  # the sanitizer and fuzzing build (tools/sanitize.sh)
 missing=()
 for p in "${PACKAGES[@]}"; do

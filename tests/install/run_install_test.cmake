@@ -1,6 +1,6 @@
 # ctest "install": installs the build tree into a scratch prefix, configures and
-# builds tests/install (an outside project using find_package(saga)) against
-# it, and runs the result. Arguments: BUILD_DIR, WORK, SRC, GENERATOR.
+# builds tests/install (an outside project using find_package(saga)) and the
+# examples/ against it, and runs them. Arguments: BUILD_DIR, WORK, SRC, GENERATOR.
 file(REMOVE_RECURSE "${WORK}")
 function(run)
   execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
@@ -24,3 +24,14 @@ run(${CMAKE_COMMAND} -S "${SRC}" -B "${WORK}/build" -G "${GENERATOR}" -DCMAKE_BU
     "-DCMAKE_PREFIX_PATH=${prefix_arg}")
 run(${CMAKE_COMMAND} --build "${WORK}/build")
 run("${WORK}/build/consumer")
+# The examples (examples/): C++, C and, when a Fortran compiler is found, Fortran.
+run(${CMAKE_COMMAND} -S "${SRC}/../../examples" -B "${WORK}/examples" -G "${GENERATOR}" -DCMAKE_BUILD_TYPE=Release
+    "-DCMAKE_PREFIX_PATH=${prefix_arg}")
+run(${CMAKE_COMMAND} --build "${WORK}/examples")
+foreach(example cg_loop c_poisson time_steps fortran_poisson)
+  if(EXISTS "${WORK}/examples/${example}")
+    run("${WORK}/examples/${example}")
+  elseif(NOT example STREQUAL "fortran_poisson")
+    message(FATAL_ERROR "example ${example} was not built")
+  endif()
+endforeach()

@@ -1,0 +1,340 @@
+// The C API (api/saga_c.h) over the C++ API: each call runs inside guard(),
+// which turns every exception into a status and the thread's last error.
+#include "api/saga_c.h"
+
+#include <algorithm>
+#include <cstring>
+#include <memory>
+#include <new>
+#include <string>
+#include <vector>
+
+#include "api/saga.hpp"
+#include "core/parameters.hpp"
+
+struct saga_solver_t {
+  std::shared_ptr<const saga::Executor> exec;
+  saga::AmgParams amg;
+  saga::SolverParams params;
+  std::unique_ptr<saga::Solver> solver;
+  saga::HostCsr pattern;  // the setup's CSR (values of the last setup), for resetup
+  saga::SolveResult last;
+  saga::ResetupStats last_resetup;
+  bool solved = false;
+};
+
+namespace {
+thread_local std::string last_error;
+
+template <class F>
+saga_status guard(F&& f) {
+  try {
+    f();
+    last_error.clear();
+    return SAGA_OK;
+  } catch (const saga::InputError& e) {
+    last_error = e.what();
+    return SAGA_ERROR_INPUT;
+  } catch (const saga::UnavailableError& e) {
+    last_error = e.what();
+    return SAGA_ERROR_UNAVAILABLE;
+  } catch (const saga::DeviceError& e) {
+    last_error = e.what();
+    return SAGA_ERROR_DEVICE;
+  } catch (const std::logic_error& e) {  // call order
+    last_error = e.what();
+    return SAGA_ERROR_STATE;
+  } catch (const std::bad_alloc&) {
+    last_error = "host out of memory";
+    return SAGA_ERROR_INTERNAL;
+  } catch (const std::exception& e) {
+    last_error = e.what();
+    return SAGA_ERROR_INTERNAL;
+  } catch (...) {
+    last_error = "unknown error";
+    return SAGA_ERROR_INTERNAL;
+  }
+}
+
+void require(const void* p, const char* what) {
+  if (!p) throw saga::InputError(fmt::format("{} is a null pointer", what));
+}
+saga_solver_t& live(saga_solver s) {
+  if (!s) throw saga::InputError("the solver handle is null (saga_solver_create first)");
+  return *s;
+}
+saga::Solver& set_up(saga_solver s) {
+  saga_solver_t& h = live(s);
+  if (!h.solver) throw std::logic_error("the solver is not set up yet (saga_solver_setup first)");
+  return *h.solver;
+}
+
+// A scalar key of a parameter struct, or not.
+template <class P>
+bool has_key(const std::string& key) {
+  for (const auto& p : saga::list_params(P{}))
+    if (p.key == key) return true;
+  return false;
+}
+
+// "amg.smoother" / "amg.smoother.omega": a component's name or option.
+bool set_component(saga::Component& c, const std::string& rest, const std::string& name, const char* value) {
+  if (rest == name) {
+    c = saga::Component(value);
+    return true;
+  }
+  if (rest.rfind(name + ".", 0) == 0) {
+    c.options.set(rest.substr(name.size() + 1), value);
+    return true;
+  }
+  return false;
+}
+
+void set_param(saga_solver_t& h, const std::string& key, const char* value) {
+  const std::string amg = "amg.", solver = "solver.";
+  if (key.rfind(amg, 0) == 0) {
+    const std::string k = key.substr(amg.size());
+    saga::Options o;
+    o.set(k, value);
+    if (has_key<saga::SetupParams>(k)) return saga::read_params(static_cast<saga::SetupParams&>(h.amg), o, "amg");
+    if (has_key<saga::CycleParams>(k)) return saga::read_params(static_cast<saga::CycleParams&>(h.amg), o, "amg");
+    for (auto [name, c] : {std::pair{"smoother", &h.amg.smoother}, std::pair{"cycle", &h.amg.cycle},
+                           std::pair{"coarse_solver", &h.amg.coarse_solver}, std::pair{"strength", &h.amg.strength},
+                           std::pair{"aggregation", &h.amg.aggregation}, std::pair{"spgemm", &h.amg.spgemm}})
+      if (set_component(*c, k, name, value)) return;
+  } else if (key.rfind(solver, 0) == 0) {
+    const std::string k = key.substr(solver.size());
+    if (has_key<saga::SolverParams>(k)) {
+      saga::Options o;
+      o.set(k, value);
+      return saga::read_params(h.params, o, "solver");
+    }
+    if (set_component(h.params.type, k, "type", value)) return;
+    if (set_component(h.params.preconditioner, k, "preconditioner", value)) return;
+    h.params.type.options.set(k, value);  // an option of the Krylov method (restart, ...), checked at setup
+    return;
+  }
+  throw saga::InputError(fmt::format(
+      "unknown parameter '{}' (amg.KEY or solver.KEY as in docs/config.md, e.g. amg.theta, amg.smoother.omega, "
+      "solver.tolerance)",
+      key));
+}
+
+template <class I>
+saga::HostCsr host_csr(std::int64_t n, const I* row_ptr, const I* col, const double* val) {
+  require(row_ptr, "row_ptr");
+  require(col, "col");
+  require(val, "val");
+  if (n <= 0 || n > 2147483647LL) throw saga::InputError(fmt::format("n = {}: expected 1 to 2^31 - 1 rows", n));
+  const std::int64_t nnz = static_cast<std::int64_t>(row_ptr[n]);
+  if (row_ptr[0] != 0 || nnz < 0 || nnz > 2147483647LL)
+    throw saga::InputError(fmt::format("row_ptr[0] = {}, row_ptr[n] = {}: expected 0 and 0 to 2^31 - 1 nonzeros",
+                                       static_cast<long long>(row_ptr[0]), static_cast<long long>(nnz)));
+  saga::HostCsr h{static_cast<saga::index_t>(n), static_cast<saga::index_t>(n), {}, {}, {}};
+  h.row_ptr.resize(n + 1);
+  for (std::int64_t i = 0; i <= n; ++i) {
+    if (row_ptr[i] < 0 || row_ptr[i] > nnz || (i > 0 && row_ptr[i] < row_ptr[i - 1]))
+      throw saga::InputError(fmt::format("row_ptr[{}] = {} is not between row_ptr[{}] and row_ptr[n] = {}", i,
+                                         static_cast<long long>(row_ptr[i]), i > 0 ? i - 1 : 0,
+                                         static_cast<long long>(nnz)));
+    h.row_ptr[i] = static_cast<saga::offset_t>(row_ptr[i]);
+  }
+  h.col.resize(nnz);
+  for (std::int64_t k = 0; k < nnz; ++k) {
+    if (col[k] < 0 || col[k] >= n)
+      throw saga::InputError(fmt::format("col[{}] = {} is outside [0, {})", k, static_cast<long long>(col[k]), n));
+    h.col[k] = static_cast<saga::index_t>(col[k]);
+  }
+  h.val.assign(val, val + nnz);
+  return h;
+}
+
+template <class I>
+saga_status setup(saga_solver s, std::int64_t n, const I* row_ptr, const I* col, const double* val) {
+  return guard([&] {
+    saga_solver_t& h = live(s);
+    saga::HostCsr csr = host_csr(n, row_ptr, col, val);
+    saga::CsrMatrix A = saga::from_host_csr(csr, h.exec->space());
+    A.validate("the matrix");  // sorted, unique columns
+    h.solver.reset();
+    h.solver = std::make_unique<saga::Solver>(std::move(A), h.amg, h.params, h.exec);
+    h.pattern = std::move(csr);
+    h.solved = false;
+  });
+}
+
+std::vector<double> host_vector(const double* p, std::size_t n, const char* what) {
+  require(p, what);
+  return std::vector<double>(p, p + n);
+}
+}  // namespace
+
+extern "C" {
+
+const char* saga_version(void) { return SAGA_VERSION; }
+const char* saga_last_error(void) { return last_error.c_str(); }
+
+saga_status saga_solver_create(saga_solver* solver, const char* backend) {
+  return guard([&] {
+    require(solver, "the handle to create");
+    *solver = nullptr;
+    auto h = std::make_unique<saga_solver_t>();
+    h->exec = saga::Executor::from_name(backend ? backend : "auto");
+    *solver = h.release();
+  });
+}
+
+void saga_solver_destroy(saga_solver solver) { delete solver; }
+
+saga_status saga_solver_set(saga_solver solver, const char* key, const char* value) {
+  return guard([&] {
+    saga_solver_t& h = live(solver);
+    require(key, "key");
+    require(value, "value");
+    if (h.solver) throw std::logic_error("parameters are set before saga_solver_setup");
+    saga_solver_t copy_check = {h.exec, h.amg, h.params, nullptr, {}, {}, {}, false};
+    set_param(copy_check, key, value);  // a bad value leaves the handle as it was
+    saga::validate(copy_check.amg, h.exec->space());
+    saga::validate(copy_check.params, h.exec->space());
+    h.amg = copy_check.amg;
+    h.params = copy_check.params;
+  });
+}
+
+saga_status saga_solver_set_many(saga_solver solver, const char* settings) {
+  saga_status st = guard([&] { require(settings, "settings"); });
+  if (st != SAGA_OK) return st;
+  std::string all(settings);
+  for (char& c : all)
+    if (c == ';') c = '\n';
+  std::size_t at = 0;
+  while (at <= all.size()) {
+    const std::size_t end = std::min(all.find('\n', at), all.size());
+    std::string line = all.substr(at, end - at);
+    at = end + 1;
+    const auto trim = [](std::string x) {
+      const auto a = x.find_first_not_of(" \t\r"), b = x.find_last_not_of(" \t\r");
+      return a == std::string::npos ? std::string() : x.substr(a, b - a + 1);
+    };
+    line = trim(line);
+    if (line.empty() || line[0] == '#') continue;
+    const std::size_t eq = line.find('=');
+    if (eq == std::string::npos) {
+      last_error = fmt::format("setting '{}': expected key=value", line);
+      return SAGA_ERROR_INPUT;
+    }
+    st = saga_solver_set(solver, trim(line.substr(0, eq)).c_str(), trim(line.substr(eq + 1)).c_str());
+    if (st != SAGA_OK) return st;
+  }
+  return SAGA_OK;
+}
+
+saga_status saga_solver_setup(saga_solver solver, int32_t n, const int32_t* row_ptr, const int32_t* col,
+                              const double* val) {
+  return setup(solver, n, row_ptr, col, val);
+}
+
+saga_status saga_solver_setup_i64(saga_solver solver, int64_t n, const int64_t* row_ptr, const int64_t* col,
+                                  const double* val) {
+  return setup(solver, n, row_ptr, col, val);
+}
+
+saga_status saga_solver_resetup(saga_solver solver, const double* val, int refresh_prolongator) {
+  return guard([&] {
+    saga::Solver& s = set_up(solver);
+    saga_solver_t& h = *solver;
+    saga::HostCsr csr = h.pattern;
+    csr.val = host_vector(val, csr.val.size(), "val");
+    saga::ResetupOptions o;
+    o.refresh_prolongator = refresh_prolongator != 0;
+    h.last_resetup = s.resetup(saga::from_host_csr(csr, h.exec->space()), o);
+    h.pattern.val = std::move(csr.val);
+  });
+}
+
+saga_status saga_solver_apply(saga_solver solver, const double* r, double* z) {
+  return guard([&] {
+    const saga::Solver& s = set_up(solver);
+    require(z, "z");
+    const std::size_t n = static_cast<std::size_t>(solver->pattern.rows);
+    const saga::Space sp = solver->exec->space();
+    const saga::Vector rv = saga::Vector::from_vector(host_vector(r, n, "r"), sp);
+    saga::Vector zv(n, sp, "z");
+    saga::ExecutorScope scope(solver->exec);
+    s.preconditioner().apply(rv, zv);
+    const std::vector<double> out = zv.to_vector();
+    std::memcpy(z, out.data(), n * sizeof(double));
+  });
+}
+
+saga_status saga_solver_solve(saga_solver solver, const double* b, double* x) {
+  return guard([&] {
+    const saga::Solver& s = set_up(solver);
+    require(x, "x");
+    const std::size_t n = static_cast<std::size_t>(solver->pattern.rows);
+    const saga::Space sp = solver->exec->space();
+    const saga::Vector bv = saga::Vector::from_vector(host_vector(b, n, "b"), sp);
+    saga::Vector xv = saga::Vector::from_vector(host_vector(x, n, "x"), sp);
+    solver->last = s.solve(bv, xv);
+    solver->solved = true;
+    const std::vector<double> out = xv.to_vector();
+    std::memcpy(x, out.data(), n * sizeof(double));
+  });
+}
+
+saga_status saga_solver_result(saga_solver solver, int* iterations, int* converged, double* relative_residual) {
+  return guard([&] {
+    set_up(solver);
+    if (!solver->solved) throw std::logic_error("no solve yet (saga_solver_solve first)");
+    if (iterations) *iterations = solver->last.iterations;
+    if (converged) *converged = solver->last.converged ? 1 : 0;
+    if (relative_residual) *relative_residual = solver->last.relative_residual;
+  });
+}
+
+saga_status saga_solver_residual_history(saga_solver solver, double* history, int capacity, int* length) {
+  return guard([&] {
+    set_up(solver);
+    if (!solver->solved) throw std::logic_error("no solve yet (saga_solver_solve first)");
+    require(length, "length");
+    if (capacity > 0) require(history, "history");
+    const auto& h = solver->last.residual_history;
+    const int n = static_cast<int>(std::min<std::size_t>(h.size(), capacity > 0 ? capacity : 0));
+    for (int i = 0; i < n; ++i) history[i] = h[i];
+    *length = n;
+  });
+}
+
+saga_status saga_solver_setup_seconds(saga_solver solver, const char* phase, int resetup, double* seconds) {
+  return guard([&] {
+    const saga::Solver& s = set_up(solver);
+    require(seconds, "seconds");
+    const auto& phases = resetup ? solver->last_resetup.phase_seconds : s.stats().phase_seconds;
+    if (!phase) {
+      *seconds = resetup ? solver->last_resetup.seconds : s.stats().setup_seconds;
+      return;
+    }
+    const auto it = phases.find(phase);
+    if (it == phases.end()) {
+      std::string known;
+      for (const auto& p : saga::setup_phases()) known += (known.empty() ? "" : ", ") + p;
+      const auto& all = saga::setup_phases();
+      if (std::find(all.begin(), all.end(), std::string(phase)) != all.end()) {  // a phase that did not run
+        *seconds = 0;
+        return;
+      }
+      throw saga::InputError(fmt::format("unknown setup phase '{}' (known: {})", phase, known));
+    }
+    *seconds = it->second;
+  });
+}
+
+saga_status saga_solver_hierarchy(saga_solver solver, int* levels, double* operator_complexity) {
+  return guard([&] {
+    const saga::Solver& s = set_up(solver);
+    if (levels) *levels = static_cast<int>(s.stats().levels.size());
+    if (operator_complexity) *operator_complexity = s.stats().operator_complexity;
+  });
+}
+
+}  // extern "C"

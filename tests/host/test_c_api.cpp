@@ -1,0 +1,133 @@
+// The C API (api/saga_c.h) as a C program uses it: parameters by name, setup
+// from 32- and 64-bit CSR arrays, solve, apply, resetup, results, timings; and
+// every misuse answered with a status and a message, never a crash.
+#include <doctest/doctest.h>
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "api/saga.hpp"
+#include "api/saga_c.h"
+#include "sparse/vector_ops.hpp"
+#include "problems/structured.hpp"
+#include "tests/helpers.hpp"
+
+using namespace saga;
+using namespace saga::test;
+
+TEST_CASE("C API: parameters by name, setup (32/64-bit), solve, apply, resetup, results") {
+  const HostCsr h = to_host_csr(poisson(Stencil::fd2d_5pt, 40, Space::host));
+  const int n = h.rows;
+  saga_solver s = nullptr;
+  REQUIRE(saga_solver_create(&s, "host") == SAGA_OK);
+  CHECK(std::string(saga_version()) == SAGA_VERSION);
+  CHECK(saga_solver_set(s, "amg.smoother", "chebyshev") == SAGA_OK);
+  CHECK(saga_solver_set(s, "amg.smoother.degree", "3") == SAGA_OK);
+  CHECK(saga_solver_set_many(s, "amg.theta = 0.1; solver.tolerance=1e-10\n# a comment\nsolver.max_iterations=200") ==
+        SAGA_OK);
+  REQUIRE(saga_solver_setup(s, n, h.row_ptr.data(), h.col.data(), h.val.data()) == SAGA_OK);
+  int levels = 0;
+  double oc = 0;
+  CHECK(saga_solver_hierarchy(s, &levels, &oc) == SAGA_OK);
+  CHECK(levels >= 2);
+  CHECK(oc > 1.0);
+  std::vector<double> b(n, 1.0), x(n, 0.0);
+  REQUIRE(saga_solver_solve(s, b.data(), x.data()) == SAGA_OK);
+  int its = 0, conv = 0;
+  double rel = 1;
+  CHECK(saga_solver_result(s, &its, &conv, &rel) == SAGA_OK);
+  CHECK(conv == 1);
+  CHECK(rel <= 1e-10);
+  std::vector<double> hist(1000);
+  int len = 0;
+  CHECK(saga_solver_residual_history(s, hist.data(), 1000, &len) == SAGA_OK);
+  CHECK(len == its + 1);
+  CHECK(hist[0] == doctest::Approx(1.0));
+  // The same through C++: the same iterates.
+  AmgParams amg;
+  amg.smoother = Component("chebyshev", Options().set("degree", 3));
+  amg.theta = 0.1;
+  SolverParams sp;
+  sp.tolerance = 1e-10;
+  sp.max_iterations = 200;
+  Vector xc = Vector::zeros(n, Space::host);
+  const SolveResult rc = Solver(from_host_csr(h, Space::host), amg, sp).solve(ones(n, Space::host), xc);
+  CHECK(rc.iterations == its);
+  CHECK(max_rel_diff(xc.to_vector(), x) == 0.0);
+  double total = 0, ptap = -1;
+  CHECK(saga_solver_setup_seconds(s, nullptr, 0, &total) == SAGA_OK);
+  CHECK(saga_solver_setup_seconds(s, "PtAP", 0, &ptap) == SAGA_OK);
+  CHECK(total > 0);
+  CHECK(ptap >= 0);
+  std::vector<double> z(n);
+  CHECK(saga_solver_apply(s, b.data(), z.data()) == SAGA_OK);
+  CHECK(z[n / 2] > 0);
+  // Resetup: doubled values; the solution halves.
+  std::vector<double> v2(h.val);
+  for (double& v : v2) v *= 2;
+  CHECK(saga_solver_resetup(s, v2.data(), 1) == SAGA_OK);
+  CHECK(saga_solver_setup_seconds(s, nullptr, 1, &total) == SAGA_OK);
+  std::vector<double> x2(n, 0.0);
+  CHECK(saga_solver_solve(s, b.data(), x2.data()) == SAGA_OK);
+  for (int i = 0; i < n; i += 97) CHECK(x2[i] == doctest::Approx(x[i] / 2).epsilon(1e-8));
+  saga_solver_destroy(s);
+
+  // 64-bit indices: the same matrix, the same answer.
+  saga_solver t = nullptr;
+  REQUIRE(saga_solver_create(&t, "host") == SAGA_OK);
+  std::vector<int64_t> rp(h.row_ptr.begin(), h.row_ptr.end()), ci(h.col.begin(), h.col.end());
+  REQUIRE(saga_solver_setup_i64(t, n, rp.data(), ci.data(), h.val.data()) == SAGA_OK);
+  std::vector<double> x3(n, 0.0);
+  CHECK(saga_solver_solve(t, b.data(), x3.data()) == SAGA_OK);
+  CHECK(saga_solver_result(t, &its, &conv, nullptr) == SAGA_OK);
+  CHECK(conv == 1);
+  saga_solver_destroy(t);
+}
+
+TEST_CASE("C API misuse: a status and a message, never a crash") {
+  const HostCsr h = to_host_csr(poisson(Stencil::fd2d_5pt, 10, Space::host));
+  const int n = h.rows;
+  std::vector<double> b(n, 1.0), x(n, 0.0);
+  CHECK(saga_solver_create(nullptr, "host") == SAGA_ERROR_INPUT);
+  CHECK(std::string(saga_last_error()).find("null") != std::string::npos);
+  saga_solver s = nullptr;
+  CHECK(saga_solver_create(&s, "tpu") == SAGA_ERROR_INPUT);
+  CHECK(s == nullptr);
+  REQUIRE(saga_solver_create(&s, "host") == SAGA_OK);
+  CHECK(std::string(saga_last_error()).empty());
+  CHECK(saga_solver_solve(s, b.data(), x.data()) == SAGA_ERROR_STATE);
+  CHECK(std::string(saga_last_error()).find("not set up") != std::string::npos);
+  CHECK(saga_solver_set(s, "amg.thetta", "0.1") == SAGA_ERROR_INPUT);
+  CHECK(std::string(saga_last_error()).find("thetta") != std::string::npos);
+  CHECK(saga_solver_set(s, "amg.theta", "2") == SAGA_ERROR_INPUT);
+  CHECK(saga_solver_set(s, "amg.smoother", "gauss") == SAGA_ERROR_INPUT);
+  CHECK(std::string(saga_last_error()).find("gauss") != std::string::npos);
+  CHECK(saga_solver_set(s, "solver.tolerance", "abc") == SAGA_ERROR_INPUT);
+  CHECK(saga_solver_set(s, "color", "red") == SAGA_ERROR_INPUT);
+  CHECK(saga_solver_set_many(s, "amg.theta") == SAGA_ERROR_INPUT);
+  CHECK(saga_solver_setup(s, n, nullptr, h.col.data(), h.val.data()) == SAGA_ERROR_INPUT);
+  CHECK(std::string(saga_last_error()).find("row_ptr") != std::string::npos);
+  std::vector<int32_t> bad_col(h.col);
+  bad_col[3] = n + 5;
+  CHECK(saga_solver_setup(s, n, h.row_ptr.data(), bad_col.data(), h.val.data()) == SAGA_ERROR_INPUT);
+  CHECK(std::string(saga_last_error()).find("col[3]") != std::string::npos);
+  std::vector<double> bad_val(h.val);
+  bad_val[0] = -4;  // a non-positive diagonal
+  CHECK(saga_solver_setup(s, n, h.row_ptr.data(), h.col.data(), bad_val.data()) == SAGA_ERROR_INPUT);
+  CHECK(std::string(saga_last_error()).find("row 0") != std::string::npos);
+  REQUIRE(saga_solver_setup(s, n, h.row_ptr.data(), h.col.data(), h.val.data()) == SAGA_OK);
+  CHECK(saga_solver_set(s, "amg.theta", "0.2") == SAGA_ERROR_STATE);
+  CHECK(saga_solver_result(s, nullptr, nullptr, nullptr) == SAGA_ERROR_STATE);  // no solve yet
+  CHECK(saga_solver_solve(s, nullptr, x.data()) == SAGA_ERROR_INPUT);
+  std::vector<double> nan_val(h.val);
+  nan_val[5] = std::nan("");
+  CHECK(saga_solver_resetup(s, nan_val.data(), 1) == SAGA_ERROR_INPUT);
+  CHECK(std::string(saga_last_error()).find("non-finite") != std::string::npos);
+  CHECK(saga_solver_solve(s, b.data(), x.data()) == SAGA_OK);  // still usable
+  double t = 0;
+  CHECK(saga_solver_setup_seconds(s, "blah", 0, &t) == SAGA_ERROR_INPUT);
+  CHECK(saga_solver_setup_seconds(nullptr, nullptr, 0, &t) == SAGA_ERROR_INPUT);
+  saga_solver_destroy(s);
+  saga_solver_destroy(nullptr);
+}
