@@ -150,11 +150,6 @@ struct Mis2DecideListed {
     still_undecided[k] = state[i] == kUndecided;
   }
 };
-struct FillInt32 {
-  std::int32_t* a;
-  std::int32_t value;
-  SAGA_HD void operator()(std::int64_t i) const { a[i] = value; }
-};
 // out[scan[k]] = list[k] for the flagged entries (list = nullptr: k itself).
 struct CompactFlagged {
   const index_t* list;

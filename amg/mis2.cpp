@@ -1,6 +1,7 @@
 #include "amg/mis2.hpp"
 
 #include "amg/functors.hpp"
+#include "sparse/csr_ops_functors.hpp"
 #include "core/parallel_for.hpp"
 #include "sparse/scan.hpp"
 #include "sparse/spmspv.hpp"
@@ -54,7 +55,7 @@ Mis2Result mis2_rounds(const CsrMatrix& S, std::uint32_t seed, const std::int32_
     Array<index_t> frontier(static_cast<std::size_t>(left), s, "MIS-2 undecided list");
     parallel_for(s, n, amg_functors::CompactFlagged{nullptr, undecided.data(), sums.data(), frontier.data()});
     Array<std::int32_t> stamp(n, s, "MIS-2 frontier stamps");
-    parallel_for(s, n, amg_functors::FillInt32{stamp.data(), -1});
+    parallel_for(s, n, saga::functors::FillInt32{stamp.data(), -1});
     while (left > 0) {
       ++r.rounds;
       ++r.frontier_rounds;

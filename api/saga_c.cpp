@@ -3,7 +3,6 @@
 #include "api/saga_c.h"
 
 #include <algorithm>
-#include <cstring>
 #include <memory>
 #include <new>
 #include <string>
@@ -90,28 +89,32 @@ bool set_component(saga::Component& c, const std::string& rest, const std::strin
   return false;
 }
 
-void set_param(saga_solver_t& h, const std::string& key, const char* value) {
+void set_param(saga::AmgParams& amg_params, saga::SolverParams& solver_params, const std::string& key,
+               const char* value) {
   const std::string amg = "amg.", solver = "solver.";
   if (key.rfind(amg, 0) == 0) {
     const std::string k = key.substr(amg.size());
     saga::Options o;
     o.set(k, value);
-    if (has_key<saga::SetupParams>(k)) return saga::read_params(static_cast<saga::SetupParams&>(h.amg), o, "amg");
-    if (has_key<saga::CycleParams>(k)) return saga::read_params(static_cast<saga::CycleParams&>(h.amg), o, "amg");
-    for (auto [name, c] : {std::pair{"smoother", &h.amg.smoother}, std::pair{"cycle", &h.amg.cycle},
-                           std::pair{"coarse_solver", &h.amg.coarse_solver}, std::pair{"strength", &h.amg.strength},
-                           std::pair{"aggregation", &h.amg.aggregation}, std::pair{"spgemm", &h.amg.spgemm}})
+    if (has_key<saga::SetupParams>(k))
+      return saga::read_params(static_cast<saga::SetupParams&>(amg_params), o, "amg");
+    if (has_key<saga::CycleParams>(k))
+      return saga::read_params(static_cast<saga::CycleParams&>(amg_params), o, "amg");
+    for (auto [name, c] :
+         {std::pair{"smoother", &amg_params.smoother}, std::pair{"cycle", &amg_params.cycle},
+          std::pair{"coarse_solver", &amg_params.coarse_solver}, std::pair{"strength", &amg_params.strength},
+          std::pair{"aggregation", &amg_params.aggregation}, std::pair{"spgemm", &amg_params.spgemm}})
       if (set_component(*c, k, name, value)) return;
   } else if (key.rfind(solver, 0) == 0) {
     const std::string k = key.substr(solver.size());
     if (has_key<saga::SolverParams>(k)) {
       saga::Options o;
       o.set(k, value);
-      return saga::read_params(h.params, o, "solver");
+      return saga::read_params(solver_params, o, "solver");
     }
-    if (set_component(h.params.type, k, "type", value)) return;
-    if (set_component(h.params.preconditioner, k, "preconditioner", value)) return;
-    h.params.type.options.set(k, value);  // an option of the Krylov method (restart, ...), checked at setup
+    if (set_component(solver_params.type, k, "type", value)) return;
+    if (set_component(solver_params.preconditioner, k, "preconditioner", value)) return;
+    solver_params.type.options.set(k, value);  // an option of the Krylov method (restart, ...), checked at setup
     return;
   }
   throw saga::InputError(fmt::format(
@@ -163,9 +166,12 @@ saga_status setup(saga_solver s, std::int64_t n, const I* row_ptr, const I* col,
   });
 }
 
-std::vector<double> host_vector(const double* p, std::size_t n, const char* what) {
+// The caller's n host doubles as a vector in `space` (one copy).
+saga::Vector vector_of(const double* p, std::size_t n, saga::Space space, const char* what) {
   require(p, what);
-  return std::vector<double>(p, p + n);
+  saga::Vector v(n, space, what);
+  v.copy_from_host(p, n);
+  return v;
 }
 }  // namespace
 
@@ -192,12 +198,13 @@ saga_status saga_solver_set(saga_solver solver, const char* key, const char* val
     require(key, "key");
     require(value, "value");
     if (h.solver) throw std::logic_error("parameters are set before saga_solver_setup");
-    saga_solver_t copy_check = {h.exec, h.amg, h.params, nullptr, {}, {}, {}, false};
-    set_param(copy_check, key, value);  // a bad value leaves the handle as it was
-    saga::validate(copy_check.amg, h.exec->space());
-    saga::validate(copy_check.params, h.exec->space());
-    h.amg = copy_check.amg;
-    h.params = copy_check.params;
+    saga::AmgParams amg = h.amg;  // a bad value leaves the handle as it was
+    saga::SolverParams params = h.params;
+    set_param(amg, params, key, value);
+    saga::validate(amg, h.exec->space());
+    saga::validate(params, h.exec->space());
+    h.amg = std::move(amg);
+    h.params = std::move(params);
   });
 }
 
@@ -244,7 +251,8 @@ saga_status saga_solver_resetup(saga_solver solver, const double* val, int refre
     saga::Solver& s = set_up(solver);
     saga_solver_t& h = *solver;
     saga::HostCsr csr = h.pattern;
-    csr.val = host_vector(val, csr.val.size(), "val");
+    require(val, "val");
+    csr.val.assign(val, val + csr.val.size());
     saga::ResetupOptions o;
     o.refresh_prolongator = refresh_prolongator != 0;
     h.last_resetup = s.resetup(saga::from_host_csr(csr, h.exec->space()), o);
@@ -258,12 +266,11 @@ saga_status saga_solver_apply(saga_solver solver, const double* r, double* z) {
     require(z, "z");
     const std::size_t n = static_cast<std::size_t>(solver->pattern.rows);
     const saga::Space sp = solver->exec->space();
-    const saga::Vector rv = saga::Vector::from_vector(host_vector(r, n, "r"), sp);
-    saga::Vector zv(n, sp, "z");
     saga::ExecutorScope scope(solver->exec);
+    const saga::Vector rv = vector_of(r, n, sp, "r");
+    saga::Vector zv(n, sp, "z");
     s.preconditioner().apply(rv, zv);
-    const std::vector<double> out = zv.to_vector();
-    std::memcpy(z, out.data(), n * sizeof(double));
+    zv.copy_to_host(z);
   });
 }
 
@@ -273,12 +280,11 @@ saga_status saga_solver_solve(saga_solver solver, const double* b, double* x) {
     require(x, "x");
     const std::size_t n = static_cast<std::size_t>(solver->pattern.rows);
     const saga::Space sp = solver->exec->space();
-    const saga::Vector bv = saga::Vector::from_vector(host_vector(b, n, "b"), sp);
-    saga::Vector xv = saga::Vector::from_vector(host_vector(x, n, "x"), sp);
+    const saga::Vector bv = vector_of(b, n, sp, "b");
+    saga::Vector xv = vector_of(x, n, sp, "x");
     solver->last = s.solve(bv, xv);
     solver->solved = true;
-    const std::vector<double> out = xv.to_vector();
-    std::memcpy(x, out.data(), n * sizeof(double));
+    xv.copy_to_host(x);
   });
 }
 

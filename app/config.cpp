@@ -2,6 +2,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <filesystem>
@@ -345,6 +346,10 @@ RunConfig load_config(const std::string& path, const std::vector<std::string>& o
   std::stringstream ss;
   ss << in.rdbuf();
   return parse_config(ss.str(), path, overrides);
+}
+
+std::int64_t UpdatesConfig::couplings_per_step(std::int64_t rows) const {
+  return std::max<std::int64_t>(1, std::llround(edges * static_cast<double>(rows)));
 }
 
 }  // namespace saga

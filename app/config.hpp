@@ -44,6 +44,8 @@ struct UpdatesConfig {
   bool compare_rebuild = true; // also time the CSR rebuilt from scratch and set up, per step
   std::string couplings = "new";  // new: between random unknowns (the pattern grows, a full setup);
                                   // existing: on stored couplings (values only: the numeric resetup)
+  // Couplings drawn per step for a matrix of `rows` rows (at least one).
+  std::int64_t couplings_per_step(std::int64_t rows) const;
 };
 
 struct RunConfig {

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <type_traits>
 #include <cmath>
 #include <filesystem>
 
@@ -97,20 +96,12 @@ CooMatrix concatenate(const CooMatrix& a, const CooMatrix& b) {
   const std::size_t n = a.entries(), m = b.entries();
   CooMatrix c{a.rows, a.cols, Array<index_t>(n + m, a.space(), "COO rows"), Array<index_t>(n + m, a.space(), "COO cols"),
               Array<double>(n + m, a.space(), "COO values")};
-  auto put = [&](auto& dst, const auto& src, std::size_t at) {
-    using T = std::remove_const_t<std::remove_reference_t<decltype(*src.data())>>;
-    if (src.empty()) return;
-    if (src.space() == Space::host)
-      std::copy(src.data(), src.data() + src.size(), dst.data() + at);
-    else
-      device::copy(dst.data() + at, src.data(), src.size() * sizeof(T), device::Copy::device_to_device);
-  };
-  put(c.row, a.row, 0);
-  put(c.row, b.row, n);
-  put(c.col, a.col, 0);
-  put(c.col, b.col, n);
-  put(c.val, a.val, 0);
-  put(c.val, b.val, n);
+  a.row.copy_into(c.row, 0);
+  b.row.copy_into(c.row, n);
+  a.col.copy_into(c.col, 0);
+  b.col.copy_into(c.col, n);
+  a.val.copy_into(c.val, 0);
+  b.val.copy_into(c.val, n);
   return c;
 }
 }  // namespace
@@ -124,7 +115,7 @@ void run_updates(const RunConfig& config, const Problem& p, DcsrMatrix& D, Solve
     return std::chrono::steady_clock::now();
   };
   auto secs = [](auto t0, auto t1) { return std::chrono::duration<double>(t1 - t0).count(); };
-  const std::int64_t edges = std::max<std::int64_t>(1, std::llround(u.edges * r.rows));
+  const std::int64_t edges = u.couplings_per_step(r.rows);
   std::optional<CsrMatrix> previous;  // the matrix of the last setup (for the rebuild comparison)
   if (u.compare_rebuild) previous = first.preconditioner().matrix().clone();
   // existing couplings: drawn from the pattern, which stays
@@ -290,7 +281,7 @@ std::string format_summary(const RunResult& r) {
     const UpdatesConfig& u = r.config.updates;
     s += fmt::format("updates   {} steps: {} {} couplings each (weight {}), inserted into the DCSR matrix, set up and "
                      "solved again\n",
-                     r.updates.size(), std::max<std::int64_t>(1, std::llround(u.edges * r.rows)), u.couplings, u.weight);
+                     r.updates.size(), u.couplings_per_step(r.rows), u.couplings, u.weight);
     s += fmt::format("  {:>4} {:>12} {:>9} {:>9} {:>10} {:>10} {:>10} {:>10} {:>5} {:>10} {:>12}\n", "step", "nnz",
                      "new", "updated", "update ms", "to CSR ms", "setup ms", "solve ms", "its", "rel.res",
                      "rebuild ms");

@@ -69,26 +69,36 @@ class Array {
   Array clone() const { return to(space_); }
   std::vector<T> to_vector() const {
     std::vector<T> v(n_);
-    if (n_ == 0) return v;
-    if (space_ == Space::host)
-      std::memcpy(v.data(), ptr_, n_ * sizeof(T));
-    else
-      device::copy(v.data(), ptr_, n_ * sizeof(T), device::Copy::device_to_host);
+    copy_to_host(v.data());
     return v;
+  }
+  // Copy all elements to host memory at dst (size() elements).
+  void copy_to_host(T* dst) const {
+    if (n_ == 0) return;
+    if (space_ == Space::host)
+      std::memcpy(dst, ptr_, n_ * sizeof(T));
+    else
+      device::copy(dst, ptr_, n_ * sizeof(T), device::Copy::device_to_host);
   }
   // Copy all elements into `dst` (same size, any space).
   void copy_into(Array& dst) const {
     SAGA_REQUIRE(dst.n_ == n_, "Array copy: size mismatch ({} vs {})", n_, dst.n_);
+    copy_into(dst, 0);
+  }
+  // Copy all elements into dst[at, at + size()) (any space).
+  void copy_into(Array& dst, std::size_t at) const {
+    SAGA_REQUIRE(at + n_ <= dst.n_, "Array copy: {} elements at {} into {}", n_, at, dst.n_);
     if (n_ == 0) return;
     const std::size_t bytes = n_ * sizeof(T);
+    T* to = dst.ptr_ + at;
     if (space_ == Space::host && dst.space_ == Space::host)
-      std::memcpy(dst.ptr_, ptr_, bytes);
+      std::memcpy(to, ptr_, bytes);
     else if (space_ == Space::host)
-      device::copy(dst.ptr_, ptr_, bytes, device::Copy::host_to_device);
+      device::copy(to, ptr_, bytes, device::Copy::host_to_device);
     else if (dst.space_ == Space::host)
-      device::copy(dst.ptr_, ptr_, bytes, device::Copy::device_to_host);
+      device::copy(to, ptr_, bytes, device::Copy::device_to_host);
     else
-      device::copy(dst.ptr_, ptr_, bytes, device::Copy::device_to_device);
+      device::copy(to, ptr_, bytes, device::Copy::device_to_device);
   }
   void copy_from_host(const T* src, std::size_t n) {
     SAGA_REQUIRE(n == n_, "Array copy: size mismatch ({} vs {})", n, n_);

@@ -15,11 +15,13 @@ std::int64_t first_flagged(const Array<std::int32_t>& flags) {
   return -1;
 }
 
-std::int64_t count_flagged(const Array<std::int32_t>& flags) {
-  Array<std::int32_t> sums(flags.size() + 1, flags.space(), "flag sums");
-  exclusive_scan_total(flags, sums);
-  return sums.get(flags.size());
+std::int64_t total(const Array<std::int32_t>& a) {
+  Array<std::int32_t> sums(a.size() + 1, a.space(), "sums");
+  exclusive_scan_total(a, sums);
+  return sums.get(a.size());
 }
+
+std::int64_t count_flagged(const Array<std::int32_t>& flags) { return total(flags); }
 
 Vector diagonal(const CsrMatrix& A, bool require_positive, const char* name) {
   SAGA_REQUIRE(A.rows() == A.cols(), "{}: diagonal of a non-square {}x{} matrix", name, A.rows(), A.cols());

@@ -18,8 +18,10 @@ void scale_rows(CsrMatrix& A, const Vector& d);
 CsrMatrix add(double alpha, const CsrMatrix& A, double beta, const CsrMatrix& B);
 // Index of the first non-zero flag, or -1.
 std::int64_t first_flagged(const Array<std::int32_t>& flags);
-// How many flags are non-zero (one scan; one value read back).
+// How many flags are non-zero (flags of 0 and 1; one scan; one value read back).
 std::int64_t count_flagged(const Array<std::int32_t>& flags);
+// Σ a[i] (one scan; one value read back; the sum must fit 32 bits).
+std::int64_t total(const Array<std::int32_t>& a);
 // First row whose pattern (row_ptr and columns) differs between A and B, or -1
 // (same shape and space).
 std::int64_t first_pattern_difference(const CsrMatrix& A, const CsrMatrix& B);

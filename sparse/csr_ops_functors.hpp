@@ -44,6 +44,13 @@ struct PatternDiffers {
   }
 };
 
+// a[i] = value (an int32 array set to one value).
+struct FillInt32 {
+  std::int32_t* a;
+  std::int32_t value;
+  SAGA_HD void operator()(std::int64_t i) const { a[i] = value; }
+};
+
 struct Reciprocal {
   double* d;
   SAGA_HD void operator()(std::int64_t i) const { d[i] = 1.0 / d[i]; }

@@ -8,20 +8,19 @@
 #include "core/dispatch.hpp"
 #include "core/parallel_for.hpp"
 #include "sparse/csr_ops.hpp"
+#include "sparse/csr_ops_functors.hpp"
 #include "sparse/cuda/kernels.hpp"
 #include "sparse/dcsr_functors.hpp"
 #include "sparse/scan.hpp"
+#include "sparse/vector_ops.hpp"
 
 namespace saga {
 
 namespace {
 constexpr std::int64_t kOffsetLimit = std::numeric_limits<offset_t>::max();
 
-std::int64_t sum(const Array<std::int32_t>& a) {
-  Array<std::int32_t> s(a.size() + 1, a.space(), "DCSR counts");
-  exclusive_scan_total(a, s);
-  return s.get(a.size());
-}
+// The largest capacity p allows (max_entries, 0: the 32-bit offset limit).
+std::int64_t limit_of(const DcsrParams& p) { return p.max_entries > 0 ? p.max_entries : kOffsetLimit; }
 
 // Rows ordered longest first (stable): the defragmentation's placement order.
 Array<index_t> rows_by_length(const Array<offset_t>& size) {
@@ -30,16 +29,6 @@ Array<index_t> rows_by_length(const Array<offset_t>& size) {
   std::iota(order.begin(), order.end(), 0);
   std::stable_sort(order.begin(), order.end(), [&](index_t a, index_t b) { return size[a] > size[b]; });
   return Array<index_t>::from_vector(order, Space::host, "DCSR row order");
-}
-
-// dst[0, src.size()) = src, both in one space.
-template <class T>
-void copy_prefix(const Array<T>& src, Array<T>& dst) {
-  if (src.empty()) return;
-  if (src.space() == Space::host)
-    std::copy(src.data(), src.data() + src.size(), dst.data());
-  else
-    device::copy(dst.data(), src.data(), src.size() * sizeof(T), device::Copy::device_to_device);
 }
 
 functors::DcsrRows table(const Array<offset_t>& seg, const Array<offset_t>& size, const Array<std::int32_t>& nseg,
@@ -75,7 +64,7 @@ void DcsrParams::validate() const {
                max_entries, kOffsetLimit);
 }
 
-std::int64_t DcsrMatrix::limit() const { return params_.max_entries > 0 ? params_.max_entries : kOffsetLimit; }
+std::int64_t DcsrMatrix::limit() const { return limit_of(params_); }
 
 void DcsrMatrix::init_layout(index_t rows, index_t cols, Space space, const DcsrParams& p, std::int64_t capacity) {
   p.validate();
@@ -102,13 +91,11 @@ DcsrMatrix DcsrMatrix::from_csr(const CsrMatrix& A, const DcsrParams& p) {
       static_cast<std::int64_t>(std::ceil(p.reserve * nnz)),
       nnz + static_cast<std::int64_t>(std::ceil(alpha)) * std::min<std::int64_t>(A.rows(), 1 << 20));
   D.init_layout(A.rows(), A.cols(), A.space(),
-                p, std::min(cap, p.max_entries > 0 ? std::max(p.max_entries, nnz) : kOffsetLimit));
+                p, std::min(cap, std::max(limit_of(p), nnz)));
   D.slack_ = alpha;
-  if (nnz) {
-    // The CSR arrays are the first nnz entries of the buffers.
-    copy_prefix(A.col(), D.col_);
-    copy_prefix(A.val(), D.val_);
-  }
+  // The CSR arrays are the first nnz entries of the buffers.
+  A.col().copy_into(D.col_, 0);
+  A.val().copy_into(D.val_, 0);
   parallel_for(A.space(), A.rows(), functors::DcsrFromCsr{table(D.seg_, D.size_, D.nseg_, D.pitch_),
                                                          A.row_ptr().data(), p.segments});
   const unsigned long long used = static_cast<unsigned long long>(nnz);
@@ -131,13 +118,13 @@ DcsrMatrix DcsrMatrix::blank(index_t rows, index_t cols, Space space, const Dcsr
   DcsrMatrix D;
   const std::int64_t first = static_cast<std::int64_t>(rows) * p.initial_width;
   p.validate();
-  SAGA_REQUIRE(first <= (p.max_entries > 0 ? p.max_entries : kOffsetLimit),
+  SAGA_REQUIRE(first <= limit_of(p),
                "DCSR blank: {} rows x initial_width {} = {} entries exceed max_entries", rows, p.initial_width,
                first);
   const double alpha = p.slack >= 0 ? p.slack : p.initial_width;
   std::int64_t cap = std::max<std::int64_t>(static_cast<std::int64_t>(std::ceil(p.reserve * first)),
                                             first + static_cast<std::int64_t>(std::ceil(alpha)) * rows);
-  cap = std::min(cap, p.max_entries > 0 ? p.max_entries : kOffsetLimit);
+  cap = std::min(cap, limit_of(p));
   D.init_layout(rows, cols, space, p, cap);
   D.slack_ = alpha;
   parallel_for(space, rows, functors::DcsrBlank{table(D.seg_, D.size_, D.nseg_, D.pitch_), p.initial_width,
@@ -155,7 +142,7 @@ DcsrMemory DcsrMatrix::memory() const {
   m.entries = entries();
   m.allocated = std::min(cursor(), capacity());
   m.capacity = capacity();
-  m.segments = sum(nseg_);
+  m.segments = total(nseg_);
   const std::vector<std::int32_t> ns = nseg_.to_vector();
   for (std::int32_t n : ns) m.max_segments = std::max(m.max_segments, static_cast<int>(n));
   m.bytes = capacity() * static_cast<std::int64_t>(sizeof(index_t) + sizeof(double)) +
@@ -233,11 +220,9 @@ DcsrMatrix::PassResult DcsrMatrix::insert_pass(const CsrMatrix& batch, Array<std
                                                DcsrDuplicates mode, double slack) {
   const Space s = space();
   Array<offset_t> found(batch.nnz(), s, "DCSR insert positions");
-  Array<std::int32_t> fresh(rows_, s, "DCSR new entries per row"), updated(rows_, s, "DCSR updated per row"),
-      opened(rows_, s, "DCSR segments opened per row");
-  parallel_for(s, rows_, functors::FillInt32{fresh.data(), 0});
-  parallel_for(s, rows_, functors::FillInt32{updated.data(), 0});
-  parallel_for(s, rows_, functors::FillInt32{opened.data(), 0});
+  Array<std::int32_t> fresh = Array<std::int32_t>::zeros(rows_, s, "DCSR new entries per row");
+  Array<std::int32_t> updated = Array<std::int32_t>::zeros(rows_, s, "DCSR updated per row");
+  Array<std::int32_t> opened = Array<std::int32_t>::zeros(rows_, s, "DCSR segments opened per row");
   const int m = mode == DcsrDuplicates::keep  ? functors::DcsrInsertRow::keep
                 : mode == DcsrDuplicates::add ? functors::DcsrInsertRow::add
                                               : functors::DcsrInsertRow::replace;
@@ -247,18 +232,21 @@ DcsrMatrix::PassResult DcsrMatrix::insert_pass(const CsrMatrix& batch, Array<std
                                        batch.row_ptr().data(), batch.col().data(), batch.val().data(), found.data(),
                                        pending.data(), fresh.data(), updated.data(), opened.data()});
   PassResult r;
-  // Rows left over: pending 1 (k segments) or 2 (no room).
-  const std::vector<std::int32_t> p = pending.to_vector();
-  const std::vector<std::int32_t> f = fresh.to_vector();
-  for (std::size_t i = 0; i < p.size(); ++i) {
-    if (!p[i]) continue;
-    ++r.left;
-    r.need += f[i];
-    if (p[i] == 2) r.full = true;
+  // Rows left over: pending 1 (k segments) or 2 (no room). Read back only
+  // when there are any (one scan otherwise).
+  if (total(pending) > 0) {
+    const std::vector<std::int32_t> p = pending.to_vector();
+    const std::vector<std::int32_t> f = fresh.to_vector();
+    for (std::size_t i = 0; i < p.size(); ++i) {
+      if (!p[i]) continue;
+      ++r.left;
+      r.need += f[i];
+      if (p[i] == 2) r.full = true;
+    }
   }
-  r.inserted = sum(fresh) - r.need;
-  r.updated = sum(updated);
-  r.new_segments = sum(opened);
+  r.inserted = total(fresh) - r.need;
+  r.updated = total(updated);
+  r.new_segments = total(opened);
   // A failed allocation may have moved the cursor past the end.
   if (cursor() > capacity()) {
     const unsigned long long c = static_cast<unsigned long long>(capacity());
@@ -284,9 +272,7 @@ DcsrUpdateStats DcsrMatrix::add(double alpha, const CsrMatrix& B) {
                to_string(space()));
   if (alpha == 1.0) return insert_rows(B, DcsrDuplicates::add);
   CsrMatrix S = B.clone();
-  Vector scale_by(rows_, space(), "DCSR add scale");
-  parallel_for(space(), rows_, functors::FillDouble{scale_by.data(), alpha});
-  scale_rows(S, scale_by);
+  scale(alpha, S.mutable_val());
   return insert_rows(S, DcsrDuplicates::add);
 }
 
@@ -337,7 +323,7 @@ DcsrUpdateStats DcsrMatrix::erase(const CooMatrix& positions) {
   parallel_for(space(), rows_,
                functors::DcsrEraseRow{table(seg_, size_, nseg_, pitch_), col_.data(), val_.data(), P.row_ptr().data(),
                                       P.col().data(), erased.data()});
-  st.erased = sum(erased);
+  st.erased = total(erased);
   entries_ -= st.erased;
   if (st.erased > 0 && compact_) set_compact({});
   return st;

@@ -261,13 +261,6 @@ struct DcsrSpmvRow {
   }
 };
 
-// Segments in use: out[i] = nseg[i] (for sums through a scan).
-struct DcsrSegmentCounts {
-  const std::int32_t* nseg;
-  std::int32_t* out;
-  SAGA_HD void operator()(std::int64_t i) const { out[i] = nseg[i]; }
-};
-
 // start[perm[j]] = sorted_start[j] (defragmentation ordered by row length).
 struct DcsrScatterStarts {
   const index_t* perm;
@@ -282,16 +275,5 @@ struct DcsrGatherSizes {
   SAGA_HD void operator()(std::int64_t j) const { out[j] = size[perm[j]]; }
 };
 
-struct FillDouble {
-  double* p;
-  double v;
-  SAGA_HD void operator()(std::int64_t i) const { p[i] = v; }
-};
-
-struct FillInt32 {
-  std::int32_t* p;
-  std::int32_t v;
-  SAGA_HD void operator()(std::int64_t i) const { p[i] = v; }
-};
 
 }  // namespace saga::functors

@@ -13,11 +13,8 @@ SAGA_INSTANTIATE_DEVICE_FOR_EACH(saga::functors::DcsrCompact)
 SAGA_INSTANTIATE_DEVICE_FOR_EACH(saga::functors::DcsrInsertRow)
 SAGA_INSTANTIATE_DEVICE_FOR_EACH(saga::functors::DcsrEraseRow)
 SAGA_INSTANTIATE_DEVICE_FOR_EACH(saga::functors::DcsrSpmvRow)
-SAGA_INSTANTIATE_DEVICE_FOR_EACH(saga::functors::DcsrSegmentCounts)
 SAGA_INSTANTIATE_DEVICE_FOR_EACH(saga::functors::DcsrScatterStarts)
 SAGA_INSTANTIATE_DEVICE_FOR_EACH(saga::functors::DcsrGatherSizes)
-SAGA_INSTANTIATE_DEVICE_FOR_EACH(saga::functors::FillInt32)
-SAGA_INSTANTIATE_DEVICE_FOR_EACH(saga::functors::FillDouble)
 
 namespace saga::cuda {
 
