@@ -99,6 +99,9 @@ struct DcsrCompact {
       return true;
     });
     if (rewrite_table) {
+      // Clear the segments left behind, so that the table is the same whatever
+      // order the bump allocator placed them in (host and device agree bitwise).
+      for (int s = 1; s < t.nseg[i]; ++s) t.start(i, s) = t.end(i, s) = 0;
       t.start(i, 0) = start[i];
       t.end(i, 0) = start[i] + t.size[i];
       t.nseg[i] = t.size[i] > 0 ? 1 : 0;
