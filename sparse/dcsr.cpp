@@ -101,6 +101,7 @@ DcsrMatrix DcsrMatrix::from_csr(const CsrMatrix& A, const DcsrParams& p) {
   const unsigned long long used = static_cast<unsigned long long>(nnz);
   D.cursor_.copy_from_host(&used, 1);
   D.entries_ = nnz;
+  D.segments_ = A.rows();
   D.sorted_ = true;
   D.set_compact(A.row_ptr().clone());
   return D;
@@ -131,6 +132,7 @@ DcsrMatrix DcsrMatrix::blank(index_t rows, index_t cols, Space space, const Dcsr
                                                p.segments});
   const unsigned long long used = static_cast<unsigned long long>(first);
   D.cursor_.copy_from_host(&used, 1);
+  D.segments_ = p.initial_width > 0 ? rows : 0;
   D.sorted_ = true;  // no entries
   return D;
 }
@@ -170,15 +172,25 @@ void DcsrMatrix::defragment(std::int64_t new_capacity) {
   SAGA_REQUIRE(cap >= total, "DCSR defragment: capacity {} below the {} entries held", cap, total);
   Array<index_t> col(static_cast<std::size_t>(cap), s, "DCSR column indices");
   Array<double> val(static_cast<std::size_t>(cap), s, "DCSR values");
-  parallel_for(s, rows_,
-               functors::DcsrCompact{table(seg_, size_, nseg_, pitch_), col_.data(), val_.data(), start.data(),
-                                     col.data(), val.data(), nullptr, true});
+  compact_into(functors::DcsrCompact{table(seg_, size_, nseg_, pitch_), col_.data(), val_.data(), start.data(),
+                                     col.data(), val.data(), nullptr});
+  parallel_for(s, rows_, functors::DcsrOneSegment{table(seg_, size_, nseg_, pitch_), start.data()});
+  segments_ = rows_;
   col_ = std::move(col);
   val_ = std::move(val);
   const unsigned long long used = static_cast<unsigned long long>(total);
   cursor_.copy_from_host(&used, 1);
   // In row order the new starts are a CSR row_ptr (total appended by the scan).
   set_compact(params_.order_by_length && rows_ > 1 ? Array<offset_t>() : std::move(start));
+}
+
+double DcsrMatrix::mean_run_length() const {
+  return segments_ > 0 ? static_cast<double>(entries_) / static_cast<double>(segments_) : 0.0;
+}
+
+void DcsrMatrix::compact_into(const functors::DcsrCompact& f) const {
+  if (space() == Space::device) SAGA_DEVICE_CALL(return cuda::dcsr_compact(f, rows_, mean_run_length()));
+  parallel_for(Space::host, rows_, f);
 }
 
 CsrMatrix DcsrMatrix::to_csr() const {
@@ -188,9 +200,8 @@ CsrMatrix DcsrMatrix::to_csr() const {
   const offset_t nnz = rp.get(rows_);
   Array<index_t> col(nnz, s, "CSR col"), row(sorted_ ? 0 : nnz, s, "COO row");
   Array<double> val(nnz, s, "CSR val");
-  parallel_for(s, rows_,
-               functors::DcsrCompact{table(seg_, size_, nseg_, pitch_), col_.data(), val_.data(), rp.data(),
-                                     col.data(), val.data(), sorted_ ? nullptr : row.data(), false});
+  compact_into(functors::DcsrCompact{table(seg_, size_, nseg_, pitch_), col_.data(), val_.data(), rp.data(),
+                                     col.data(), val.data(), sorted_ ? nullptr : row.data()});
   if (sorted_) return CsrMatrix(rows_, cols_, std::move(rp), std::move(col), std::move(val));
   // Rows hold insertion order and maybe repeated columns: sort and sum them.
   CooMatrix coo{rows_, cols_, std::move(row), std::move(col), std::move(val)};
@@ -211,6 +222,7 @@ DcsrMatrix DcsrMatrix::to(Space dst) const {
   D.nseg_ = nseg_.to(dst, "DCSR row segment counts");
   D.cursor_ = cursor_.to(dst, "DCSR allocation cursor");
   D.entries_ = entries_;
+  D.segments_ = segments_;
   D.sorted_ = sorted_;
   if (compact_) D.set_compact(row_ptr_.to(dst, "DCSR row_ptr"));
   return D;
@@ -232,17 +244,15 @@ DcsrMatrix::PassResult DcsrMatrix::insert_pass(const CsrMatrix& batch, Array<std
                                        batch.row_ptr().data(), batch.col().data(), batch.val().data(), found.data(),
                                        pending.data(), fresh.data(), updated.data(), opened.data()});
   PassResult r;
-  // Rows left over: pending 1 (k segments) or 2 (no room). Read back only
-  // when there are any (one scan otherwise).
-  if (total(pending) > 0) {
-    const std::vector<std::int32_t> p = pending.to_vector();
-    const std::vector<std::int32_t> f = fresh.to_vector();
-    for (std::size_t i = 0; i < p.size(); ++i) {
-      if (!p[i]) continue;
-      ++r.left;
-      r.need += f[i];
-      if (p[i] == 2) r.full = true;
-    }
+  // Rows left over: pending 1 (k segments) or 2 (no room), counted on the
+  // device only when there are any (one scan otherwise).
+  if (count_flagged(pending) > 0) {
+    Array<std::int32_t> left(rows_, s, "DCSR rows left"), need(rows_, s, "DCSR entries left"),
+        full(rows_, s, "DCSR rows without room");
+    parallel_for(s, rows_, functors::DcsrRowsLeft{pending.data(), fresh.data(), left.data(), need.data(), full.data()});
+    r.left = count_flagged(left);
+    r.need = total(need);
+    r.full = count_flagged(full) > 0;
   }
   r.inserted = total(fresh) - r.need;
   r.updated = total(updated);
@@ -287,6 +297,7 @@ DcsrUpdateStats DcsrMatrix::insert_rows(const CsrMatrix& B, DcsrDuplicates mode)
     st.updated += r.updated;
     st.new_segments += r.new_segments;
     entries_ += r.inserted;
+    segments_ += r.new_segments;
     if (r.inserted > 0) {
       sorted_ = false;
       if (compact_) set_compact({});
@@ -342,7 +353,7 @@ void DcsrMatrix::spmv(double alpha, const Vector& x, double beta, Vector& y) con
                        cuda::spmv_binned(alpha, ref, spmv_plan_.get(), x, beta, y));
       return;
     }
-    SAGA_DEVICE_CALL(cuda::dcsr_spmv(f, rows_, rows_ ? static_cast<double>(entries_) / rows_ : 0.0));
+    SAGA_DEVICE_CALL(cuda::dcsr_spmv(f, rows_, mean_run_length()));
     return;
   }
   parallel_for(Space::host, rows_, f);

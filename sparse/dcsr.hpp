@@ -25,6 +25,10 @@
 #include "sparse/coo.hpp"
 #include "sparse/csr.hpp"
 
+namespace saga::functors {
+struct DcsrCompact;  // sparse/dcsr_functors.hpp
+}
+
 namespace saga {
 
 // How an inserted (row, column) that the row already holds is treated.
@@ -157,6 +161,9 @@ class DcsrMatrix {
   Array<std::int32_t> nseg_;
   Array<unsigned long long> cursor_;  // one element
   std::int64_t entries_ = 0;          // Σ row sizes, kept by every update
+  std::int64_t segments_ = 0;         // segments in use (an upper bound): the kernels' lanes per row
+  double mean_run_length() const;
+  void compact_into(const functors::DcsrCompact& f) const;  // f over every row, by backend
   bool compact_ = false;
   Array<offset_t> row_ptr_;           // rows + 1 when compact_
   mutable std::shared_ptr<void> spmv_plan_;  // the binned SpMV's plan of (row_ptr_, col_, val_), when compact_

@@ -10,10 +10,26 @@
 
 namespace saga::functors {
 
-// Bump allocation: one atomic add on the shared cursor per new segment.
+// Bump allocation of n entries on the shared cursor. On the device the lanes
+// of a warp that allocate together make one atomic add and take consecutive
+// ranges in lane order: the new segments of neighbouring rows lie side by side,
+// so a later SpMV reads them coalesced as it reads CSR rows (docs/dcsr.md).
 SAGA_HD inline unsigned long long dcsr_bump(unsigned long long* cursor, unsigned long long n) {
 #ifdef __CUDA_ARCH__
-  return atomicAdd(cursor, n);
+  const unsigned mask = __activemask();
+  const int lane = static_cast<int>(threadIdx.x % 32);
+  unsigned long long before = 0, sum = 0;  // this lane's offset, the warp's total
+  for (int src = 0; src < 32; ++src) {
+    const unsigned long long v = __shfl_sync(mask, n, src);  // undefined for inactive src: skipped
+    if ((mask >> src) & 1u) {
+      sum += v;
+      if (src < lane) before += v;
+    }
+  }
+  const int leader = __ffs(static_cast<int>(mask)) - 1;
+  unsigned long long base = 0;
+  if (lane == leader) base = atomicAdd(cursor, sum);
+  return __shfl_sync(mask, base, leader) + before;
 #else
   return __atomic_fetch_add(cursor, n, __ATOMIC_RELAXED);
 #endif
@@ -77,8 +93,11 @@ struct DcsrBlank {
   }
 };
 
-// Moves row i to [start[i], start[i] + size) of new buffers and makes that its
-// only segment (defragmentation and to_csr; no comparisons, no sort).
+// Copies row i's entries to [start[i], start[i] + size) of new buffers (no
+// comparisons, no sort): defragmentation and to_csr. copy(i, lane, V) is the
+// share of lane `lane` of V lanes working on the row (the device kernel,
+// sparse/cuda/dcsr_cuda.cu, gives a row V lanes so that they write
+// consecutive entries); the host runs copy(i, 0, 1).
 struct DcsrCompact {
   DcsrRows t;
   const index_t* col;
@@ -87,25 +106,33 @@ struct DcsrCompact {
   index_t* out_col;
   double* out_val;
   index_t* out_row;  // optional: the row index of every entry (COO)
-  bool rewrite_table;
-  SAGA_HD void operator()(std::int64_t i) const {
+  SAGA_HD void copy(std::int64_t i, int lane, int V) const {
     offset_t w = start[i];
     t.for_each_run(i, [&](offset_t a, offset_t n) {
-      for (offset_t q = 0; q < n; ++q, ++w) {
-        out_col[w] = col[a + q];
-        out_val[w] = val[a + q];
-        if (out_row) out_row[w] = static_cast<index_t>(i);
+      for (offset_t q = lane; q < n; q += V) {
+        out_col[w + q] = col[a + q];
+        out_val[w + q] = val[a + q];
+        if (out_row) out_row[w + q] = static_cast<index_t>(i);
       }
+      w += n;
       return true;
     });
-    if (rewrite_table) {
-      // Clear the segments left behind, so that the table is the same whatever
-      // order the bump allocator placed them in (host and device agree bitwise).
-      for (int s = 1; s < t.nseg[i]; ++s) t.start(i, s) = t.end(i, s) = 0;
-      t.start(i, 0) = start[i];
-      t.end(i, 0) = start[i] + t.size[i];
-      t.nseg[i] = t.size[i] > 0 ? 1 : 0;
-    }
+  }
+  SAGA_HD void operator()(std::int64_t i) const { copy(i, 0, 1); }
+};
+
+// After a DcsrCompact into new buffers: row i is the one segment
+// [start[i], start[i] + size). The segments left behind are cleared, so that
+// the table is the same whatever order the bump allocator placed them in
+// (host and device agree bitwise).
+struct DcsrOneSegment {
+  DcsrRows t;
+  const offset_t* start;
+  SAGA_HD void operator()(std::int64_t i) const {
+    for (int s = 1; s < t.nseg[i]; ++s) t.start(i, s) = t.end(i, s) = 0;
+    t.start(i, 0) = start[i];
+    t.end(i, 0) = start[i] + t.size[i];
+    t.nseg[i] = t.size[i] > 0 ? 1 : 0;
   }
 };
 
@@ -204,6 +231,22 @@ struct DcsrInsertRow {
     t.size[i] = sz + n_new;
     updated[i] = n_found;
     pending[i] = 0;
+  }
+};
+
+// The rows an insertion pass left (pending 1: k segments, 2: no room): per
+// row a flag, the entries it still needs, and whether the buffer was full
+// (counted on the device: no read-back of the per-row arrays).
+struct DcsrRowsLeft {
+  const std::int32_t* pending;
+  const std::int32_t* fresh;
+  std::int32_t* left;
+  std::int32_t* need;
+  std::int32_t* full;
+  SAGA_HD void operator()(std::int64_t i) const {
+    left[i] = pending[i] != 0;
+    need[i] = pending[i] != 0 ? fresh[i] : 0;
+    full[i] = pending[i] == 2;
   }
 };
 

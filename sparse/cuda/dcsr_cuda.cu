@@ -1,6 +1,8 @@
 // Device side of DcsrMatrix (sparse/dcsr.cpp): the shared per-row functors'
-// instantiations, the row order of a length-ordered defragmentation, and the
-// SpMV over fragmented rows.
+// instantiations, the row order of a length-ordered defragmentation, the SpMV
+// over fragmented rows and the compaction, V lanes per row.
+#include <type_traits>
+
 #include "core/parallel_for.cuh"
 #include "sparse/cuda/kernels.hpp"
 #include "sparse/cuda/launch.cuh"
@@ -9,12 +11,13 @@
 
 SAGA_INSTANTIATE_DEVICE_FOR_EACH(saga::functors::DcsrFromCsr)
 SAGA_INSTANTIATE_DEVICE_FOR_EACH(saga::functors::DcsrBlank)
-SAGA_INSTANTIATE_DEVICE_FOR_EACH(saga::functors::DcsrCompact)
 SAGA_INSTANTIATE_DEVICE_FOR_EACH(saga::functors::DcsrInsertRow)
 SAGA_INSTANTIATE_DEVICE_FOR_EACH(saga::functors::DcsrEraseRow)
 SAGA_INSTANTIATE_DEVICE_FOR_EACH(saga::functors::DcsrSpmvRow)
 SAGA_INSTANTIATE_DEVICE_FOR_EACH(saga::functors::DcsrScatterStarts)
 SAGA_INSTANTIATE_DEVICE_FOR_EACH(saga::functors::DcsrGatherSizes)
+SAGA_INSTANTIATE_DEVICE_FOR_EACH(saga::functors::DcsrOneSegment)
+SAGA_INSTANTIATE_DEVICE_FOR_EACH(saga::functors::DcsrRowsLeft)
 
 namespace saga::cuda {
 
@@ -44,6 +47,35 @@ __global__ void dcsr_vector_kernel(index_t rows, functors::DcsrSpmvRow f) {
   if (lane == 0) f.y[row] = f.beta == 0.0 ? f.alpha * s : f.alpha * s + f.beta * f.y[row];
 }
 
+// V lanes per row copy its runs: consecutive lanes write consecutive entries.
+template <int V>
+__global__ void dcsr_compact_kernel(index_t rows, functors::DcsrCompact f) {
+  const std::int64_t row = global_thread() / V;
+  if (row < rows) f.copy(row, static_cast<int>(threadIdx.x % V), V);
+}
+
+template <int V>
+void launch_compact(const functors::DcsrCompact& f, index_t rows) {
+  dcsr_compact_kernel<V><<<grid_for(static_cast<std::int64_t>(rows) * V), kThreads, 0, ::saga::device_stream()>>>(rows,
+                                                                                                                   f);
+  SAGA_CUDA_LAUNCH("dcsr_compact_kernel");
+}
+
+// The lanes per row for rows whose runs hold `mean_run` entries on average.
+template <class Launch>
+void by_run_length(double mean_run, Launch&& launch) {
+  if (mean_run <= 2)
+    launch(std::integral_constant<int, 2>{});
+  else if (mean_run <= 4)
+    launch(std::integral_constant<int, 4>{});
+  else if (mean_run <= 8)
+    launch(std::integral_constant<int, 8>{});
+  else if (mean_run <= 16)
+    launch(std::integral_constant<int, 16>{});
+  else
+    launch(std::integral_constant<int, 32>{});
+}
+
 template <int V>
 void launch_vector(const functors::DcsrSpmvRow& f, index_t rows) {
   dcsr_vector_kernel<V><<<grid_for(static_cast<std::int64_t>(rows) * V), kThreads, 0, ::saga::device_stream()>>>(rows,
@@ -64,18 +96,14 @@ Array<index_t> dcsr_rows_by_length(const Array<offset_t>& size) {
   return order;
 }
 
-void dcsr_spmv(const functors::DcsrSpmvRow& f, index_t rows, double mean_row_length) {
+void dcsr_spmv(const functors::DcsrSpmvRow& f, index_t rows, double mean_run_length) {
   if (rows == 0) return;
-  if (mean_row_length <= 2)
-    launch_vector<2>(f, rows);
-  else if (mean_row_length <= 4)
-    launch_vector<4>(f, rows);
-  else if (mean_row_length <= 8)
-    launch_vector<8>(f, rows);
-  else if (mean_row_length <= 16)
-    launch_vector<16>(f, rows);
-  else
-    launch_vector<32>(f, rows);
+  by_run_length(mean_run_length, [&](auto v) { launch_vector<decltype(v)::value>(f, rows); });
+}
+
+void dcsr_compact(const functors::DcsrCompact& f, index_t rows, double mean_run_length) {
+  if (rows == 0) return;
+  by_run_length(mean_run_length, [&](auto v) { launch_compact<decltype(v)::value>(f, rows); });
 }
 
 }  // namespace saga::cuda
