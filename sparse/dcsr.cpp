@@ -189,7 +189,7 @@ double DcsrMatrix::mean_run_length() const {
 }
 
 void DcsrMatrix::compact_into(const functors::DcsrCompact& f) const {
-  if (space() == Space::device) SAGA_DEVICE_CALL(return cuda::dcsr_compact(f, rows_, mean_run_length()));
+  if (space() == Space::device) SAGA_DEVICE_CALL(return cuda::dcsr_compact(f, rows_, entries_, mean_run_length()));
   parallel_for(Space::host, rows_, f);
 }
 
@@ -353,7 +353,7 @@ void DcsrMatrix::spmv(double alpha, const Vector& x, double beta, Vector& y) con
                        cuda::spmv_binned(alpha, ref, spmv_plan_.get(), x, beta, y));
       return;
     }
-    SAGA_DEVICE_CALL(cuda::dcsr_spmv(f, rows_, mean_run_length()));
+    SAGA_DEVICE_CALL(cuda::dcsr_spmv(f, rows_, entries_, mean_run_length()));
     return;
   }
   parallel_for(Space::host, rows_, f);

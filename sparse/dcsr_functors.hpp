@@ -94,10 +94,9 @@ struct DcsrBlank {
 };
 
 // Copies row i's entries to [start[i], start[i] + size) of new buffers (no
-// comparisons, no sort): defragmentation and to_csr. copy(i, lane, V) is the
-// share of lane `lane` of V lanes working on the row (the device kernel,
-// sparse/cuda/dcsr_cuda.cu, gives a row V lanes so that they write
-// consecutive entries); the host runs copy(i, 0, 1).
+// comparisons, no sort): defragmentation and to_csr. The host runs the row
+// loop below; the device kernels (sparse/cuda/dcsr_cuda.cu) give a row V
+// lanes, or a CTA, that call move() on consecutive entries.
 struct DcsrCompact {
   DcsrRows t;
   const index_t* col;
@@ -106,19 +105,20 @@ struct DcsrCompact {
   index_t* out_col;
   double* out_val;
   index_t* out_row;  // optional: the row index of every entry (COO)
-  SAGA_HD void copy(std::int64_t i, int lane, int V) const {
+  // Entry `from` of row i to position `to` of the new buffers.
+  SAGA_HD void move(std::int64_t i, offset_t from, offset_t to) const {
+    out_col[to] = col[from];
+    out_val[to] = val[from];
+    if (out_row) out_row[to] = static_cast<index_t>(i);
+  }
+  SAGA_HD void operator()(std::int64_t i) const {
     offset_t w = start[i];
     t.for_each_run(i, [&](offset_t a, offset_t n) {
-      for (offset_t q = lane; q < n; q += V) {
-        out_col[w + q] = col[a + q];
-        out_val[w + q] = val[a + q];
-        if (out_row) out_row[w + q] = static_cast<index_t>(i);
-      }
+      for (offset_t q = 0; q < n; ++q) move(i, a + q, w + q);
       w += n;
       return true;
     });
   }
-  SAGA_HD void operator()(std::int64_t i) const { copy(i, 0, 1); }
 };
 
 // After a DcsrCompact into new buffers: row i is the one segment

@@ -1,6 +1,8 @@
 // Device side of DcsrMatrix (sparse/dcsr.cpp): the shared per-row functors'
 // instantiations, the row order of a length-ordered defragmentation, the SpMV
 // over fragmented rows and the compaction, V lanes per row.
+#include <algorithm>
+#include <cub/block/block_reduce.cuh>
 #include <type_traits>
 
 #include "core/parallel_for.cuh"
@@ -30,35 +32,113 @@ __global__ void length_keys_kernel(index_t n, const offset_t* __restrict__ size,
   id[i] = static_cast<std::int32_t>(i);
 }
 
-// A group of V lanes per row walks the row's segments; a shuffle reduction in a
-// fixed order (deterministic), y written once.
+// Rows longer than this go to a list that whole CTAs work through afterwards,
+// so that a hub row of a power-law graph does not hold up its warp (and the
+// grid's tail) with V lanes.
+constexpr offset_t kLongRow = 4096;
+constexpr int kLongThreads = 256;
+
+// The long rows one kernel met: count and list in one device array (the list
+// order does not matter: each long row is done by one CTA in a fixed order).
+struct LongRows {
+  Array<index_t> buf;  // [count, rows...]
+  explicit LongRows(std::int64_t entries)
+      : buf(Array<index_t>::zeros(static_cast<std::size_t>(2 + entries / kLongRow), Space::device, "DCSR long rows")) {}
+  index_t* count() { return buf.data(); }
+  index_t* list() { return buf.data() + 1; }
+};
+
+// The first K (start, end) pairs of row i, loaded together (independent
+// loads); pairs beyond the row's segment count are empty.
+template <int K>
+__device__ inline void load_runs(const functors::DcsrRows& t, std::int64_t i, int ns, int2 (&run)[K]) {
+#pragma unroll
+  for (int s = 0; s < K; ++s)
+    run[s] = s < ns ? *reinterpret_cast<const int2*>(&t.start(i, s)) : make_int2(0, 0);
+}
+
+// Calls f(e, w) for the entries e of row i at logical positions w = lane,
+// lane + V, ... in segment order (the first K runs unrolled).
+template <int V, int K, class F>
+__device__ inline void for_lane_entries(const functors::DcsrRows& t, std::int64_t i, int lane, F&& f) {
+  const int ns = t.nseg[i];
+  offset_t left = t.size[i], w = 0;
+  int2 run[K];
+  load_runs<K>(t, i, ns, run);
+#pragma unroll
+  for (int s = 0; s < K; ++s) {
+    offset_t n = run[s].y - run[s].x;
+    if (n > left) n = left;
+    for (offset_t q = lane; q < n; q += V) f(run[s].x + q, w + q);
+    left -= n;
+    w += n;
+  }
+  for (int s = K; s < ns && left > 0; ++s) {  // k > K segments
+    offset_t n = t.end(i, s) - t.start(i, s);
+    if (n > left) n = left;
+    for (offset_t q = lane; q < n; q += V) f(t.start(i, s) + q, w + q);
+    left -= n;
+    w += n;
+  }
+}
+
+__device__ inline bool take_if_long(const functors::DcsrRows& t, std::int64_t i, int lane, index_t* count,
+                                    index_t* list) {
+  if (count == nullptr || t.size[i] <= kLongRow) return false;
+  if (lane == 0) list[atomicAdd(count, 1)] = static_cast<index_t>(i);
+  return true;
+}
+
+// SpMV: a group of V lanes per row, a shuffle reduction in a fixed order
+// (deterministic), y written once. Long rows are listed for the CTA kernel.
 template <int V>
-__global__ void dcsr_vector_kernel(index_t rows, functors::DcsrSpmvRow f) {
+__global__ void dcsr_vector_kernel(index_t rows, functors::DcsrSpmvRow f, index_t* count, index_t* list) {
   const std::int64_t row = global_thread() / V;
   const int lane = threadIdx.x % V;
   if (row >= rows) return;
+  if (take_if_long(f.t, row, lane, count, list)) return;
   double s = 0.0;
-  f.t.for_each_run(row, [&](offset_t a, offset_t n) {
-    for (offset_t e = a + lane; e < a + n; e += V) s += f.val[e] * __ldg(f.x + f.col[e]);
-    return true;
-  });
+  for_lane_entries<V, 4>(f.t, row, lane, [&](offset_t e, offset_t) { s += f.val[e] * __ldg(f.x + f.col[e]); });
+  // The group's own lanes (a group leaves together: rows past the end, long rows).
+  const unsigned group = V == 32 ? 0xffffffffu : ((1u << V) - 1u) << (threadIdx.x % 32 / V * V);
 #pragma unroll
-  for (int off = V / 2; off > 0; off /= 2) s += __shfl_down_sync(0xffffffffu, s, off, V);
+  for (int off = V / 2; off > 0; off /= 2) s += __shfl_down_sync(group, s, off, V);
   if (lane == 0) f.y[row] = f.beta == 0.0 ? f.alpha * s : f.alpha * s + f.beta * f.y[row];
 }
 
-// V lanes per row copy its runs: consecutive lanes write consecutive entries.
-template <int V>
-__global__ void dcsr_compact_kernel(index_t rows, functors::DcsrCompact f) {
-  const std::int64_t row = global_thread() / V;
-  if (row < rows) f.copy(row, static_cast<int>(threadIdx.x % V), V);
+// SpMV of the listed long rows: one CTA per row (grid-stride over the list),
+// a block reduction in a fixed order.
+__global__ void dcsr_long_spmv_kernel(functors::DcsrSpmvRow f, const index_t* count, const index_t* list) {
+  using Reduce = cub::BlockReduce<double, kLongThreads>;
+  __shared__ typename Reduce::TempStorage tmp;
+  for (index_t r = blockIdx.x; r < *count; r += gridDim.x) {
+    const index_t row = list[r];
+    double s = 0.0;
+    for_lane_entries<kLongThreads, 4>(f.t, row, threadIdx.x,
+                                      [&](offset_t e, offset_t) { s += f.val[e] * __ldg(f.x + f.col[e]); });
+    s = Reduce(tmp).Sum(s);
+    if (threadIdx.x == 0) f.y[row] = f.beta == 0.0 ? f.alpha * s : f.alpha * s + f.beta * f.y[row];
+    __syncthreads();  // tmp is reused by the next row
+  }
 }
 
+// Compaction: V lanes per row copy its runs, consecutive lanes writing
+// consecutive entries; long rows listed for the CTA kernel.
 template <int V>
-void launch_compact(const functors::DcsrCompact& f, index_t rows) {
-  dcsr_compact_kernel<V><<<grid_for(static_cast<std::int64_t>(rows) * V), kThreads, 0, ::saga::device_stream()>>>(rows,
-                                                                                                                   f);
-  SAGA_CUDA_LAUNCH("dcsr_compact_kernel");
+__global__ void dcsr_compact_kernel(index_t rows, functors::DcsrCompact f, index_t* count, index_t* list) {
+  const std::int64_t row = global_thread() / V;
+  if (row >= rows) return;
+  const int lane = threadIdx.x % V;
+  if (take_if_long(f.t, row, lane, count, list)) return;
+  for_lane_entries<V, 4>(f.t, row, lane, [&](offset_t e, offset_t w) { f.move(row, e, f.start[row] + w); });
+}
+
+__global__ void dcsr_long_compact_kernel(functors::DcsrCompact f, const index_t* count, const index_t* list) {
+  for (index_t r = blockIdx.x; r < *count; r += gridDim.x) {
+    const index_t row = list[r];
+    for_lane_entries<kLongThreads, 4>(f.t, row, threadIdx.x,
+                                      [&](offset_t e, offset_t w) { f.move(row, e, f.start[row] + w); });
+  }
 }
 
 // The lanes per row for rows whose runs hold `mean_run` entries on average.
@@ -76,11 +156,9 @@ void by_run_length(double mean_run, Launch&& launch) {
     launch(std::integral_constant<int, 32>{});
 }
 
-template <int V>
-void launch_vector(const functors::DcsrSpmvRow& f, index_t rows) {
-  dcsr_vector_kernel<V><<<grid_for(static_cast<std::int64_t>(rows) * V), kThreads, 0, ::saga::device_stream()>>>(rows,
-                                                                                                                  f);
-  SAGA_CUDA_LAUNCH("dcsr_vector_kernel");
+// CTAs for the long-row kernels: the list is at most entries / kLongRow long.
+unsigned long_grid(std::int64_t entries) {
+  return static_cast<unsigned>(std::min<std::int64_t>(1 + entries / kLongRow, 1024));
 }
 }  // namespace
 
@@ -96,14 +174,30 @@ Array<index_t> dcsr_rows_by_length(const Array<offset_t>& size) {
   return order;
 }
 
-void dcsr_spmv(const functors::DcsrSpmvRow& f, index_t rows, double mean_run_length) {
+void dcsr_spmv(const functors::DcsrSpmvRow& f, index_t rows, std::int64_t entries, double mean_run_length) {
   if (rows == 0) return;
-  by_run_length(mean_run_length, [&](auto v) { launch_vector<decltype(v)::value>(f, rows); });
+  LongRows lr(entries);
+  by_run_length(mean_run_length, [&](auto v) {
+    constexpr int V = decltype(v)::value;
+    dcsr_vector_kernel<V><<<grid_for(static_cast<std::int64_t>(rows) * V), kThreads, 0, ::saga::device_stream()>>>(
+        rows, f, lr.count(), lr.list());
+    SAGA_CUDA_LAUNCH("dcsr_vector_kernel");
+  });
+  dcsr_long_spmv_kernel<<<long_grid(entries), kLongThreads, 0, ::saga::device_stream()>>>(f, lr.count(), lr.list());
+  SAGA_CUDA_LAUNCH("dcsr_long_spmv_kernel");
 }
 
-void dcsr_compact(const functors::DcsrCompact& f, index_t rows, double mean_run_length) {
+void dcsr_compact(const functors::DcsrCompact& f, index_t rows, std::int64_t entries, double mean_run_length) {
   if (rows == 0) return;
-  by_run_length(mean_run_length, [&](auto v) { launch_compact<decltype(v)::value>(f, rows); });
+  LongRows lr(entries);
+  by_run_length(mean_run_length, [&](auto v) {
+    constexpr int V = decltype(v)::value;
+    dcsr_compact_kernel<V><<<grid_for(static_cast<std::int64_t>(rows) * V), kThreads, 0, ::saga::device_stream()>>>(
+        rows, f, lr.count(), lr.list());
+    SAGA_CUDA_LAUNCH("dcsr_compact_kernel");
+  });
+  dcsr_long_compact_kernel<<<long_grid(entries), kLongThreads, 0, ::saga::device_stream()>>>(f, lr.count(), lr.list());
+  SAGA_CUDA_LAUNCH("dcsr_long_compact_kernel");
 }
 
 }  // namespace saga::cuda

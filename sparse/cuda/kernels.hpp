@@ -42,10 +42,11 @@ CsrMatrix spgemm_cusparse(const CsrMatrix& A, const CsrMatrix& B, const SpgemmOp
 std::int64_t spgemm_products(const CsrMatrix& A, const CsrMatrix& B);
 // DCSR (sparse/dcsr.cpp): rows ordered longest first (stable); the SpMV over
 // fragmented rows and the compaction into new buffers, a group of V lanes per
-// row (V from the mean length of a row's runs).
+// row (V from the mean length of a row's runs), rows of over 4096 entries a CTA
+// each.
 Array<index_t> dcsr_rows_by_length(const Array<offset_t>& size);
-void dcsr_spmv(const functors::DcsrSpmvRow& f, index_t rows, double mean_run_length);
-void dcsr_compact(const functors::DcsrCompact& f, index_t rows, double mean_run_length);
+void dcsr_spmv(const functors::DcsrSpmvRow& f, index_t rows, std::int64_t entries, double mean_run_length);
+void dcsr_compact(const functors::DcsrCompact& f, index_t rows, std::int64_t entries, double mean_run_length);
 
 void fill(Vector& x, double value);
 void axpby(double a, const Vector& x, double b, Vector& y);

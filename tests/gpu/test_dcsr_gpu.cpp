@@ -112,6 +112,25 @@ TEST_CASE("GPU DCSR SpMV: compact DCSR runs the binned CSR kernels (bitwise CSR)
   std::vector<CsrMatrix> mats;
   mats.push_back(rmat_matrix(rp, Space::device));
   mats.push_back(from_host_csr(integer_csr(5000, 4000, 0.002, rng), Space::device));
+  {  // Rows longer than 4096 entries, which the device kernels give a CTA each.
+    HostCsr g = integer_csr(400, 12000, 0.001, rng);
+    HostCsr w{g.rows, g.cols, {0}, {}, {}};
+    for (index_t i = 0; i < g.rows; ++i) {
+      const bool hub = i == 3 || i == 200 || i == 399;
+      for (offset_t k = g.row_ptr[i]; k < g.row_ptr[i + 1]; ++k)
+        if (!hub) {
+          w.col.push_back(g.col[k]);
+          w.val.push_back(g.val[k]);
+        }
+      if (hub)
+        for (index_t c = i % 3; c < g.cols; c += 1 + i % 2) {  // 12000 or 6000 entries
+          w.col.push_back(c);
+          w.val.push_back(static_cast<double>(1 + (c * 7 + i) % 11));
+        }
+      w.row_ptr.push_back(static_cast<offset_t>(w.col.size()));
+    }
+    mats.push_back(from_host_csr(w, Space::device));
+  }
   for (const CsrMatrix& A : mats) {
     const Vector x = random_vector(A.cols(), rng(), Space::device);
     Vector y_csr = random_vector(A.rows(), rng(), Space::device), y = y_csr.clone();
@@ -136,8 +155,21 @@ TEST_CASE("GPU DCSR SpMV: compact DCSR runs the binned CSR kernels (bitwise CSR)
     D.spmv(1.0, x, 0.0, yf);
     spmv(A, x, yc);
     CHECK(max_rel_diff(yf.to_vector(), yc.to_vector()) < 1e-12);
+    check_equal(to_host_csr(D.to_csr()), h, 0.0);
+    // The same fragmented matrix on the host: the same SpMV (up to the order of sums).
+    DcsrMatrix Dh = D.to(Space::host);
+    Vector yh(A.rows(), Space::host);
+    Dh.spmv(1.0, x.to(Space::host), 0.0, yh);
+    CHECK(max_rel_diff(yf.to_vector(), yh.to_vector()) < 1e-12);
     D.defragment();
+    Dh.defragment();
+    CHECK(D.segment_table().to_vector() == Dh.segment_table().to_vector());
+    std::vector<index_t> cd = D.col().to_vector(), ch = Dh.col().to_vector();
+    cd.resize(static_cast<std::size_t>(D.entries()));  // the entries, not the spare room
+    ch.resize(static_cast<std::size_t>(Dh.entries()));
+    CHECK(cd == ch);
     CHECK(D.compact());
+    check_equal(to_host_csr(D.to_csr()), h, 0.0);
     D.spmv(1.0, x, 0.0, yf);
     CHECK(max_rel_diff(yf.to_vector(), yc.to_vector()) < 1e-12);
   }
