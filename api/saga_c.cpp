@@ -16,7 +16,11 @@ struct saga_solver_t {
   saga::AmgParams amg;
   saga::SolverParams params;
   std::unique_ptr<saga::Solver> solver;
-  saga::HostCsr pattern;  // the setup's CSR (values of the last setup), for resetup
+  saga::HostCsr pattern;  // the setup's CSR (values of the last setup), for resetup; rows only for a device setup
+  // saga_solver_setup_device: the caller's device arrays (used in place).
+  const std::int32_t* device_row_ptr = nullptr;
+  const std::int32_t* device_col = nullptr;
+  std::int32_t device_nnz = -1;  // -1: the setup was from host arrays
   saga::SolveResult last;
   saga::ResetupStats last_resetup;
   bool solved = false;
@@ -162,8 +166,16 @@ saga_status setup(saga_solver s, std::int64_t n, const I* row_ptr, const I* col,
     h.solver.reset();
     h.solver = std::make_unique<saga::Solver>(std::move(A), h.amg, h.params, h.exec);
     h.pattern = std::move(csr);
+    h.device_nnz = -1;
     h.solved = false;
   });
+}
+
+// The handle's GPU executor, for the device-pointer calls.
+const std::shared_ptr<const saga::Executor>& gpu(const saga_solver_t& h, const char* call) {
+  if (h.exec->space() != saga::Space::device)
+    throw saga::InputError(fmt::format("{}: the handle runs on the host (create it with backend \"cuda\")", call));
+  return h.exec;
 }
 
 // The caller's n host doubles as a vector in `space` (one copy).
@@ -246,10 +258,78 @@ saga_status saga_solver_setup_i64(saga_solver solver, int64_t n, const int64_t* 
   return setup(solver, n, row_ptr, col, val);
 }
 
+saga_status saga_solver_setup_device(saga_solver solver, int32_t n, int32_t nnz, const int32_t* row_ptr,
+                                     const int32_t* col, const double* val) {
+  return guard([&] {
+    saga_solver_t& h = live(solver);
+    saga::ExecutorScope scope(gpu(h, "saga_solver_setup_device"));
+    require(row_ptr, "row_ptr");
+    saga::CsrMatrix A = saga::CsrMatrix::view(n, n, nnz, row_ptr, col, val, saga::Space::device);
+    h.solver.reset();
+    h.solver = std::make_unique<saga::Solver>(std::move(A), h.amg, h.params, h.exec);
+    h.pattern = saga::HostCsr{n, n, {}, {}, {}};
+    h.device_row_ptr = row_ptr;
+    h.device_col = col;
+    h.device_nnz = nnz;
+    h.solved = false;
+  });
+}
+
+saga_status saga_solver_resetup_device(saga_solver solver, const double* val, int refresh_prolongator) {
+  return guard([&] {
+    saga::Solver& s = set_up(solver);
+    saga_solver_t& h = *solver;
+    if (h.device_nnz < 0) throw std::logic_error("saga_solver_resetup_device after a setup from host arrays");
+    require(val, "val");
+    saga::ExecutorScope scope(h.exec);
+    saga::ResetupOptions o;
+    o.refresh_prolongator = refresh_prolongator != 0;
+    const std::int32_t n = h.pattern.rows;
+    h.last_resetup = s.resetup(
+        saga::CsrMatrix::view(n, n, h.device_nnz, h.device_row_ptr, h.device_col, val, saga::Space::device), o);
+  });
+}
+
+saga_status saga_solver_set_stream(saga_solver solver, void* stream) {
+  return guard([&] {
+    saga_solver_t& h = live(solver);
+    if (h.solver) throw std::logic_error("the stream is set before saga_solver_setup");
+    h.exec = saga::Executor::cuda_on_stream(stream, gpu(h, "saga_solver_set_stream")->device_id());
+  });
+}
+
+saga_status saga_solver_apply_device(saga_solver solver, const double* r, double* z) {
+  return guard([&] {
+    const saga::Solver& s = set_up(solver);
+    saga::ExecutorScope scope(gpu(*solver, "saga_solver_apply_device"));
+    require(r, "r");
+    require(z, "z");
+    const std::size_t n = static_cast<std::size_t>(solver->pattern.rows);
+    const saga::Vector rv = saga::Vector::view(const_cast<double*>(r), n, saga::Space::device);
+    saga::Vector zv = saga::Vector::view(z, n, saga::Space::device);
+    s.preconditioner().apply(rv, zv);
+  });
+}
+
+saga_status saga_solver_solve_device(saga_solver solver, const double* b, double* x) {
+  return guard([&] {
+    const saga::Solver& s = set_up(solver);
+    saga::ExecutorScope scope(gpu(*solver, "saga_solver_solve_device"));
+    require(b, "b");
+    require(x, "x");
+    const std::size_t n = static_cast<std::size_t>(solver->pattern.rows);
+    const saga::Vector bv = saga::Vector::view(const_cast<double*>(b), n, saga::Space::device);
+    saga::Vector xv = saga::Vector::view(x, n, saga::Space::device);
+    solver->last = s.solve(bv, xv);
+    solver->solved = true;
+  });
+}
+
 saga_status saga_solver_resetup(saga_solver solver, const double* val, int refresh_prolongator) {
   return guard([&] {
     saga::Solver& s = set_up(solver);
     saga_solver_t& h = *solver;
+    if (h.device_nnz >= 0) throw std::logic_error("saga_solver_resetup after a device setup (saga_solver_resetup_device)");
     saga::HostCsr csr = h.pattern;
     require(val, "val");
     csr.val.assign(val, val + csr.val.size());

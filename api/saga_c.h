@@ -60,11 +60,28 @@ saga_status saga_solver_setup_i64(saga_solver solver, int64_t n, const int64_t* 
  * refresh_prolongator: 1 (also P) or 0 (keep P). */
 saga_status saga_solver_resetup(saga_solver solver, const double* val, int refresh_prolongator);
 
+/* The matrix in device memory (CUDA device pointers, 32-bit indices, a handle
+ * created with backend "cuda" or "auto" on a GPU): used in place, not copied —
+ * the caller keeps the three arrays alive and unchanged until the next setup
+ * or saga_solver_destroy. nnz = row_ptr[n]. */
+saga_status saga_solver_setup_device(saga_solver solver, int32_t n, int32_t nnz, const int32_t* row_ptr,
+                                     const int32_t* col, const double* val);
+/* New values (a device array in the pattern of saga_solver_setup_device),
+ * used in place from now on like the setup's: resetup as saga_solver_resetup. */
+saga_status saga_solver_resetup_device(saga_solver solver, const double* val, int refresh_prolongator);
+/* Runs saga's GPU work on the caller's CUDA stream (a cudaStream_t, not
+ * destroyed by saga) instead of a stream of its own; before the first setup. */
+saga_status saga_solver_set_stream(saga_solver solver, void* stream);
+
 /* z = M^-1 r: one multigrid cycle (host arrays of n entries). */
 saga_status saga_solver_apply(saga_solver solver, const double* r, double* z);
 /* Solves A x = b (host arrays of n entries). Non-convergence is not an error:
  * check saga_solver_result. */
 saga_status saga_solver_solve(saga_solver solver, const double* b, double* x);
+/* apply and solve on device arrays of n entries (CUDA device pointers, a GPU
+ * handle), read and written in place: no copies to or from the host. */
+saga_status saga_solver_apply_device(saga_solver solver, const double* r, double* z);
+saga_status saga_solver_solve_device(saga_solver solver, const double* b, double* x);
 /* Of the last solve: iterations, converged (0/1), final relative residual. */
 saga_status saga_solver_result(saga_solver solver, int* iterations, int* converged, double* relative_residual);
 /* Of the last solve: ||r_k|| / ||b||, k = 0..iterations; *length entries

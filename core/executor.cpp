@@ -42,6 +42,15 @@ std::shared_ptr<const Executor> Executor::cuda(int device) {
   return std::shared_ptr<const Executor>(new Executor(Space::device, device, s, pool, true));
 }
 
+std::shared_ptr<const Executor> Executor::cuda_on_stream(void* stream, int device) {
+  if (!device::compiled()) throw UnavailableError("backend 'cuda' requested but saga was built without CUDA");
+  const int n = device::count();
+  if (n == 0) throw UnavailableError("backend 'cuda' requested but no GPU is present");
+  SAGA_REQUIRE(device >= 0 && device < n, "GPU {} requested but this machine has {} GPU(s)", device, n);
+  void* pool = device::pool_create(device);
+  return std::shared_ptr<const Executor>(new Executor(Space::device, device, stream, pool, false));
+}
+
 std::shared_ptr<const Executor> Executor::from_name(const std::string& name) {
   if (name == "host") return host();
   if (name == "cuda") return cuda(0);

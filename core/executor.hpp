@@ -33,6 +33,10 @@ class Executor {
   // GPU `device` with a new stream of its own (UnavailableError without CUDA
   // or without that GPU).
   static std::shared_ptr<const Executor> cuda(int device = 0);
+  // GPU `device` on the caller's CUDA stream (a cudaStream_t): saga's work is
+  // ordered on it, and the stream stays the caller's (never destroyed here).
+  // It has a memory pool of its own, like cuda().
+  static std::shared_ptr<const Executor> cuda_on_stream(void* stream, int device = 0);
   // The executor of backend name "host", "cuda" or "auto" (cuda when this build
   // has it and a GPU is present, else host); unknown names are InputErrors.
   static std::shared_ptr<const Executor> from_name(const std::string& backend);

@@ -47,7 +47,24 @@ class Array {
     std::swap(n_, o.n_);
     std::swap(space_, o.space_);
     std::swap(exec_, o.exec_);
+    std::swap(owned_, o.owned_);
   }
+
+  // A view of n elements the caller owns at `data` in `space` (device: memory
+  // the GPU can address): nothing is copied, nothing freed; the caller keeps
+  // the memory alive and unchanged while the view or anything built on it
+  // lives. Device views use the active executor's stream.
+  static Array view(T* data, std::size_t n, Space space) {
+    Array a;
+    a.ptr_ = n ? data : nullptr;
+    a.n_ = n;
+    a.space_ = space;
+    a.owned_ = false;
+    if (space == Space::device) a.exec_ = active_executor(Space::device);
+    return a;
+  }
+  // Whether the array frees its memory (false for views).
+  bool owns() const { return owned_; }
 
   static Array from_vector(const std::vector<T>& v, Space space, const char* what = "array") {
     Array a(v.size(), space, what);
@@ -137,7 +154,7 @@ class Array {
 
  private:
   void reset() {
-    if (ptr_) {
+    if (ptr_ && owned_) {
       if (space_ == Space::host)
         std::free(ptr_);
       else
@@ -145,12 +162,14 @@ class Array {
     }
     ptr_ = nullptr;
     n_ = 0;
+    owned_ = true;
     exec_.reset();
   }
   T* ptr_ = nullptr;
   std::size_t n_ = 0;
   Space space_ = Space::host;
   std::shared_ptr<const Executor> exec_;  // device arrays: the executor (stream) that owns the memory
+  bool owned_ = true;                     // false: a view of the caller's memory
 };
 
 // Dense vector of values.

@@ -48,6 +48,20 @@ HostCsr to_host_csr(const CsrMatrix& A) {
   return HostCsr{A.rows(), A.cols(), A.row_ptr().to_vector(), A.col().to_vector(), A.val().to_vector()};
 }
 
+CsrMatrix CsrMatrix::view(index_t rows, index_t cols, offset_t nnz, const offset_t* row_ptr, const index_t* col,
+                          const double* val, Space space) {
+  SAGA_REQUIRE(rows >= 0 && cols >= 0 && nnz >= 0, "CSR view: negative shape {}x{} or nnz {}", rows, cols, nnz);
+  SAGA_REQUIRE(row_ptr != nullptr && (nnz == 0 || (col != nullptr && val != nullptr)),
+               "CSR view: a null pointer for {} arrays", row_ptr == nullptr ? "row_ptr" : "col or val");
+  // saga reads a matrix it is given and never writes to it: the views are const in use.
+  Array<offset_t> rp = Array<offset_t>::view(const_cast<offset_t*>(row_ptr), static_cast<std::size_t>(rows) + 1, space);
+  const offset_t first = rp.get(0), last = rp.get(rows);
+  SAGA_REQUIRE(first == 0 && last == nnz, "CSR view: row_ptr[0] = {} and row_ptr[{}] = {} (expected 0 and nnz = {})",
+               first, rows, last, nnz);
+  return CsrMatrix(rows, cols, std::move(rp), Array<index_t>::view(const_cast<index_t*>(col), nnz, space),
+                   Array<double>::view(const_cast<double*>(val), nnz, space));
+}
+
 CsrMatrix from_host_csr(const HostCsr& h, Space space) {
   return CsrMatrix(h.rows, h.cols, Array<offset_t>::from_vector(h.row_ptr, space, "CSR row_ptr"),
                    Array<index_t>::from_vector(h.col, space, "CSR col"),

@@ -23,6 +23,13 @@ class CsrMatrix {
   CsrMatrix(index_t rows, index_t cols, Array<offset_t> row_ptr, Array<index_t> col, Array<double> val);
   // An empty (all-zero) rows x cols matrix.
   static CsrMatrix zeros(index_t rows, index_t cols, Space space);
+  // A matrix over the caller's CSR arrays in `space` (device pointers for
+  // Space::device), without copying (Array::view): the caller keeps them alive
+  // and unchanged while the matrix, or a solver it was moved into, lives. Only
+  // row_ptr[0] = 0 and row_ptr[rows] = nnz are checked here; validate() checks
+  // the rest (on a host copy).
+  static CsrMatrix view(index_t rows, index_t cols, offset_t nnz, const offset_t* row_ptr, const index_t* col,
+                        const double* val, Space space);
 
   CsrMatrix(CsrMatrix&&) noexcept = default;
   CsrMatrix& operator=(CsrMatrix&&) noexcept = default;
