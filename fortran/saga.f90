@@ -54,6 +54,36 @@ module saga
       real(c_double), intent(inout) :: x(*)
       integer(c_int) :: saga_solver_solve
     end function
+    ! Device arrays (CUDA device pointers as type(c_ptr), e.g. c_devloc of CUDA Fortran
+    ! or OpenACC host_data use_device): used in place, see api/saga_c.h.
+    function saga_solver_setup_device(solver, n, nnz, row_ptr, col, val) bind(C, name="saga_solver_setup_device")
+      import :: c_ptr, c_int32_t, c_int
+      type(c_ptr), value :: solver
+      integer(c_int32_t), value :: n, nnz
+      type(c_ptr), value :: row_ptr, col, val
+      integer(c_int) :: saga_solver_setup_device
+    end function
+    function saga_solver_resetup_device(solver, val, refresh_prolongator) bind(C, name="saga_solver_resetup_device")
+      import :: c_ptr, c_int
+      type(c_ptr), value :: solver, val
+      integer(c_int), value :: refresh_prolongator
+      integer(c_int) :: saga_solver_resetup_device
+    end function
+    function saga_solver_set_stream(solver, stream) bind(C, name="saga_solver_set_stream")
+      import :: c_ptr, c_int
+      type(c_ptr), value :: solver, stream
+      integer(c_int) :: saga_solver_set_stream
+    end function
+    function saga_solver_apply_device(solver, r, z) bind(C, name="saga_solver_apply_device")
+      import :: c_ptr, c_int
+      type(c_ptr), value :: solver, r, z
+      integer(c_int) :: saga_solver_apply_device
+    end function
+    function saga_solver_solve_device(solver, b, x) bind(C, name="saga_solver_solve_device")
+      import :: c_ptr, c_int
+      type(c_ptr), value :: solver, b, x
+      integer(c_int) :: saga_solver_solve_device
+    end function
     function saga_solver_result(solver, iterations, converged, relative_residual) bind(C, name="saga_solver_result")
       import :: c_ptr, c_double, c_int
       type(c_ptr), value :: solver
