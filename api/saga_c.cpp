@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "api/saga.hpp"
+#include "core/device.hpp"
 #include "core/parameters.hpp"
 
 struct saga_solver_t {
@@ -61,6 +62,17 @@ saga_status guard(F&& f) {
 
 void require(const void* p, const char* what) {
   if (!p) throw saga::InputError(fmt::format("{} is a null pointer", what));
+}
+
+// A pointer declared a device pointer: not null and addressable by the GPU
+// (cudaPointerGetAttributes), so that a host array given by mistake is an
+// error message rather than an illegal memory access.
+void require_device(const void* p, const char* what) {
+  require(p, what);
+  if (!saga::device::is_device_pointer(p))
+    throw saga::InputError(fmt::format("{} is not a device pointer (host memory given to a *_device call; pass "
+                                       "memory from cudaMalloc or use the host-array call)",
+                                       what));
 }
 saga_solver_t& live(saga_solver s) {
   if (!s) throw saga::InputError("the solver handle is null (saga_solver_create first)");
@@ -263,7 +275,11 @@ saga_status saga_solver_setup_device(saga_solver solver, int32_t n, int32_t nnz,
   return guard([&] {
     saga_solver_t& h = live(solver);
     saga::ExecutorScope scope(gpu(h, "saga_solver_setup_device"));
-    require(row_ptr, "row_ptr");
+    require_device(row_ptr, "row_ptr");
+    if (nnz > 0) {
+      require_device(col, "col");
+      require_device(val, "val");
+    }
     saga::CsrMatrix A = saga::CsrMatrix::view(n, n, nnz, row_ptr, col, val, saga::Space::device);
     h.solver.reset();
     h.solver = std::make_unique<saga::Solver>(std::move(A), h.amg, h.params, h.exec);
@@ -280,7 +296,7 @@ saga_status saga_solver_resetup_device(saga_solver solver, const double* val, in
     saga::Solver& s = set_up(solver);
     saga_solver_t& h = *solver;
     if (h.device_nnz < 0) throw std::logic_error("saga_solver_resetup_device after a setup from host arrays");
-    require(val, "val");
+    require_device(val, "val");
     saga::ExecutorScope scope(h.exec);
     saga::ResetupOptions o;
     o.refresh_prolongator = refresh_prolongator != 0;
@@ -302,8 +318,8 @@ saga_status saga_solver_apply_device(saga_solver solver, const double* r, double
   return guard([&] {
     const saga::Solver& s = set_up(solver);
     saga::ExecutorScope scope(gpu(*solver, "saga_solver_apply_device"));
-    require(r, "r");
-    require(z, "z");
+    require_device(r, "r");
+    require_device(z, "z");
     const std::size_t n = static_cast<std::size_t>(solver->pattern.rows);
     const saga::Vector rv = saga::Vector::view(const_cast<double*>(r), n, saga::Space::device);
     saga::Vector zv = saga::Vector::view(z, n, saga::Space::device);
@@ -315,8 +331,8 @@ saga_status saga_solver_solve_device(saga_solver solver, const double* b, double
   return guard([&] {
     const saga::Solver& s = set_up(solver);
     saga::ExecutorScope scope(gpu(*solver, "saga_solver_solve_device"));
-    require(b, "b");
-    require(x, "x");
+    require_device(b, "b");
+    require_device(x, "x");
     const std::size_t n = static_cast<std::size_t>(solver->pattern.rows);
     const saga::Vector bv = saga::Vector::view(const_cast<double*>(b), n, saga::Space::device);
     saga::Vector xv = saga::Vector::view(x, n, saga::Space::device);

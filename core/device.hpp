@@ -29,6 +29,9 @@ Info info();
 // by Executor (core/executor.hpp); everything else works on the stream of the
 // active executor.
 void* stream_create(int device);
+// Whether p points into memory the GPU can address (device or managed memory,
+// or host memory mapped for it); false for ordinary host memory and null.
+bool is_device_pointer(const void* p);
 void stream_destroy(void* stream);
 void stream_synchronize(void* stream);
 // Memory pools (cudaMemPool_t as void*): each executor allocates from its own

@@ -83,6 +83,13 @@ void* stream_create(int device) {
   SAGA_CUDA(cudaSetDevice(prev));
   return s;
 }
+bool is_device_pointer(const void* p) {
+  if (p == nullptr) return false;
+  cudaPointerAttributes a{};
+  SAGA_CUDA(cudaPointerGetAttributes(&a, p));
+  return a.type == cudaMemoryTypeDevice || a.type == cudaMemoryTypeManaged ||
+         (a.type == cudaMemoryTypeHost && a.devicePointer != nullptr);
+}
 void* pool_create(int device) {
   cudaMemPoolProps props{};
   props.allocType = cudaMemAllocationTypePinned;

@@ -18,6 +18,7 @@ int count() { return 0; }
 Info info() { unavailable(); }
 void* stream_create(int) { unavailable(); }
 void stream_destroy(void*) {}
+bool is_device_pointer(const void*) { return false; }
 void* pool_create(int) { unavailable(); }
 void pool_destroy(void*) {}
 void stream_synchronize(void*) {}

@@ -17,13 +17,15 @@
 # against frontier rounds) and profiles the seed setups with and without frontier rounds.
 # --dcsr runs saga-bench-dcsr (DCSR against CSR: SpMV, conversion,
 # defragmentation, memory, streaming and iterative updates).
+# --embedding runs saga-bench-embedding (numeric resetup against setup on the
+# 3D seed problems, zero-copy device memory at 3D 7-pt N=512).
 # --spmv runs saga-bench-spmv (SpMV, V-cycle and PCG against their floors) and
 # the seed-suite solves through the CLI. --tests-only=FILTER runs only the gpu
 # test cases matching the doctest filter.
 set -uo pipefail
 OUT=${1:?usage: device_run.sh OUTDIR [--no-tests] [--no-bench] [--seed-suite] [--profile] [--fe] [--quick] [--components]}
 shift
-TESTS=1 BENCH=1 SEED=0 PROFILE=0 FE=0 QUICK="" COMPONENTS=0 SPGEMM=0 SCALE=0 SPMV=0 SPMSPV=0 DCSR=0 AGG=0 SETUP=0 TC=""
+TESTS=1 BENCH=1 SEED=0 PROFILE=0 FE=0 QUICK="" COMPONENTS=0 SPGEMM=0 SCALE=0 SPMV=0 SPMSPV=0 DCSR=0 EMBED=0 AGG=0 SETUP=0 TC=""
 for a in "$@"; do
   case "$a" in
     --no-tests) TESTS=0 ;;
@@ -39,6 +41,7 @@ for a in "$@"; do
     --aggregation) AGG=1 ;;
     --spmspv) SPMSPV=1 ;;
     --dcsr) DCSR=1 ;;
+    --embedding) EMBED=1 ;;
     --setup) SETUP=1 ;;
     --tests-only=*) TC="${a#--tests-only=}" ;;
     *) echo "unknown option $a"; exit 2 ;;
@@ -101,6 +104,13 @@ if [ $DCSR = 1 ]; then
     > "$OUT/bench_dcsr.log" 2>&1 || summary "dcsr bench failed: $(tail -3 "$OUT/bench_dcsr.log")"
   summary "dcsr bench: $(( $(date +%s) - t0 )) s"
   cat "$OUT/bench_dcsr.md" 2>/dev/null
+fi
+if [ $EMBED = 1 ]; then
+  t0=$(date +%s)
+  ./build-device/benchmarks/saga-bench-embedding --json "$OUT/bench_embedding.json" --markdown "$OUT/bench_embedding.md" \
+    > "$OUT/bench_embedding.log" 2>&1 || summary "embedding bench failed: $(tail -3 "$OUT/bench_embedding.log")"
+  summary "embedding bench: $(( $(date +%s) - t0 )) s"
+  cat "$OUT/bench_embedding.md" 2>/dev/null
 fi
 if [ $SPMSPV = 1 ]; then
   t0=$(date +%s)

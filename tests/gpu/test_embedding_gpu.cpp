@@ -97,8 +97,20 @@ TEST_CASE("GPU zero-copy: a solve from device pointers keeps no copy of the matr
   Vector half = xc.clone();
   scale(0.5, half);
   CHECK(max_rel_diff(x2.to_vector(), half.to_vector()) < 1e-6);
-  // Misuse: a host resetup after a device setup, device calls on a host handle.
+  // Misuse: a host resetup after a device setup, host arrays given as device
+  // pointers (found by cudaPointerGetAttributes), device calls on a host handle.
   CHECK(saga_solver_resetup(h, nullptr, 0) == SAGA_ERROR_STATE);
+  const std::vector<double> host_b = b.to_vector();
+  std::vector<double> host_x(n, 0.0);
+  CHECK(saga_solver_solve_device(h, host_b.data(), xcapi.data()) == SAGA_ERROR_INPUT);
+  CHECK(std::string(saga_last_error()).find("b is not a device pointer") != std::string::npos);
+  CHECK(saga_solver_apply_device(h, b.data(), host_x.data()) == SAGA_ERROR_INPUT);
+  const std::vector<double> host_val = A.val().to_vector();
+  CHECK(saga_solver_resetup_device(h, host_val.data(), 0) == SAGA_ERROR_INPUT);
+  const std::vector<offset_t> host_rp = A.row_ptr().to_vector();
+  CHECK(saga_solver_setup_device(h, n, A.nnz(), host_rp.data(), A.col().data(), A.val().data()) == SAGA_ERROR_INPUT);
+  CHECK(std::string(saga_last_error()).find("row_ptr is not a device pointer") != std::string::npos);
+  REQUIRE(saga_solver_solve_device(h, b.data(), x2.data()) == SAGA_OK);  // the handle is still set up
   saga_solver_destroy(h);
   device::stream_destroy(stream);
   saga_solver hh = nullptr;
