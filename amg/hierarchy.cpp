@@ -333,9 +333,19 @@ ResetupStats Hierarchy::resetup(CsrMatrix A, const ResetupOptions& options) {
       L.P = smoothed_prolongator(L, T.T, omega, *product, step, ss);
       L.R = step("transpose", [&] { return transpose(L.P); });
     }
-    const CsrMatrix AP = step("AP", [&] { return product->multiply(L.A, L.P, nullptr); });
+    // A P: its values into the kept structure when P was kept and a previous
+    // resetup left it; the whole product otherwise.
+    const bool reuse = !options.refresh_prolongator && options.keep_products && L.AP.rows() == L.A.rows() &&
+                       L.AP.cols() == L.P.cols();
+    CsrMatrix AP = std::move(L.AP);  // (freed here when not reused)
+    if (!reuse) AP = CsrMatrix();
+    if (reuse)
+      step("AP", [&] { product->multiply_numeric(L.A, L.P, AP, nullptr); });
+    else
+      AP = step("AP", [&] { return product->multiply(L.A, L.P, nullptr); });
     CsrMatrix& next = levels_[l + 1].A;
     step("PtAP", [&] { product->multiply_numeric(L.R, AP, next, nullptr); });
+    if (!options.refresh_prolongator && options.keep_products) L.AP = std::move(AP);
     next.clear_analysis();  // its values changed under the cached analyses
     require_finite(next, fmt::format("the level-{} Galerkin product", l + 1).c_str());
   }

@@ -95,20 +95,29 @@ struct Level {
   index_t nodes = 0;
   Array<index_t> aggregates;  // aggregate of each node (empty on the coarsest)
   index_t aggregate_count = 0;
+  // A P of the last resetup that kept P (ResetupOptions::keep_products): the
+  // next such resetup recomputes only its values into this structure.
+  CsrMatrix AP;
 };
 
 // Hierarchy::resetup: what to recompute besides the Galerkin products.
 struct ResetupOptions {
+  // false (the default; AmgX's and AMGCL's reuse): keep P and R, recompute
+  // only the coarse operators Pᵀ A P, the diagonals and the coarse solve.
   // true: P again from the new matrix (same aggregates and tentative
   // prolongator, new D⁻¹, ρ and smoothing) — the hierarchy a full setup with the
-  // same aggregates gives. false: keep P and R, recompute only the coarse
-  // operators Pᵀ A P (cheapest; AmgX's structure reuse).
-  bool refresh_prolongator = true;
+  // same aggregates gives.
+  bool refresh_prolongator = false;
+  // With P kept: keep each level's A P after the resetup, so that the next one
+  // computes only its values (its symbolic pass and memory allocation are
+  // skipped). Costs the memory of the A P products between resetups (the setup's
+  // peak held them anyway); false frees them.
+  bool keep_products = true;
 };
 struct ResetupStats {
   double seconds = 0;
   std::map<std::string, double> phase_seconds;  // setup_phases() names, summed over levels
-  bool prolongator_refreshed = true;
+  bool prolongator_refreshed = false;
 };
 
 class Hierarchy {

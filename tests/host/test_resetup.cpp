@@ -85,7 +85,9 @@ TEST_CASE("resetup with new values equals a full setup on the same aggregates; k
     Hierarchy h(A1.clone(), p);
     const std::vector<index_t> agg0 = h.levels()[0].aggregates.to_vector();
     REQUIRE(h.levels().size() >= 3);
-    const ResetupStats rs = h.resetup(A2.clone());
+    ResetupOptions refresh;
+    refresh.refresh_prolongator = true;
+    const ResetupStats rs = h.resetup(A2.clone(), refresh);
     CHECK(rs.prolongator_refreshed);
     CHECK(rs.seconds > 0);
     CHECK(rs.phase_seconds.count("PtAP"));
@@ -97,17 +99,28 @@ TEST_CASE("resetup with new values equals a full setup on the same aggregates; k
     Hierarchy k(A1.clone(), p);
     std::vector<HostCsr> P_old;
     for (std::size_t l = 0; l + 1 < k.levels().size(); ++l) P_old.push_back(to_host_csr(k.levels()[l].P));
-    ResetupOptions keep;
-    keep.refresh_prolongator = false;
+    const ResetupOptions keep;  // the default keeps P
     CHECK(!k.resetup(A2.clone(), keep).prolongator_refreshed);
-    CsrMatrix Al = A2.clone();
-    for (std::size_t l = 0; l + 1 < k.levels().size(); ++l) {
-      CAPTURE(l);
-      check_equal(to_host_csr(k.levels()[l].P), P_old[l], 0.0);
-      const CsrMatrix next = spgemm(k.levels()[l].R, spgemm(Al, k.levels()[l].P));
-      check_equal(to_host_csr(k.levels()[l + 1].A), to_host_csr(next), 1e-13);
-      Al = next.clone();
+    // A second resetup computes A P's values into the structure the first kept.
+    const CsrMatrix A3 = revalued(A1, seed + 1, 0.05);
+    for (const CsrMatrix* An : {&A2, &A3}) {
+      if (An == &A3) {
+        for (std::size_t l = 0; l + 1 < k.levels().size(); ++l) CHECK(k.levels()[l].AP.nnz() > 0);
+        k.resetup(A3.clone(), keep);
+      }
+      CsrMatrix Al = An->clone();
+      for (std::size_t l = 0; l + 1 < k.levels().size(); ++l) {
+        CAPTURE(l);
+        check_equal(to_host_csr(k.levels()[l].P), P_old[l], 0.0);
+        const CsrMatrix next = spgemm(k.levels()[l].R, spgemm(Al, k.levels()[l].P));
+        check_equal(to_host_csr(k.levels()[l + 1].A), to_host_csr(next), 1e-13);
+        Al = next.clone();
+      }
     }
+    ResetupOptions lean = keep;  // keep_products = false frees them
+    lean.keep_products = false;
+    k.resetup(A2.clone(), lean);
+    for (std::size_t l = 0; l + 1 < k.levels().size(); ++l) CHECK(k.levels()[l].AP.nnz() == 0);
   }
 }
 
