@@ -294,8 +294,8 @@ std::string format_summary(const RunResult& r) {
                        st.rebuild_seconds >= 0 ? fmt::format("{:.3f}", 1e3 * st.rebuild_seconds) : "-",
                        st.converged ? "" : "  NOT converged");
     }
-    s += "  r: numeric resetup on the kept aggregates (the pattern did not change); rebuild: the CSR assembled again from "
-         "all its triplets (sorted) and set up from scratch, as without DCSR\n";
+    s += "  r: numeric resetup, aggregates, P and R kept (the pattern did not change); rebuild: the CSR assembled "
+         "again from all its triplets (sorted) and set up from scratch, as without DCSR\n";
   }
   return s;
 }
