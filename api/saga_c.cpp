@@ -1,6 +1,7 @@
 // The C API (api/saga_c.h) over the C++ API: each call runs inside guard(),
 // which turns every exception into a status and the thread's last error.
 #include "api/saga_c.h"
+#include "api/saga_c_internal.hpp"
 
 #include <algorithm>
 #include <memory>
@@ -108,6 +109,11 @@ bool set_component(saga::Component& c, const std::string& rest, const std::strin
 void set_param(saga::AmgParams& amg_params, saga::SolverParams& solver_params, const std::string& key,
                const char* value) {
   const std::string amg = "amg.", solver = "solver.";
+  if (key == "amg.omega") {  // the configs' shorthand for the smoother's weight ("auto": its own default)
+    const std::string v = value;
+    if (v == "auto" || v == "0") return;
+    return set_param(amg_params, solver_params, "amg.smoother.omega", value);
+  }
   if (key.rfind(amg, 0) == 0) {
     const std::string k = key.substr(amg.size());
     saga::Options o;
@@ -198,6 +204,8 @@ saga::Vector vector_of(const double* p, std::size_t n, saga::Space space, const 
   return v;
 }
 }  // namespace
+
+void saga::capi::set_last_error(const std::string& message) { last_error = message; }
 
 extern "C" {
 

@@ -43,6 +43,12 @@ const char* saga_version(void);
 const char* saga_last_error(void);
 
 saga_status saga_solver_create(saga_solver* solver, const char* backend);
+/* A handle with the parameters of a config: `config` is the path of a YAML or
+ * JSON file, or the YAML/JSON text itself, in the format of `saga solve`
+ * (docs/config.md): its amg and solver sections set the parameters, its
+ * backend the executor (unless `backend` is not NULL); problem, updates,
+ * output and report sections are ignored. Errors name the file, line and key. */
+saga_status saga_solver_create_from_config(saga_solver* solver, const char* config, const char* backend);
 void saga_solver_destroy(saga_solver solver);
 /* A parameter by name (see above); before the first setup. */
 saga_status saga_solver_set(saga_solver solver, const char* key, const char* value);

@@ -25,6 +25,15 @@ module saga
       character(kind=c_char), intent(in) :: key(*), value(*)
       integer(c_int) :: saga_solver_set
     end function
+    ! config: a path or YAML/JSON text, null-terminated (trim(path)//c_null_char);
+    ! backend: c_null_ptr for the config's own.
+    function saga_solver_create_from_config(solver, config, backend) bind(C, name="saga_solver_create_from_config")
+      import :: c_ptr, c_char, c_int
+      type(c_ptr), intent(out) :: solver
+      character(kind=c_char), intent(in) :: config(*)
+      type(c_ptr), value :: backend
+      integer(c_int) :: saga_solver_create_from_config
+    end function
     function saga_solver_setup(solver, n, row_ptr, col, val) bind(C, name="saga_solver_setup")
       import :: c_ptr, c_int32_t, c_double, c_int
       type(c_ptr), value :: solver
