@@ -23,6 +23,9 @@ struct saga_solver_t {
   const std::int32_t* device_row_ptr = nullptr;
   const std::int32_t* device_col = nullptr;
   std::int32_t device_nnz = -1;  // -1: the setup was from host arrays
+  // saga_solver_setup_device_i64: the indices narrowed to 32 bits (device_row_ptr / device_col point here).
+  saga::Array<saga::offset_t> narrowed_row_ptr;
+  saga::Array<saga::index_t> narrowed_col;
   saga::SolveResult last;
   saga::ResetupStats last_resetup;
   bool solved = false;
@@ -291,10 +294,39 @@ saga_status saga_solver_setup_device(saga_solver solver, int32_t n, int32_t nnz,
     saga::CsrMatrix A = saga::CsrMatrix::view(n, n, nnz, row_ptr, col, val, saga::Space::device);
     h.solver.reset();
     h.solver = std::make_unique<saga::Solver>(std::move(A), h.amg, h.params, h.exec);
+    h.narrowed_row_ptr = saga::Array<saga::offset_t>();  // of an earlier 64-bit setup
+    h.narrowed_col = saga::Array<saga::index_t>();
     h.pattern = saga::HostCsr{n, n, {}, {}, {}};
     h.device_row_ptr = row_ptr;
     h.device_col = col;
     h.device_nnz = nnz;
+    h.solved = false;
+  });
+}
+
+saga_status saga_solver_setup_device_i64(saga_solver solver, int64_t n, int64_t nnz, const int64_t* row_ptr,
+                                         const int64_t* col, const double* val) {
+  return guard([&] {
+    saga_solver_t& h = live(solver);
+    saga::ExecutorScope scope(gpu(h, "saga_solver_setup_device_i64"));
+    require_device(row_ptr, "row_ptr");
+    if (nnz > 0) {
+      require_device(col, "col");
+      require_device(val, "val");
+    }
+    saga::CsrMatrix narrowed = saga::CsrMatrix::view(n, n, nnz, row_ptr, col, val, saga::Space::device);
+    saga::Array<saga::offset_t> rp = std::move(narrowed.mutable_row_ptr());
+    saga::Array<saga::index_t> ci = std::move(narrowed.mutable_col());
+    const std::int32_t rows = static_cast<std::int32_t>(n), z = static_cast<std::int32_t>(nnz);
+    saga::CsrMatrix A = saga::CsrMatrix::view(rows, rows, z, rp.data(), ci.data(), val, saga::Space::device);
+    h.solver.reset();
+    h.solver = std::make_unique<saga::Solver>(std::move(A), h.amg, h.params, h.exec);
+    h.narrowed_row_ptr = std::move(rp);
+    h.narrowed_col = std::move(ci);
+    h.pattern = saga::HostCsr{rows, rows, {}, {}, {}};
+    h.device_row_ptr = h.narrowed_row_ptr.data();
+    h.device_col = h.narrowed_col.data();
+    h.device_nnz = z;
     h.solved = false;
   });
 }

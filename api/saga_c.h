@@ -72,6 +72,11 @@ saga_status saga_solver_resetup(saga_solver solver, const double* val, int refre
  * or saga_solver_destroy. nnz = row_ptr[n]. */
 saga_status saga_solver_setup_device(saga_solver solver, int32_t n, int32_t nnz, const int32_t* row_ptr,
                                      const int32_t* col, const double* val);
+/* The same with 64-bit indices: row_ptr and col are narrowed to saga's 32-bit
+ * indices (copied once on the device, an error naming the first index out of
+ * range); the values are used in place. */
+saga_status saga_solver_setup_device_i64(saga_solver solver, int64_t n, int64_t nnz, const int64_t* row_ptr,
+                                         const int64_t* col, const double* val);
 /* New values (a device array in the pattern of saga_solver_setup_device),
  * used in place from now on like the setup's: resetup as saga_solver_resetup. */
 saga_status saga_solver_resetup_device(saga_solver solver, const double* val, int refresh_prolongator);

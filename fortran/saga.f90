@@ -72,6 +72,14 @@ module saga
       type(c_ptr), value :: row_ptr, col, val
       integer(c_int) :: saga_solver_setup_device
     end function
+    function saga_solver_setup_device_i64(solver, n, nnz, row_ptr, col, val) &
+        bind(C, name="saga_solver_setup_device_i64")
+      import :: c_ptr, c_int64_t, c_int
+      type(c_ptr), value :: solver
+      integer(c_int64_t), value :: n, nnz
+      type(c_ptr), value :: row_ptr, col, val
+      integer(c_int) :: saga_solver_setup_device_i64
+    end function
     function saga_solver_resetup_device(solver, val, refresh_prolongator) bind(C, name="saga_solver_resetup_device")
       import :: c_ptr, c_int
       type(c_ptr), value :: solver, val

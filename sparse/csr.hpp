@@ -30,6 +30,11 @@ class CsrMatrix {
   // the rest (on a host copy).
   static CsrMatrix view(index_t rows, index_t cols, offset_t nnz, const offset_t* row_ptr, const index_t* col,
                         const double* val, Space space);
+  // The same from 64-bit row_ptr and col: the indices are narrowed to saga's
+  // 32-bit ones (a copy of them, in `space`; an InputError names the first one
+  // out of range), the values are used in place.
+  static CsrMatrix view(std::int64_t rows, std::int64_t cols, std::int64_t nnz, const std::int64_t* row_ptr,
+                        const std::int64_t* col, const double* val, Space space);
 
   CsrMatrix(CsrMatrix&&) noexcept = default;
   CsrMatrix& operator=(CsrMatrix&&) noexcept = default;

@@ -51,6 +51,20 @@ struct FillInt32 {
   SAGA_HD void operator()(std::int64_t i) const { a[i] = value; }
 };
 
+// out[i] = in[i] as a 32-bit index; bad[i] = 1 where in[i] is outside [lo, hi]
+// (64-bit CSR arrays narrowed to saga's 32-bit ones).
+struct NarrowIndex {
+  const std::int64_t* in;
+  std::int32_t* out;
+  std::int32_t* bad;
+  std::int64_t lo, hi;
+  SAGA_HD void operator()(std::int64_t i) const {
+    const std::int64_t v = in[i];
+    bad[i] = v < lo || v > hi;
+    out[i] = static_cast<std::int32_t>(v);
+  }
+};
+
 struct Reciprocal {
   double* d;
   SAGA_HD void operator()(std::int64_t i) const { d[i] = 1.0 / d[i]; }

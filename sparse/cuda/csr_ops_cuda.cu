@@ -5,6 +5,7 @@
 SAGA_INSTANTIATE_DEVICE_FOR_EACH(saga::functors::ExtractDiagonal)
 SAGA_INSTANTIATE_DEVICE_FOR_EACH(saga::functors::Reciprocal)
 SAGA_INSTANTIATE_DEVICE_FOR_EACH(saga::functors::FillInt32)
+SAGA_INSTANTIATE_DEVICE_FOR_EACH(saga::functors::NarrowIndex)
 SAGA_INSTANTIATE_DEVICE_FOR_EACH(saga::functors::PatternDiffers)
 SAGA_INSTANTIATE_DEVICE_FOR_EACH(saga::functors::ScaleRows)
 SAGA_INSTANTIATE_DEVICE_FOR_EACH(saga::functors::AddRows)

@@ -97,6 +97,32 @@ TEST_CASE("GPU zero-copy: a solve from device pointers keeps no copy of the matr
   Vector half = xc.clone();
   scale(0.5, half);
   CHECK(max_rel_diff(x2.to_vector(), half.to_vector()) < 1e-6);
+  // 64-bit device arrays: the indices narrowed once, the values used in place.
+  {
+    std::vector<std::int64_t> rp64, col64;
+    for (offset_t v : A.row_ptr().to_vector()) rp64.push_back(v);
+    for (index_t v : A.col().to_vector()) col64.push_back(v);
+    const Array<std::int64_t> drp = Array<std::int64_t>::from_vector(rp64, Space::device);
+    Array<std::int64_t> dcol = Array<std::int64_t>::from_vector(col64, Space::device);
+    saga_solver h64 = nullptr;
+    REQUIRE(saga_solver_create(&h64, "cuda") == SAGA_OK);
+    REQUIRE(saga_solver_set(h64, "solver.tolerance", "1e-8") == SAGA_OK);
+    REQUIRE(saga_solver_setup_device_i64(h64, n, A.nnz(), drp.data(), dcol.data(), A.val().data()) == SAGA_OK);
+    Vector x64 = Vector::zeros(n, Space::device);
+    REQUIRE(saga_solver_solve_device(h64, b.data(), x64.data()) == SAGA_OK);
+    REQUIRE(saga_solver_result(h64, &its, &conv, &rel) == SAGA_OK);
+    CHECK(its == rc.iterations);
+    CHECK(x64.to_vector() == xc.to_vector());
+    REQUIRE(saga_solver_resetup_device(h64, v2.data(), 0) == SAGA_OK);
+    x64.set_zero();
+    REQUIRE(saga_solver_solve_device(h64, b.data(), x64.data()) == SAGA_OK);
+    CHECK(max_rel_diff(x64.to_vector(), half.to_vector()) < 1e-6);
+    col64[7] = n + 3;  // out of range: named
+    dcol = Array<std::int64_t>::from_vector(col64, Space::device);
+    CHECK(saga_solver_setup_device_i64(h64, n, A.nnz(), drp.data(), dcol.data(), A.val().data()) == SAGA_ERROR_INPUT);
+    CHECK(std::string(saga_last_error()).find("col[7]") != std::string::npos);
+    saga_solver_destroy(h64);
+  }
   // Misuse: a host resetup after a device setup, host arrays given as device
   // pointers (found by cudaPointerGetAttributes), device calls on a host handle.
   CHECK(saga_solver_resetup(h, nullptr, 0) == SAGA_ERROR_STATE);
