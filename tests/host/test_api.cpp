@@ -1,6 +1,7 @@
 // The public API used the way an embedding code would: its own matrix, a
 // preconditioner from saga, its own CG loop.
 #include "api/saga.hpp"
+#include "problems/structured.hpp"
 #include "sparse/coo.hpp"
 #include "sparse/spmv.hpp"
 #include "sparse/vector_ops.hpp"
@@ -68,4 +69,36 @@ TEST_CASE("backend resolution") {
     CHECK(Executor::from_name("auto") == Executor::host());
     CHECK_THROWS_WITH_AS(Executor::from_name("cuda"), doctest::Contains("cuda"), UnavailableError);
   }
+}
+
+TEST_CASE("CSR views: the caller's arrays used in place (32-bit), narrowed indices (64-bit), bad views refused") {
+  const HostCsr h = to_host_csr(poisson(Stencil::fd2d_5pt, 20, Space::host));
+  const index_t n = h.rows;
+  const offset_t nnz = static_cast<offset_t>(h.col.size());
+  {
+    CsrMatrix V = CsrMatrix::view(n, n, nnz, h.row_ptr.data(), h.col.data(), h.val.data(), Space::host);
+    CHECK(V.val().data() == h.val.data());  // no copy
+    CHECK_FALSE(V.val().owns());
+    Solver s(std::move(V), AmgParams{}, SolverParams{});
+    CHECK(s.preconditioner().matrix().col().data() == h.col.data());
+    const Vector b = Vector::from_vector(std::vector<double>(n, 1.0), Space::host);
+    Vector x = Vector::zeros(n, Space::host);
+    CHECK(s.solve(b, x).converged);
+  }  // the solver's end frees nothing of the caller's
+  CHECK(h.val[0] == 4.0);
+  std::vector<std::int64_t> rp(h.row_ptr.begin(), h.row_ptr.end()), col(h.col.begin(), h.col.end());
+  const CsrMatrix W = CsrMatrix::view(std::int64_t{n}, std::int64_t{n}, std::int64_t{nnz}, rp.data(), col.data(),
+                                      h.val.data(), Space::host);
+  test::check_equal(to_host_csr(W), h, 0.0);
+  CHECK(W.val().data() == h.val.data());
+  CHECK(W.col().owns());  // the narrowed copy
+  col[11] = -2;
+  CHECK_THROWS_WITH_AS(CsrMatrix::view(std::int64_t{n}, std::int64_t{n}, std::int64_t{nnz}, rp.data(), col.data(),
+                                       h.val.data(), Space::host),
+                       doctest::Contains("col[11]"), InputError);
+  CHECK_THROWS_AS(CsrMatrix::view(std::int64_t{n}, std::int64_t{n}, std::int64_t{3000000000LL}, rp.data(), col.data(),
+                                  h.val.data(), Space::host),
+                  InputError);
+  CHECK_THROWS_WITH_AS(CsrMatrix::view(n, n, nnz - 1, h.row_ptr.data(), h.col.data(), h.val.data(), Space::host),
+                       doctest::Contains("row_ptr"), InputError);
 }
