@@ -141,7 +141,8 @@ __global__ void dcsr_long_compact_kernel(functors::DcsrCompact f, const index_t*
   }
 }
 
-// The lanes per row for rows whose runs hold `mean_run` entries on average.
+// The lanes per row of the compaction for rows whose runs hold `mean_run`
+// entries on average: about one entry per lane, so that they write together.
 template <class Launch>
 void by_run_length(double mean_run, Launch&& launch) {
   if (mean_run <= 2)
@@ -151,6 +152,26 @@ void by_run_length(double mean_run, Launch&& launch) {
   else if (mean_run <= 8)
     launch(std::integral_constant<int, 8>{});
   else if (mean_run <= 16)
+    launch(std::integral_constant<int, 16>{});
+  else
+    launch(std::integral_constant<int, 32>{});
+}
+
+// The lanes per row of the SpMV: about four entries of a run per lane. The
+// SpMV is latency-bound (a row's table, then its entries, then x): fewer lanes
+// per row keep more rows in flight (ncu, 3D 7-pt in 2 segments: 8 lanes per
+// row ran at 27% of DRAM bandwidth, 70% occupancy).
+template <class Launch>
+void spmv_lanes(double mean_run, Launch&& launch) {
+  if (mean_run <= 4)
+    launch(std::integral_constant<int, 1>{});
+  else if (mean_run <= 8)
+    launch(std::integral_constant<int, 2>{});
+  else if (mean_run <= 16)
+    launch(std::integral_constant<int, 4>{});
+  else if (mean_run <= 32)
+    launch(std::integral_constant<int, 8>{});
+  else if (mean_run <= 64)
     launch(std::integral_constant<int, 16>{});
   else
     launch(std::integral_constant<int, 32>{});
@@ -177,7 +198,7 @@ Array<index_t> dcsr_rows_by_length(const Array<offset_t>& size) {
 void dcsr_spmv(const functors::DcsrSpmvRow& f, index_t rows, std::int64_t entries, double mean_run_length) {
   if (rows == 0) return;
   LongRows lr(entries);
-  by_run_length(mean_run_length, [&](auto v) {
+  spmv_lanes(mean_run_length, [&](auto v) {
     constexpr int V = decltype(v)::value;
     dcsr_vector_kernel<V><<<grid_for(static_cast<std::int64_t>(rows) * V), kThreads, 0, ::saga::device_stream()>>>(
         rows, f, lr.count(), lr.list());
