@@ -307,6 +307,7 @@ ResetupStats Hierarchy::resetup(CsrMatrix A, const ResetupOptions& options) {
   const auto t0 = std::chrono::steady_clock::now();
   const auto product = spgemm_registry().create(params_.spgemm, s);
   const std::string spgemm_name = spgemm_registry().resolve(params_.spgemm, s);
+  A.share_structural_analyses(old);  // the same pattern (checked above): its SpMV plan holds
   levels_.front().A = std::move(A);
   for (std::size_t l = 0; l < levels_.size(); ++l) {
     Level& L = levels_[l];
@@ -346,7 +347,7 @@ ResetupStats Hierarchy::resetup(CsrMatrix A, const ResetupOptions& options) {
     CsrMatrix& next = levels_[l + 1].A;
     step("PtAP", [&] { product->multiply_numeric(L.R, AP, next, nullptr); });
     if (!options.refresh_prolongator && options.keep_products) L.AP = std::move(AP);
-    next.clear_analysis();  // its values changed under the cached analyses
+    next.values_changed();  // new values: the analyses that read them go, the structural plans stay
     require_finite(next, fmt::format("the level-{} Galerkin product", l + 1).c_str());
   }
   exec_->synchronize();

@@ -5,9 +5,10 @@
 // each row (sorted, no duplicates).
 //
 // A matrix can carry per-matrix analyses (row bins for SpMV, SpGEMM plans, ...)
-// keyed by name. They are dropped when the matrix changes: any access through a
-// mutable_* accessor clears them, so an analysis is never used on data it was not
-// built for.
+// keyed by name. They are dropped when the matrix changes, so an analysis is
+// never used on data it was not built for: mutable_row_ptr / mutable_col drop
+// all; mutable_val and values_changed() drop those that read the values and
+// keep the structural ones (structural_analysis: built from the pattern only).
 #include <map>
 #include <memory>
 #include <string>
@@ -52,7 +53,7 @@ class CsrMatrix {
   // Mutable access drops all cached analyses.
   Array<offset_t>& mutable_row_ptr() { clear_analysis(); return row_ptr_; }
   Array<index_t>& mutable_col() { clear_analysis(); return col_; }
-  Array<double>& mutable_val() { clear_analysis(); return val_; }
+  Array<double>& mutable_val() { values_changed(); return val_; }
 
   // Explicit transfer / deep copy.
   CsrMatrix to(Space space) const;
@@ -69,8 +70,24 @@ class CsrMatrix {
     if (it == analyses_.end()) it = analyses_.emplace(key, std::make_shared<T>(make(*this))).first;
     return *static_cast<T*>(it->second.get());
   }
-  void clear_analysis() { analyses_.clear(); }
-  bool has_analysis(const std::string& key) const { return analyses_.count(key) != 0; }
+  // The same for an analysis built from the pattern alone (row_ptr, col, shape):
+  // it survives new values.
+  template <class T, class Make>
+  T& structural_analysis(const std::string& key, Make make) const {
+    auto it = structural_.find(key);
+    if (it == structural_.end()) it = structural_.emplace(key, std::make_shared<T>(make(*this))).first;
+    return *static_cast<T*>(it->second.get());
+  }
+  void clear_analysis() {
+    analyses_.clear();
+    structural_.clear();
+  }
+  // The values were written in place (the pattern is the same).
+  void values_changed() { analyses_.clear(); }
+  // Takes the structural analyses of `same_pattern`, a matrix whose row_ptr and
+  // col the caller has checked to be equal to this one's (resetup does).
+  void share_structural_analyses(const CsrMatrix& same_pattern) { structural_ = same_pattern.structural_; }
+  bool has_analysis(const std::string& key) const { return analyses_.count(key) != 0 || structural_.count(key) != 0; }
 
  private:
   index_t rows_ = 0, cols_ = 0;
@@ -78,6 +95,7 @@ class CsrMatrix {
   Array<index_t> col_;
   Array<double> val_;
   mutable std::map<std::string, std::shared_ptr<void>> analyses_;
+  mutable std::map<std::string, std::shared_ptr<void>> structural_;
 };
 
 // Host copy of a matrix as plain std::vectors, convenient for tests and I/O.

@@ -1080,7 +1080,7 @@ CsrMatrix binned_product(const CsrMatrix& A, const CsrMatrix& B, const Operands&
                              (lr.done ? esc_stats.workspace_bytes + static_cast<std::int64_t>(lr.C.nnz()) * 12 : 0);
   }
   // Kept with C for a numeric-only recomputation (dropped when C changes).
-  C.analysis<BinnedPlan>("spgemm.binned.plan", [&](const CsrMatrix&) { return std::move(plan); });
+  C.structural_analysis<BinnedPlan>("spgemm.binned.plan", [&](const CsrMatrix&) { return std::move(plan); });
   return C;
 }
 
@@ -1137,7 +1137,7 @@ class BinnedSpgemm : public SpgemmAlgorithm {
                  "SpGEMM numeric phase: C is {}x{}, the product is {}x{}", C.rows(), C.cols(), A.rows(), B.cols());
     const Operands op = operands(A, B, nullptr, nullptr, nullptr);
     auto make = [&](const CsrMatrix&) { return make_plan(A, B, op); };
-    BinnedPlan* plan = &C.analysis<BinnedPlan>("spgemm.binned.plan", make);
+    BinnedPlan* plan = &C.structural_analysis<BinnedPlan>("spgemm.binned.plan", make);
     if (plan->a_nnz != A.nnz() || plan->b_nnz != B.nnz() || plan->b_rows != B.rows() || plan->b_cols != B.cols() ||
         plan->extra) {
       *plan = make_plan(A, B, op);

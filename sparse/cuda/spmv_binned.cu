@@ -178,7 +178,7 @@ CsrRef ref_of(const CsrMatrix& A) {
 
 // One plan per block size (the analysis key names it).
 BinnedPlan& plan_of(const CsrMatrix& A, int max_units = kUnits) {
-  return A.analysis<BinnedPlan>(fmt::format("spmv.binned.{}", max_units),
+  return A.structural_analysis<BinnedPlan>(fmt::format("spmv.binned.{}", max_units),
                                 [&](const CsrMatrix& M) { return make_plan(ref_of(M), max_units); });
 }
 
