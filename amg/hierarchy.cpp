@@ -334,19 +334,19 @@ ResetupStats Hierarchy::resetup(CsrMatrix A, const ResetupOptions& options) {
       L.P = smoothed_prolongator(L, T.T, omega, *product, step, ss);
       L.R = step("transpose", [&] { return transpose(L.P); });
     }
-    // A P: its values into the kept structure when P was kept and a previous
-    // resetup left it; the whole product otherwise.
-    const bool reuse = !options.refresh_prolongator && options.keep_products && L.AP.rows() == L.A.rows() &&
-                       L.AP.cols() == L.P.cols();
-    CsrMatrix AP = std::move(L.AP);  // (freed here when not reused)
-    if (!reuse) AP = CsrMatrix();
-    if (reuse)
+    // A P: its values into the structure a previous resetup kept, when P was
+    // kept too; the whole product otherwise.
+    const bool keep = !options.refresh_prolongator && options.keep_products;
+    CsrMatrix AP = std::move(L.AP);  // a previous resetup's, or empty
+    if (keep && AP.rows() == L.A.rows() && AP.cols() == L.P.cols()) {
       step("AP", [&] { product->multiply_numeric(L.A, L.P, AP, nullptr); });
-    else
+    } else {
+      AP = CsrMatrix();  // freed before the new product is allocated
       AP = step("AP", [&] { return product->multiply(L.A, L.P, nullptr); });
+    }
     CsrMatrix& next = levels_[l + 1].A;
     step("PtAP", [&] { product->multiply_numeric(L.R, AP, next, nullptr); });
-    if (!options.refresh_prolongator && options.keep_products) L.AP = std::move(AP);
+    if (keep) L.AP = std::move(AP);
     next.values_changed();  // new values: the analyses that read them go, the structural plans stay
     require_finite(next, fmt::format("the level-{} Galerkin product", l + 1).c_str());
   }

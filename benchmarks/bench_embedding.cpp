@@ -39,14 +39,7 @@ double seconds_of(const std::function<void()>& f) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-double median_of(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
-
-std::size_t bytes_of(const CsrMatrix& A) {
-  return A.row_ptr().size() * sizeof(offset_t) + A.col().size() * sizeof(index_t) + A.val().size() * sizeof(double);
-}
+std::size_t bytes_of(const CsrMatrix& A) { return static_cast<std::size_t>(bench::csr_bytes(A.rows(), A.nnz())); }
 
 std::size_t in_use() {
   device::synchronize();
@@ -129,9 +122,9 @@ int main(int argc, char** argv) {
       // The clone of A inside each timed call is part of neither: subtract it.
       std::vector<double> tc;
       for (int k = 0; k < repeat; ++k) tc.push_back(seconds_of([&] { CsrMatrix c = A.clone(); }));
-      const double clone = median_of(tc);
-      const double setup = median_of(ts) - clone, kept1 = median_of(tk1) - clone, kept = median_of(tk) - clone,
-                   refreshed = median_of(tr) - clone;
+      const double clone = bench::median(tc);
+      const double setup = bench::median(ts) - clone, kept1 = bench::median(tk1) - clone,
+                   kept = bench::median(tk) - clone, refreshed = bench::median(tr) - clone;
       const std::string row = fmt::format(
           "| {} | {} | {:.1f} | {:.1f} ({:.2f}x) | {:.1f} | {:.2f}x | {:.1f} | {:.2f}x | {} / {} / {} |\n", pr.name,
           A.rows(), 1e3 * setup, 1e3 * kept1, setup / kept1, 1e3 * kept, setup / kept, 1e3 * refreshed,

@@ -9,7 +9,15 @@ namespace saga {
 
 namespace {
 thread_local std::shared_ptr<const Executor> t_active;
+
+// Throws unless GPU `device` can be used (a CUDA build, the GPU present).
+void require_gpu(int device) {
+  if (!device::compiled()) throw UnavailableError("backend 'cuda' requested but saga was built without CUDA");
+  const int n = device::count();
+  if (n == 0) throw UnavailableError("backend 'cuda' requested but no GPU is present");
+  SAGA_REQUIRE(device >= 0 && device < n, "GPU {} requested but this machine has {} GPU(s)", device, n);
 }
+}  // namespace
 
 Executor::Executor(Space s, int device, void* stream, void* pool, bool owns_stream)
     : space_(s), device_(device), stream_(stream), pool_(pool), owns_stream_(owns_stream) {}
@@ -33,20 +41,14 @@ std::shared_ptr<const Executor> Executor::host() {
 }
 
 std::shared_ptr<const Executor> Executor::cuda(int device) {
-  if (!device::compiled()) throw UnavailableError("backend 'cuda' requested but saga was built without CUDA");
-  const int n = device::count();
-  if (n == 0) throw UnavailableError("backend 'cuda' requested but no GPU is present");
-  SAGA_REQUIRE(device >= 0 && device < n, "GPU {} requested but this machine has {} GPU(s)", device, n);
+  require_gpu(device);
   void* s = device::stream_create(device);
   void* pool = device::pool_create(device);
   return std::shared_ptr<const Executor>(new Executor(Space::device, device, s, pool, true));
 }
 
 std::shared_ptr<const Executor> Executor::cuda_on_stream(void* stream, int device) {
-  if (!device::compiled()) throw UnavailableError("backend 'cuda' requested but saga was built without CUDA");
-  const int n = device::count();
-  if (n == 0) throw UnavailableError("backend 'cuda' requested but no GPU is present");
-  SAGA_REQUIRE(device >= 0 && device < n, "GPU {} requested but this machine has {} GPU(s)", device, n);
+  require_gpu(device);
   void* pool = device::pool_create(device);
   return std::shared_ptr<const Executor>(new Executor(Space::device, device, stream, pool, false));
 }

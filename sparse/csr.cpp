@@ -52,18 +52,30 @@ HostCsr to_host_csr(const CsrMatrix& A) {
   return HostCsr{A.rows(), A.cols(), A.row_ptr().to_vector(), A.col().to_vector(), A.val().to_vector()};
 }
 
-CsrMatrix CsrMatrix::view(index_t rows, index_t cols, offset_t nnz, const offset_t* row_ptr, const index_t* col,
-                          const double* val, Space space) {
-  SAGA_REQUIRE(rows >= 0 && cols >= 0 && nnz >= 0, "CSR view: negative shape {}x{} or nnz {}", rows, cols, nnz);
+namespace {
+void require_view_pointers(const void* row_ptr, const void* col, const void* val, std::int64_t nnz) {
   SAGA_REQUIRE(row_ptr != nullptr && (nnz == 0 || (col != nullptr && val != nullptr)),
                "CSR view: a null pointer for {} arrays", row_ptr == nullptr ? "row_ptr" : "col or val");
-  // saga reads a matrix it is given and never writes to it: the views are const in use.
-  Array<offset_t> rp = Array<offset_t>::view(const_cast<offset_t*>(row_ptr), static_cast<std::size_t>(rows) + 1, space);
+}
+
+// The matrix of both views: row_ptr's ends checked, the caller's values in place.
+CsrMatrix with_values_in_place(index_t rows, index_t cols, offset_t nnz, Array<offset_t> rp, Array<index_t> ci,
+                               const double* val, Space space) {
   const offset_t first = rp.get(0), last = rp.get(rows);
   SAGA_REQUIRE(first == 0 && last == nnz, "CSR view: row_ptr[0] = {} and row_ptr[{}] = {} (expected 0 and nnz = {})",
                first, rows, last, nnz);
-  return CsrMatrix(rows, cols, std::move(rp), Array<index_t>::view(const_cast<index_t*>(col), nnz, space),
-                   Array<double>::view(const_cast<double*>(val), nnz, space));
+  // saga reads a matrix it is given and never writes to it: the views are const in use.
+  return CsrMatrix(rows, cols, std::move(rp), std::move(ci), Array<double>::view(const_cast<double*>(val), nnz, space));
+}
+}  // namespace
+
+CsrMatrix CsrMatrix::view(index_t rows, index_t cols, offset_t nnz, const offset_t* row_ptr, const index_t* col,
+                          const double* val, Space space) {
+  SAGA_REQUIRE(rows >= 0 && cols >= 0 && nnz >= 0, "CSR view: negative shape {}x{} or nnz {}", rows, cols, nnz);
+  require_view_pointers(row_ptr, col, val, nnz);
+  return with_values_in_place(
+      rows, cols, nnz, Array<offset_t>::view(const_cast<offset_t*>(row_ptr), static_cast<std::size_t>(rows) + 1, space),
+      Array<index_t>::view(const_cast<index_t*>(col), nnz, space), val, space);
 }
 
 CsrMatrix CsrMatrix::view(std::int64_t rows, std::int64_t cols, std::int64_t nnz, const std::int64_t* row_ptr,
@@ -71,23 +83,17 @@ CsrMatrix CsrMatrix::view(std::int64_t rows, std::int64_t cols, std::int64_t nnz
   const index_t r = static_cast<index_t>(checked_offset(rows, "CSR view (rows)"));
   const index_t c = static_cast<index_t>(checked_offset(cols, "CSR view (columns)"));
   const offset_t z = checked_offset(nnz, "CSR view (nonzeros)");
-  SAGA_REQUIRE(row_ptr != nullptr && (nnz == 0 || (col != nullptr && val != nullptr)),
-               "CSR view: a null pointer for {} arrays", row_ptr == nullptr ? "row_ptr" : "col or val");
+  require_view_pointers(row_ptr, col, val, nnz);
   // Narrows n 64-bit indices into a new 32-bit array; names the first outside [lo, hi].
   auto narrow = [&](const std::int64_t* in, std::size_t n, std::int64_t lo, std::int64_t hi, const char* what) {
     Array<std::int32_t> out(n, space, what), bad(n, space, "index range flags");
-    parallel_for(space, static_cast<std::int64_t>(n),
-                 functors::NarrowIndex{in, out.data(), bad.data(), lo, hi});
+    parallel_for(space, static_cast<std::int64_t>(n), functors::NarrowIndex{in, out.data(), bad.data(), lo, hi});
     const std::int64_t first = first_flagged(bad);
     SAGA_REQUIRE(first < 0, "CSR view: {}[{}] is outside [{}, {}]", what, first, lo, hi);
     return out;
   };
-  Array<offset_t> rp = narrow(row_ptr, static_cast<std::size_t>(r) + 1, 0, z, "row_ptr");
-  Array<index_t> ci = narrow(col, static_cast<std::size_t>(z), 0, c - 1, "col");
-  const offset_t first = rp.get(0), last = rp.get(r);
-  SAGA_REQUIRE(first == 0 && last == z, "CSR view: row_ptr[0] = {} and row_ptr[{}] = {} (expected 0 and nnz = {})",
-               first, r, last, z);
-  return CsrMatrix(r, c, std::move(rp), std::move(ci), Array<double>::view(const_cast<double*>(val), z, space));
+  return with_values_in_place(r, c, z, narrow(row_ptr, static_cast<std::size_t>(r) + 1, 0, z, "row_ptr"),
+                              narrow(col, static_cast<std::size_t>(z), 0, c - 1, "col"), val, space);
 }
 
 CsrMatrix from_host_csr(const HostCsr& h, Space space) {

@@ -55,6 +55,16 @@ export CMAKE_PREFIX_PATH=$ROOT/.deps/usr
 export LD_LIBRARY_PATH=$ROOT/.deps/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}
 export SAGA_BUILD_DIR=build-device SAGA_JOBS=16
 summary() { echo "== $*" >> "$OUT/summary.txt"; }
+# run_bench NAME [ARGS...]: saga-bench-NAME writing OUT/bench_NAME.{json,md,log};
+# its time (or its failure) in the summary; its table on stdout.
+run_bench() {
+  local name=$1 t=$(date +%s)
+  shift
+  ./build-device/benchmarks/saga-bench-$name --json "$OUT/bench_$name.json" --markdown "$OUT/bench_$name.md" "$@" \
+    > "$OUT/bench_$name.log" 2>&1 || summary "$name bench failed: $(tail -3 "$OUT/bench_$name.log")"
+  summary "$name bench: $(( $(date +%s) - t )) s"
+  cat "$OUT/bench_$name.md" 2>/dev/null
+}
 summary "GPU: $(nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader 2>&1)"
 summary "commit: $(git rev-parse --short HEAD 2>/dev/null) $(git status --porcelain 2>/dev/null | wc -l) uncommitted changes"
 t0=$(date +%s)
@@ -83,11 +93,7 @@ if [ $BENCH = 1 ]; then
   cat "$OUT/bench_executors.md"
 fi
 if [ $SPMV = 1 ]; then
-  t0=$(date +%s)
-  ./build-device/benchmarks/saga-bench-spmv --json "$OUT/bench_spmv.json" --markdown "$OUT/bench_spmv.md" $QUICK \
-    > "$OUT/bench_spmv.log" 2>&1 || summary "spmv bench failed: $(tail -3 "$OUT/bench_spmv.log")"
-  summary "spmv bench: $(( $(date +%s) - t0 )) s"
-  cat "$OUT/bench_spmv.md" 2>/dev/null
+  run_bench spmv $QUICK
   # The seed suite and the N=512 scale point through the CLI, GPU only.
   t0=$(date +%s)
   bash tools/seed_suite.sh build-device "$OUT/seed" cuda > "$OUT/seed.log" 2>&1
@@ -99,25 +105,13 @@ if [ $SPMV = 1 ]; then
   tar czf "$OUT/seed_reports.tar.gz" -C "$OUT/seed" reports && rm -rf "$OUT/seed"
 fi
 if [ $DCSR = 1 ]; then
-  t0=$(date +%s)
-  ./build-device/benchmarks/saga-bench-dcsr --json "$OUT/bench_dcsr.json" --markdown "$OUT/bench_dcsr.md" \
-    > "$OUT/bench_dcsr.log" 2>&1 || summary "dcsr bench failed: $(tail -3 "$OUT/bench_dcsr.log")"
-  summary "dcsr bench: $(( $(date +%s) - t0 )) s"
-  cat "$OUT/bench_dcsr.md" 2>/dev/null
+  run_bench dcsr
 fi
 if [ $EMBED = 1 ]; then
-  t0=$(date +%s)
-  ./build-device/benchmarks/saga-bench-embedding --json "$OUT/bench_embedding.json" --markdown "$OUT/bench_embedding.md" \
-    > "$OUT/bench_embedding.log" 2>&1 || summary "embedding bench failed: $(tail -3 "$OUT/bench_embedding.log")"
-  summary "embedding bench: $(( $(date +%s) - t0 )) s"
-  cat "$OUT/bench_embedding.md" 2>/dev/null
+  run_bench embedding
 fi
 if [ $SPMSPV = 1 ]; then
-  t0=$(date +%s)
-  ./build-device/benchmarks/saga-bench-spmspv --json "$OUT/bench_spmspv.json" --markdown "$OUT/bench_spmspv.md" \
-    > "$OUT/bench_spmspv.log" 2>&1 || summary "spmspv bench failed: $(tail -3 "$OUT/bench_spmspv.log")"
-  summary "spmspv bench: $(( $(date +%s) - t0 )) s"
-  cat "$OUT/bench_spmspv.md" 2>/dev/null
+  run_bench spmspv
   t0=$(date +%s)
   for cfg in configs/poisson_*_N1024.yaml configs/poisson_3d7_N128.yaml configs/poisson_3d27_N101.yaml \
              configs/scale/poisson_3d7_N512.yaml; do

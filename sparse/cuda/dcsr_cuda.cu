@@ -141,40 +141,30 @@ __global__ void dcsr_long_compact_kernel(functors::DcsrCompact f, const index_t*
   }
 }
 
-// The lanes per row of the compaction for rows whose runs hold `mean_run`
-// entries on average: about one entry per lane, so that they write together.
-template <class Launch>
-void by_run_length(double mean_run, Launch&& launch) {
-  if (mean_run <= 2)
-    launch(std::integral_constant<int, 2>{});
-  else if (mean_run <= 4)
-    launch(std::integral_constant<int, 4>{});
-  else if (mean_run <= 8)
-    launch(std::integral_constant<int, 8>{});
-  else if (mean_run <= 16)
-    launch(std::integral_constant<int, 16>{});
-  else
-    launch(std::integral_constant<int, 32>{});
+// Lanes per row for rows whose runs hold `mean_run` entries on average: the
+// power of two from `min_lanes` to 32 that gives each lane about `per_lane`
+// entries of a run. The compaction takes one entry per lane (from 2 lanes), so
+// that the lanes write together; the SpMV about four (from 1 lane): it is
+// latency-bound (a row's table, then its entries, then x), and fewer lanes per
+// row keep more rows in flight (ncu, 3D 7-pt in 2 segments: 8 lanes per row ran
+// at 27% of DRAM bandwidth, 70% occupancy).
+int lanes_for(double mean_run, double per_lane, int min_lanes) {
+  int v = min_lanes;
+  while (v < 32 && v * per_lane < mean_run) v *= 2;
+  return v;
 }
 
-// The lanes per row of the SpMV: about four entries of a run per lane. The
-// SpMV is latency-bound (a row's table, then its entries, then x): fewer lanes
-// per row keep more rows in flight (ncu, 3D 7-pt in 2 segments: 8 lanes per
-// row ran at 27% of DRAM bandwidth, 70% occupancy).
+// launch(std::integral_constant<int, v>{}) for v lanes per row.
 template <class Launch>
-void spmv_lanes(double mean_run, Launch&& launch) {
-  if (mean_run <= 4)
-    launch(std::integral_constant<int, 1>{});
-  else if (mean_run <= 8)
-    launch(std::integral_constant<int, 2>{});
-  else if (mean_run <= 16)
-    launch(std::integral_constant<int, 4>{});
-  else if (mean_run <= 32)
-    launch(std::integral_constant<int, 8>{});
-  else if (mean_run <= 64)
-    launch(std::integral_constant<int, 16>{});
-  else
-    launch(std::integral_constant<int, 32>{});
+void with_lanes(int v, Launch&& launch) {
+  switch (v) {
+    case 1: return launch(std::integral_constant<int, 1>{});
+    case 2: return launch(std::integral_constant<int, 2>{});
+    case 4: return launch(std::integral_constant<int, 4>{});
+    case 8: return launch(std::integral_constant<int, 8>{});
+    case 16: return launch(std::integral_constant<int, 16>{});
+    default: return launch(std::integral_constant<int, 32>{});
+  }
 }
 
 // CTAs for the long-row kernels: the list is at most entries / kLongRow long.
@@ -198,7 +188,7 @@ Array<index_t> dcsr_rows_by_length(const Array<offset_t>& size) {
 void dcsr_spmv(const functors::DcsrSpmvRow& f, index_t rows, std::int64_t entries, double mean_run_length) {
   if (rows == 0) return;
   LongRows lr(entries);
-  spmv_lanes(mean_run_length, [&](auto v) {
+  with_lanes(lanes_for(mean_run_length, 4, 1), [&](auto v) {
     constexpr int V = decltype(v)::value;
     dcsr_vector_kernel<V><<<grid_for(static_cast<std::int64_t>(rows) * V), kThreads, 0, ::saga::device_stream()>>>(
         rows, f, lr.count(), lr.list());
@@ -211,7 +201,7 @@ void dcsr_spmv(const functors::DcsrSpmvRow& f, index_t rows, std::int64_t entrie
 void dcsr_compact(const functors::DcsrCompact& f, index_t rows, std::int64_t entries, double mean_run_length) {
   if (rows == 0) return;
   LongRows lr(entries);
-  by_run_length(mean_run_length, [&](auto v) {
+  with_lanes(lanes_for(mean_run_length, 1, 2), [&](auto v) {
     constexpr int V = decltype(v)::value;
     dcsr_compact_kernel<V><<<grid_for(static_cast<std::int64_t>(rows) * V), kThreads, 0, ::saga::device_stream()>>>(
         rows, f, lr.count(), lr.list());
