@@ -29,10 +29,10 @@ Executor::~Executor() {
   } catch (...) {
   }
   for (auto& [key, h] : handles_) h.destroy(h.h);
-  if (owns_stream_) {
-    device::stream_destroy(stream_);
-    device::pool_destroy(pool_);  // every array of this executor is gone (they hold it)
-  }
+  if (owns_stream_) device::stream_destroy(stream_);
+  // Its own pool (cuda(), cuda_on_stream(); null for the defaults): every array
+  // of this executor is gone (they hold it).
+  device::pool_destroy(pool_);
 }
 
 std::shared_ptr<const Executor> Executor::host() {
