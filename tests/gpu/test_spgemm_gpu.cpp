@@ -169,6 +169,9 @@ TEST_CASE("GPU binned SpGEMM equals host on the AMG products of the seed stencil
                                                       Th.to(Space::device), &fs);
         check_equal(to_host_csr(Pf), to_host_csr(Ph), 1e-12);
         CHECK(fs.long_rows == 0);
+        // E with several entries per row (P): not fused, the default's values.
+        const CsrMatrix Pm = dev->multiply_scaled_add(Ad, Th.to(Space::device), sh.to(Space::device), Pd, nullptr);
+        check_equal(to_host_csr(Pm), to_host_csr(host->multiply_scaled_add(L.A, Th, sh, L.P, nullptr)), 1e-12);
         // A·P and Pᵀ(AP).
         const CsrMatrix APd = spgemm(Ad, Pd, variant);
         check_equal(to_host_csr(APd), to_host_csr(APh), 1e-12);
