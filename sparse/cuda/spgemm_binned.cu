@@ -355,6 +355,14 @@ __global__ void __launch_bounds__(RowEsc<THREADS, ITEMS, Key, FILL>::kBlock)
 // bump-allocated buffer (assembly: direct).
 enum class Pass { count, fill, numeric, direct };
 
+// How a hash row works, per product: lanes per entry of A's row (a power of
+// two <= 32) and whether the fill looks a column's rank up in a rank table
+// (`lookup: table`) or by binary search over the sorted row (`search`).
+struct HashShape {
+  int team = 1;
+  bool rank_table = false;
+};
+
 template <int THREADS, int ITEMS, Pass PASS>
 struct RowHash {
   static constexpr int kCap = THREADS * ITEMS;  // products (plus extra entry) per row
@@ -365,12 +373,18 @@ struct RowHash {
   static constexpr bool kAcc = PASS != Pass::count;
   using Scan = std::conditional_t<kWarp, cub::WarpScan<int, THREADS>, cub::BlockScan<int, THREADS>>;
 
+  // Rows of A of at most kStaged entries stage their rows of B's bounds in
+  // shared memory first (one load chain for all of them, in parallel);
+  // longer rows walk A's row with a dependent chain per entry.
+  static constexpr int kStaged = kCap / 4 > THREADS ? kCap / 4 : THREADS;
   struct Storage {
     union {
       int table[kTable];              // hash set of columns (-1: empty)
       double acc[kAcc ? kCap : 1];    // per-team partial rows, team t at [t*len, (t+1)*len)
     } u;
     int cols[kAcc ? kCap : 1];        // C's row, sorted
+    int off[kStaged + 1];             // product offset of each entry of A's row (exclusive scan)
+    offset_t kb0[kStaged];            // where each entry's row of B starts
     typename Scan::TempStorage scan;
   };
 
@@ -412,24 +426,100 @@ struct RowHash {
     return lo < n && cols[lo] == c ? lo : -1;
   }
 
-  __device__ static void run(Storage& sm, index_t row, int lane, unsigned mask, const Operands& op, int team_size,
+  // The rank table (lookup: table): `slots` (a power of two >= 2n) slots, the
+  // slot of cols[q] holds q, compared through cols[rank]; the columns are
+  // distinct, so a taken slot is another column's. Same slot function as
+  // insert().
+  __device__ static unsigned slot_of(int c, int slots) {
+    const unsigned u = static_cast<unsigned>(c);
+    return ((u ^ (u >> (__ffs(slots) - 1))) * 0x9E3779B1u) & (slots - 1);
+  }
+  __device__ static void insert_rank(int* ranks, int slots, const int* cols, int q) {
+    unsigned h = slot_of(cols[q], slots);
+    while (atomicCAS(&ranks[h], -1, q) != -1) h = (h + 1) & (slots - 1);
+  }
+  __device__ static int rank_of(const int* ranks, int slots, const int* cols, int c) {
+    unsigned h = slot_of(c, slots);
+    for (;;) {  // ends: at most half the slots are taken
+      const int r = ranks[h];
+      if (r < 0 || cols[r] == c) return r;
+      h = (h + 1) & (slots - 1);
+    }
+  }
+
+  __device__ static void run(Storage& sm, index_t row, int lane, unsigned mask, const Operands& op, HashShape shape,
                              int* nnz_out, unsigned long long* nnz_total, const offset_t* crp, index_t* ccol,
                              double* cval, int* mismatch) {
     const offset_t a0 = op.arp[row];
     const int m = static_cast<int>(op.arp[row + 1] - a0);
-    const int tb = team_size < THREADS ? team_size : THREADS;
+    const int tb = shape.team < THREADS ? shape.team : THREADS;
     const int teams = THREADS / tb, team = lane / tb, tl = lane % tb;
     const bool extra = has_extra(op, row);
     int n = 0;
     offset_t c0 = 0;
 
+    // Staged rows: the bounds of the rows of B and the product offsets, all
+    // entries of A's row at once (an exclusive scan in chunks of THREADS).
+    const bool staged = m <= kStaged;
+    int products = 0;
+    if (staged) {
+      for (int j0 = 0; j0 < m; j0 += THREADS) {
+        const int j = j0 + lane;
+        int len = 0;
+        if (j < m) {
+          const index_t k = op.aci[a0 + j];
+          const offset_t b0 = op.brp[k];
+          len = static_cast<int>(op.brp[k + 1] - b0);
+          sm.kb0[j] = b0;
+        }
+        int excl, chunk;
+        Scan(sm.scan).ExclusiveSum(len, excl, chunk);
+        if (j < m) sm.off[j] = products + excl;
+        products += chunk;
+        sync(mask);
+      }
+      if (lane == 0) sm.off[m] = products;
+    }
+
     if constexpr (PASS != Pass::numeric) {
       for (int s = lane; s < kTable; s += THREADS) sm.u.table[s] = -1;
       sync(mask);
       int fresh = 0;
-      for (int j = team; j < m; j += teams) {
-        const index_t k = op.aci[a0 + j];
-        for (offset_t kb = op.brp[k] + tl; kb < op.brp[k + 1]; kb += tb) fresh += insert(sm.u.table, op.bci[kb]);
+      if (staged) {
+        // Insertion needs no order: each lane takes a contiguous share of the
+        // products and loads four columns before inserting them, so the
+        // loads overlap (the team walk below waits on three dependent loads
+        // per entry of A; ncu: latency-bound).
+        const int per = (products + THREADS - 1) / THREADS;
+        int p = lane * per;
+        const int pend = p + per < products ? p + per : products;
+        if (p < pend) {
+          int j = 0, hi = m;  // off[j] <= p < off[j + 1]
+          while (hi - j > 1) {
+            const int mid = (j + hi) / 2;
+            if (sm.off[mid] <= p) j = mid; else hi = mid;
+          }
+          offset_t kb = sm.kb0[j] + (p - sm.off[j]);
+          for (; p < pend; p += 4) {
+            int c[4];
+#pragma unroll
+            for (int u = 0; u < 4; ++u) {
+              c[u] = -1;
+              if (p + u < pend) {
+                while (p + u >= sm.off[j + 1]) kb = sm.kb0[++j];
+                c[u] = op.bci[kb++];
+              }
+            }
+#pragma unroll
+            for (int u = 0; u < 4; ++u)
+              if (c[u] >= 0) fresh += insert(sm.u.table, c[u]);
+          }
+        }
+      } else {
+        for (int j = team; j < m; j += teams) {
+          const index_t k = op.aci[a0 + j];
+          for (offset_t kb = op.brp[k] + tl; kb < op.brp[k + 1]; kb += tb) fresh += insert(sm.u.table, op.bci[kb]);
+        }
       }
       if (extra && lane == 0) fresh += insert(sm.u.table, op.e_col[row]);
       sync(mask);
@@ -493,20 +583,43 @@ struct RowHash {
     }
 
     if constexpr (kAcc) {
+      // lookup: table puts a rank table of `slots` (a power of two >= 2n) in
+      // the first ints of u and the partial rows after it, where both fit;
+      // otherwise the partial rows fill u and ranks come by binary search.
+      int slots = 2;
+      while (slots < 2 * n) slots *= 2;
+      const bool ranked = shape.rank_table && n > 0 && (kTable - slots) / 2 >= n;
+      int* ranks = sm.u.table;
+      double* acc_all = ranked ? reinterpret_cast<double*>(sm.u.table + slots) : sm.u.acc;
+      const int room = ranked ? (kTable - slots) / 2 : kCap;
       // Per-team partial rows; fewer teams when the row is long.
       int used = teams;
-      while (used > 1 && used * n > kCap) used /= 2;
-      for (int q = lane; q < used * n; q += THREADS) sm.u.acc[q] = 0.0;
+      while (used > 1 && used * n > room) used /= 2;
+      if (ranked) {
+        for (int q = lane; q < slots; q += THREADS) ranks[q] = -1;
+        sync(mask);
+        for (int q = lane; q < n; q += THREADS) insert_rank(ranks, slots, sm.cols, q);
+      }
+      for (int q = lane; q < used * n; q += THREADS) acc_all[q] = 0.0;
       sync(mask);
       if (team < used) {
-        double* acc = sm.u.acc + team * n;
+        double* acc = acc_all + team * n;
         const unsigned team_mask = tb == 32 ? 0xffffffffu : ((1u << tb) - 1) << ((threadIdx.x % 32) / tb * tb);
         bool lost = false;
         for (int j = team; j < m; j += used) {
-          const index_t k = op.aci[a0 + j];
           const double a = op.av[a0 + j];
-          for (offset_t kb = op.brp[k] + tl; kb < op.brp[k + 1]; kb += tb) {
-            const int r = find(sm.cols, n, op.bci[kb]);
+          offset_t b0, b1;
+          if (staged) {
+            b0 = sm.kb0[j];
+            b1 = b0 + (sm.off[j + 1] - sm.off[j]);
+          } else {
+            const index_t k = op.aci[a0 + j];
+            b0 = op.brp[k];
+            b1 = op.brp[k + 1];
+          }
+          for (offset_t kb = b0 + tl; kb < b1; kb += tb) {
+            const int c = op.bci[kb];
+            const int r = ranked ? rank_of(ranks, slots, sm.cols, c) : find(sm.cols, n, c);
             if (r >= 0) acc[r] += a * op.bv[kb]; else lost = true;
           }
           __syncwarp(team_mask);
@@ -516,8 +629,8 @@ struct RowHash {
       sync(mask);
       const int e_col = extra ? op.e_col[row] : -1;
       for (int q = lane; q < n; q += THREADS) {
-        double v = sm.u.acc[q];
-        for (int t = 1; t < used; ++t) v += sm.u.acc[t * n + q];
+        double v = acc_all[q];
+        for (int t = 1; t < used; ++t) v += acc_all[t * n + q];
         if (op.scale) v *= op.scale[row];
         if (sm.cols[q] == e_col) v = op.e_val[row] + v;
         cval[c0 + q] = v;
@@ -528,7 +641,7 @@ struct RowHash {
 
 template <int THREADS, int ITEMS, Pass PASS>
 __global__ void __launch_bounds__(RowHash<THREADS, ITEMS, PASS>::kBlock)
-    row_hash_kernel(const index_t* ids, index_t count, Operands op, int team_size, int* nnz_out,
+    row_hash_kernel(const index_t* ids, index_t count, Operands op, HashShape shape, int* nnz_out,
                     unsigned long long* nnz_total, const offset_t* crp, index_t* ccol, double* cval, int* mismatch) {
   using Agent = RowHash<THREADS, ITEMS, PASS>;
   // Dynamic: the largest bins need more than the 48 KB of static shared memory.
@@ -546,7 +659,7 @@ __global__ void __launch_bounds__(RowHash<THREADS, ITEMS, PASS>::kBlock)
     unsigned mask = 0xffffffffu;
     if constexpr (Agent::kWarp && THREADS < 32)
       mask = ((1u << THREADS) - 1) << ((threadIdx.x % 32) / THREADS * THREADS);
-    Agent::run(storage[group], ids[g], lane, mask, op, team_size, nnz_out, &block_nnz, crp, ccol, cval, mismatch);
+    Agent::run(storage[group], ids[g], lane, mask, op, shape, nnz_out, &block_nnz, crp, ccol, cval, mismatch);
   }
   if (PASS == Pass::count) {
     __syncthreads();
@@ -777,7 +890,7 @@ struct LaunchArgs {
   Operands op;
   int col_bits;
   bool hash;      // hash accumulator (else sort-based ESC rows)
-  int team_size;  // hash: lanes per entry of A's row (pow2 <= 32)
+  HashShape shape;  // hash rows: team and lookup
   int* nnz_out;
   unsigned long long* nnz_total;
   const offset_t* crp;
@@ -809,7 +922,7 @@ void launch_hash(const LaunchArgs& a) {
                                    cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)));
   }
   row_hash_kernel<THREADS, ITEMS, PASS><<<grid, Agent::kBlock, bytes, ::saga::device_stream()>>>(
-      a.ids, a.count, a.op, a.team_size, a.nnz_out, a.nnz_total, a.crp, a.ccol, a.cval, a.mismatch);
+      a.ids, a.count, a.op, a.shape, a.nnz_out, a.nnz_total, a.crp, a.ccol, a.cval, a.mismatch);
   SAGA_CUDA_LAUNCH(PASS == Pass::count ? "binned SpGEMM count (hash)" : "binned SpGEMM fill (hash)");
 }
 
@@ -1030,6 +1143,8 @@ struct BinnedConfig {
   // are written as they finish (DCSR-style bump allocation, 004_… §3.2) and
   // moved into C after the scan, so their count pass is the fill.
   std::string assembly = "count";
+  std::string lookup = "search";  // hash rows' fill: search (binary) or table (rank table)
+  int team_lanes = 0;             // hash rows: lanes per entry of A's row; 0: from the product
   bool hash(int bin) const {
     return rows == "hash" || (rows == "auto" && capacity(bin) >= hash_from_capacity);
   }
@@ -1051,7 +1166,8 @@ LaunchArgs args_for(const BinnedPlan& plan, int b, const Operands& op, int col_b
   a.op = op;
   a.col_bits = col_bits;
   a.hash = cfg.hash(b);
-  a.team_size = team_size(plan);
+  a.shape.team = cfg.team_lanes > 0 ? cfg.team_lanes : team_size(plan);
+  a.shape.rank_table = cfg.lookup == "table";
   return a;
 }
 
@@ -1246,6 +1362,8 @@ struct Binned {
     std::string rows = "auto";
     int hash_from_products = 128;
     std::string assembly = "count";
+    std::string lookup = "search";
+    int team = 0;
     double memory_budget_mib = 2048;
     template <class V>
     void visit(V& v) {
@@ -1260,6 +1378,14 @@ struct Binned {
         "count (count the rows of C, then fill them) or direct (rows of up to 32 products are written as they "
         "finish into a buffer of their upper bound, within memory_budget_mib, and moved into C)",
         one_of({"count", "direct"}));
+      v("lookup", lookup,
+        "how the fill of a hash row finds a column's place in C's sorted row: search (binary search) or table (a "
+        "rank table in the hash set's shared memory, where the row leaves room for it)",
+        one_of({"search", "table"}));
+      v("team", team,
+        "hash rows: lanes per entry of A's row (1, 2, 4, 8, 16 or 32); 0 chooses the mean length of the rows of B "
+        "read, rounded up to a power of two",
+        in_range(0, 32));
       v("memory_budget_mib", memory_budget_mib,
         "device memory the global ESC of rows too long for a CTA may use per slice, and the direct buffer (MiB)",
         positive());
@@ -1270,6 +1396,9 @@ struct Binned {
     c.opt.memory_budget_bytes = static_cast<std::size_t>(p.memory_budget_mib * 1048576.0);
     c.rows = p.rows;
     c.assembly = p.assembly;
+    c.lookup = p.lookup;
+    SAGA_REQUIRE((p.team & (p.team - 1)) == 0, "amg.spgemm.team: {} (expected 0, 1, 2, 4, 8, 16 or 32)", p.team);
+    c.team_lanes = p.team;
     c.hash_from_capacity = p.hash_from_products;
     return std::make_unique<BinnedSpgemm>(c);
   }
