@@ -686,8 +686,10 @@ struct DirectOut {
   std::int64_t* start = nullptr;  // per row of A; also read by the fill pass to skip stored rows
 };
 
+// At least 4 (32 items) or 6 (16 items) blocks per SM: the register budget
+// that keeps the fill's occupancy where it was before the look-ahead loads.
 template <int ITEMS, Pass PASS>
-__global__ void __launch_bounds__(kWarpBlock)
+__global__ void __launch_bounds__(kWarpBlock, ITEMS > 16 ? 4 : 6)
     row_thread_kernel(const index_t* ids, index_t count, Operands op, int* nnz_out, unsigned long long* nnz_total,
                       const offset_t* crp, index_t* ccol, double* cval, int* mismatch, DirectOut direct) {
   constexpr bool kValues = PASS != Pass::count;
@@ -709,14 +711,28 @@ __global__ void __launch_bounds__(kWarpBlock)
     const offset_t a1 = valid ? op.arp[row + 1] : 0;
     offset_t kb = 0, kend = 0;
     double a = 0.0;
+    // The next entry of A's row and its row of B's bounds are loaded one
+    // entry ahead, so that their load chain (A's column -> B's row bounds)
+    // overlaps the expansion of the current row of B instead of stalling it.
+    offset_t nb = 0, nend = 0;
+    double na = 0.0;
+    auto load_next = [&] {
+      if (ka < a1) {
+        const index_t k = op.aci[ka];
+        if constexpr (kValues) na = op.av[ka];
+        nb = op.brp[k];
+        nend = op.brp[k + 1];
+      }
+    };
+    load_next();
 #pragma unroll
     for (int p = 0; p < ITEMS; ++p) {
       while (kb == kend && ka < a1) {
-        const index_t k = op.aci[ka];
-        if constexpr (kValues) a = op.av[ka];
-        kb = op.brp[k];
-        kend = op.brp[k + 1];
+        kb = nb;
+        kend = nend;
+        a = na;
         ++ka;
+        load_next();
       }
       if (kb < kend) {
         key[p] = op.bci[kb];
