@@ -38,23 +38,23 @@ namespace {
 
 // ---- policy -----------------------------------------------------------------
 // Bin b holds rows whose expansion (products, plus the fused extra entry) and
-// whose nnz(A_i) both fit kCapacity[b] = threads x items. Groups of up to 32
-// threads are logical warps (several rows per 128-thread block, CUB warp merge
-// sort); larger groups are a whole CTA per row (CUB block radix sort). The
-// shapes were tuned on the H100 (docs/spgemm.md): the smallest bins keep 4
-// items per thread so that a row of 7-30 products (A·P, A·T, A·A of 7-point
-// stencils) uses 2-8 threads, not a warp.
-constexpr int kBins = 10;
+// whose nnz(A_i) both fit capacity(b) = threads x items. Bins 0-2 are one
+// thread per row, the row sorted in its registers (8, 16, 32 products: the
+// fused P of 2D/3D stencils, A·A of the 5-point, A·P of 7-point stencils);
+// groups of up to 32 threads are logical warps (several rows per 128-thread
+// block); larger groups are a whole CTA per row. The shapes were tuned on the
+// H100 (docs/spgemm.md).
+constexpr int kBins = 11;
 __host__ __device__ constexpr int group_threads(int b) {
-  constexpr int t[kBins] = {1, 1, 16, 32, 32, 128, 256, 256, 512, 1024};
+  constexpr int t[kBins] = {1, 1, 1, 16, 32, 32, 128, 256, 256, 512, 1024};
   return t[b];
 }
 __host__ __device__ constexpr int group_items(int b) {
-  constexpr int t[kBins] = {16, 32, 4, 4, 8, 4, 4, 8, 8, 8};
+  constexpr int t[kBins] = {8, 16, 32, 4, 4, 8, 4, 4, 8, 8, 8};
   return t[b];
 }
-constexpr int kThreadBins = 2;  // bins 0, 1: one thread per row, in registers
-constexpr int kHashOnlyFrom = 8;  // bins 8, 9: hash rows only (a sort would not fit shared memory)
+constexpr int kThreadBins = 3;  // bins 0-2: one thread per row, in registers
+constexpr int kHashOnlyFrom = 9;  // bins 9, 10: hash rows only (a sort would not fit shared memory)
 __host__ __device__ constexpr int capacity(int b) { return group_threads(b) * group_items(b); }
 constexpr int kLongBin = kBins;       // more than capacity(kBins - 1)
 constexpr int kEmptyBin = kBins + 1;  // no products (and no extra entry)
@@ -592,9 +592,8 @@ struct RowHash {
       int* ranks = sm.u.table;
       double* acc_all = ranked ? reinterpret_cast<double*>(sm.u.table + slots) : sm.u.acc;
       const int room = ranked ? (kTable - slots) / 2 : kCap;
-      // Per-team partial rows; fewer teams when the row is long.
-      int used = teams;
-      while (used > 1 && used * n > room) used /= 2;
+      // Per-team partial rows; fewer teams (any count) when the row is long.
+      const int used = n == 0 ? 1 : (teams < room / n ? teams : room / n);  // n <= kCap <= room
       if (ranked) {
         for (int q = lane; q < slots; q += THREADS) ranks[q] = -1;
         sync(mask);
@@ -686,10 +685,11 @@ struct DirectOut {
   std::int64_t* start = nullptr;  // per row of A; also read by the fill pass to skip stored rows
 };
 
-// At least 4 (32 items) or 6 (16 items) blocks per SM: the register budget
-// that keeps the fill's occupancy where it was before the look-ahead loads.
+// At least 4 (32 items), 6 (16 items) or 8 (8 items) blocks per SM: the
+// register budget that keeps the fill's occupancy where it was before the
+// look-ahead loads.
 template <int ITEMS, Pass PASS>
-__global__ void __launch_bounds__(kWarpBlock, ITEMS > 16 ? 4 : 6)
+__global__ void __launch_bounds__(kWarpBlock, ITEMS > 16 ? 4 : (ITEMS > 8 ? 6 : 8))
     row_thread_kernel(const index_t* ids, index_t count, Operands op, int* nnz_out, unsigned long long* nnz_total,
                       const offset_t* crp, index_t* ccol, double* cval, int* mismatch, DirectOut direct) {
   constexpr bool kValues = PASS != Pass::count;
@@ -988,8 +988,9 @@ void launch(int bin, const LaunchArgs& a, Pass pass) {
     case 7: return launch_bin<7>(a, pass);
     case 8: return launch_bin<8>(a, pass);
     case 9: return launch_bin<9>(a, pass);
+    case 10: return launch_bin<10>(a, pass);
   }
-  static_assert(kBins == 10, "launch() names every bin");
+  static_assert(kBins == 11, "launch() names every bin");
 }
 
 // ---- long rows: the reference global ESC on a row subset --------------------
@@ -1167,11 +1168,12 @@ struct BinnedConfig {
 };
 
 // Lanes per entry of A's row: the mean length of the rows of B the product
-// reads, rounded up to a power of two (at most a warp).
+// reads, rounded to the nearest power of two (at most a warp).
 int team_size(const BinnedPlan& plan) {
   const double mean = plan.a_nnz ? static_cast<double>(plan.products) / plan.a_nnz : 1.0;
   int t = 1;
   while (t < 32 && t < mean) t *= 2;
+  if (t > 1 && mean <= 0.75 * t) t /= 2;  // nearest: Pᵀ(AP) reads rows of 8.1 entries, 8 lanes not 16
   return t;
 }
 
@@ -1400,7 +1402,7 @@ struct Binned {
         one_of({"search", "table"}));
       v("team", team,
         "hash rows: lanes per entry of A's row (1, 2, 4, 8, 16 or 32); 0 chooses the mean length of the rows of B "
-        "read, rounded up to a power of two",
+        "read, rounded to the nearest power of two",
         in_range(0, 32));
       v("memory_budget_mib", memory_budget_mib,
         "device memory the global ESC of rows too long for a CTA may use per slice, and the direct buffer (MiB)",
