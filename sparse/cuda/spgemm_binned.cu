@@ -821,7 +821,7 @@ __global__ void __launch_bounds__(kWarpBlock, ITEMS > 16 ? 4 : (ITEMS > 8 ? 6 : 
   // A·P (3D 7-pt) bound by L2 store traffic (804 us, L2 65%, DRAM 18%).
   // Each round repeats the contraction (registers only) and stages the
   // entries [lo, lo + kStage) of every row; round 0 also counts the row.
-  constexpr int kStage = 8, kStride = kStage + 1;  // odd stride: no bank conflicts
+  constexpr int kStage = 16, kStride = kStage + 1;  // odd stride: no bank conflicts
   __shared__ index_t stage_col[kWarpBlock / 32][32 * kStride];
   __shared__ double stage_val[kWarpBlock / 32][32 * kStride];
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
