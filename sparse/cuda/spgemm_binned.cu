@@ -363,6 +363,21 @@ struct HashShape {
   bool rank_table = false;
 };
 
+// Hash rows' sorted columns kept from the count pass for the fill
+// (`hash_columns: keep`): the count pass sorts each row's distinct columns
+// anyway to keep them, and the fill then skips the insertion, compaction and
+// sort (it becomes a numeric pass plus a copy). The buffer is split into
+// kStoreRegions regions with a cursor each, chosen by row id, so that
+// millions of rows do not queue on one atomic; a row that does not fit its
+// region gets start -1 and is recounted by the fill.
+constexpr int kStoreRegions = 32;
+struct StoredCols {
+  unsigned long long* cursors = nullptr;  // kStoreRegions
+  std::int64_t region = 0;                // entries per region
+  index_t* col = nullptr;
+  std::int64_t* start = nullptr;          // per row of A
+};
+
 template <int THREADS, int ITEMS, Pass PASS>
 struct RowHash {
   static constexpr int kCap = THREADS * ITEMS;  // products (plus extra entry) per row
@@ -382,7 +397,8 @@ struct RowHash {
       int table[kTable];              // hash set of columns (-1: empty)
       double acc[kAcc ? kCap : 1];    // per-team partial rows, team t at [t*len, (t+1)*len)
     } u;
-    int cols[kAcc ? kCap : 1];        // C's row, sorted
+    int cols[kCap];                   // C's row, sorted
+    unsigned long long base;          // where the count pass keeps the row's columns
     int off[kStaged + 1];             // product offset of each entry of A's row (exclusive scan)
     offset_t kb0[kStaged];            // where each entry's row of B starts
     typename Scan::TempStorage scan;
@@ -447,9 +463,45 @@ struct RowHash {
     }
   }
 
+  // The set in u.table compacted into cols[0, n) and sorted (a bitonic
+  // network over the next power of two, padding sorts last); returns n.
+  __device__ static int compact_sort(Storage& sm, int lane, unsigned mask) {
+    constexpr int kChunk = kTable / THREADS;  // slots per lane
+    int here = 0;
+#pragma unroll
+    for (int i = 0; i < kChunk; ++i) here += sm.u.table[lane * kChunk + i] >= 0;
+    int at, n;
+    Scan(sm.scan).ExclusiveSum(here, at, n);
+#pragma unroll
+    for (int i = 0; i < kChunk; ++i) {
+      const int c = sm.u.table[lane * kChunk + i];
+      if (c >= 0) sm.cols[at++] = c;
+    }
+    sync(mask);
+    int pow2 = 1;
+    while (pow2 < n) pow2 *= 2;
+    for (int q = n + lane; q < pow2; q += THREADS) sm.cols[q] = std::numeric_limits<int>::max();
+    sync(mask);
+    for (int size = 2; size <= pow2; size *= 2)
+      for (int stride = size / 2; stride > 0; stride /= 2) {
+        for (int i = lane; i < pow2; i += THREADS) {
+          const int j = i ^ stride;
+          if (j > i) {
+            const int x = sm.cols[i], y = sm.cols[j];
+            if ((x > y) == ((i & size) == 0)) {
+              sm.cols[i] = y;
+              sm.cols[j] = x;
+            }
+          }
+        }
+        sync(mask);
+      }
+    return n;
+  }
+
   __device__ static void run(Storage& sm, index_t row, int lane, unsigned mask, const Operands& op, HashShape shape,
-                             int* nnz_out, unsigned long long* nnz_total, const offset_t* crp, index_t* ccol,
-                             double* cval, int* mismatch) {
+                             StoredCols stored, int* nnz_out, unsigned long long* nnz_total, const offset_t* crp,
+                             index_t* ccol, double* cval, int* mismatch) {
     const offset_t a0 = op.arp[row];
     const int m = static_cast<int>(op.arp[row + 1] - a0);
     const int tb = shape.team < THREADS ? shape.team : THREADS;
@@ -481,95 +533,95 @@ struct RowHash {
       if (lane == 0) sm.off[m] = products;
     }
 
+    bool from_store = false;  // fill: the count pass kept this row's sorted columns
+    if constexpr (PASS == Pass::fill) from_store = stored.start != nullptr && stored.start[row] >= 0;
     if constexpr (PASS != Pass::numeric) {
-      for (int s = lane; s < kTable; s += THREADS) sm.u.table[s] = -1;
-      sync(mask);
-      int fresh = 0;
-      if (staged) {
-        // Insertion needs no order: each lane takes a contiguous share of the
-        // products and loads four columns before inserting them, so the
-        // loads overlap (the team walk below waits on three dependent loads
-        // per entry of A; ncu: latency-bound).
-        const int per = (products + THREADS - 1) / THREADS;
-        int p = lane * per;
-        const int pend = p + per < products ? p + per : products;
-        if (p < pend) {
-          int j = 0, hi = m;  // off[j] <= p < off[j + 1]
-          while (hi - j > 1) {
-            const int mid = (j + hi) / 2;
-            if (sm.off[mid] <= p) j = mid; else hi = mid;
-          }
-          offset_t kb = sm.kb0[j] + (p - sm.off[j]);
-          for (; p < pend; p += 4) {
-            int c[4];
-#pragma unroll
-            for (int u = 0; u < 4; ++u) {
-              c[u] = -1;
-              if (p + u < pend) {
-                while (p + u >= sm.off[j + 1]) kb = sm.kb0[++j];
-                c[u] = op.bci[kb++];
-              }
+      if (!from_store) {
+        for (int s = lane; s < kTable; s += THREADS) sm.u.table[s] = -1;
+        sync(mask);
+        int fresh = 0;
+        if (staged) {
+          // Insertion needs no order: each lane takes a contiguous share of the
+          // products and loads four columns before inserting them, so the
+          // loads overlap (the team walk below waits on three dependent loads
+          // per entry of A; ncu: latency-bound).
+          const int per = (products + THREADS - 1) / THREADS;
+          int p = lane * per;
+          const int pend = p + per < products ? p + per : products;
+          if (p < pend) {
+            int j = 0, hi = m;  // off[j] <= p < off[j + 1]
+            while (hi - j > 1) {
+              const int mid = (j + hi) / 2;
+              if (sm.off[mid] <= p) j = mid; else hi = mid;
             }
+            offset_t kb = sm.kb0[j] + (p - sm.off[j]);
+            for (; p < pend; p += 4) {
+              int c[4];
 #pragma unroll
-            for (int u = 0; u < 4; ++u)
-              if (c[u] >= 0) fresh += insert(sm.u.table, c[u]);
-          }
-        }
-      } else {
-        for (int j = team; j < m; j += teams) {
-          const index_t k = op.aci[a0 + j];
-          for (offset_t kb = op.brp[k] + tl; kb < op.brp[k + 1]; kb += tb) fresh += insert(sm.u.table, op.bci[kb]);
-        }
-      }
-      if (extra && lane == 0) fresh += insert(sm.u.table, op.e_col[row]);
-      sync(mask);
-      if constexpr (PASS == Pass::count) {
-        int excl, total;
-        Scan(sm.scan).ExclusiveSum(fresh, excl, total);
-        if (lane == 0) {
-          nnz_out[row] = total;
-          if (total) atomicAdd(nnz_total, static_cast<unsigned long long>(total));  // a block counter
-        }
-        return;
-      } else {
-        // Compact the set into cols[] (unsorted).
-        constexpr int kChunk = kTable / THREADS;  // slots per lane
-        int here = 0;
-#pragma unroll
-        for (int i = 0; i < kChunk; ++i) here += sm.u.table[lane * kChunk + i] >= 0;
-        int at;
-        Scan(sm.scan).ExclusiveSum(here, at, n);
-#pragma unroll
-        for (int i = 0; i < kChunk; ++i) {
-          const int c = sm.u.table[lane * kChunk + i];
-          if (c >= 0) sm.cols[at++] = c;
-        }
-        sync(mask);
-        // Sort the distinct columns: a bitonic network over the next power of
-        // two (padding sorts last), in shared memory.
-        int pow2 = 1;
-        while (pow2 < n) pow2 *= 2;
-        for (int q = n + lane; q < pow2; q += THREADS) sm.cols[q] = std::numeric_limits<int>::max();
-        sync(mask);
-        for (int size = 2; size <= pow2; size *= 2)
-          for (int stride = size / 2; stride > 0; stride /= 2) {
-            for (int i = lane; i < pow2; i += THREADS) {
-              const int j = i ^ stride;
-              if (j > i) {
-                const int x = sm.cols[i], y = sm.cols[j];
-                if ((x > y) == ((i & size) == 0)) {
-                  sm.cols[i] = y;
-                  sm.cols[j] = x;
+              for (int u = 0; u < 4; ++u) {
+                c[u] = -1;
+                if (p + u < pend) {
+                  while (p + u >= sm.off[j + 1]) kb = sm.kb0[++j];
+                  c[u] = op.bci[kb++];
                 }
               }
+#pragma unroll
+              for (int u = 0; u < 4; ++u)
+                if (c[u] >= 0) fresh += insert(sm.u.table, c[u]);
             }
-            sync(mask);
           }
+        } else {
+          for (int j = team; j < m; j += teams) {
+            const index_t k = op.aci[a0 + j];
+            for (offset_t kb = op.brp[k] + tl; kb < op.brp[k + 1]; kb += tb) fresh += insert(sm.u.table, op.bci[kb]);
+          }
+        }
+        if (extra && lane == 0) fresh += insert(sm.u.table, op.e_col[row]);
+        sync(mask);
+        if constexpr (PASS == Pass::count) {
+          if (stored.col == nullptr) {
+            int excl, total;
+            Scan(sm.scan).ExclusiveSum(fresh, excl, total);
+            if (lane == 0) {
+              nnz_out[row] = total;
+              if (total) atomicAdd(nnz_total, static_cast<unsigned long long>(total));  // a block counter
+            }
+            return;
+          }
+          // Keep the sorted row for the fill, where its region has room.
+          n = compact_sort(sm, lane, mask);
+          if (lane == 0) {
+            const int k = static_cast<int>(row % kStoreRegions);
+            const unsigned long long at = atomicAdd(&stored.cursors[k], static_cast<unsigned long long>(n));
+            const bool fits = static_cast<std::int64_t>(at) + n <= stored.region;
+            sm.base = fits ? static_cast<unsigned long long>(k * stored.region + static_cast<std::int64_t>(at))
+                           : ~0ull;
+            stored.start[row] = fits ? static_cast<std::int64_t>(sm.base) : -1;
+            nnz_out[row] = n;
+            if (n) atomicAdd(nnz_total, static_cast<unsigned long long>(n));  // a block counter
+          }
+          sync(mask);
+          if (sm.base != ~0ull)
+            for (int q = lane; q < n; q += THREADS) stored.col[sm.base + q] = sm.cols[q];
+          return;
+        } else {
+          n = compact_sort(sm, lane, mask);
+          c0 = crp[row];
+          const int len = static_cast<int>(crp[row + 1] - c0);
+          if (lane == 0 && len != n) atomicExch(mismatch, 1);
+          if (n > len) n = len;
+          for (int q = lane; q < n; q += THREADS) ccol[c0 + q] = sm.cols[q];
+        }
+      } else {
         c0 = crp[row];
-        const int len = static_cast<int>(crp[row + 1] - c0);
-        if (lane == 0 && len != n) atomicExch(mismatch, 1);
-        if (n > len) n = len;
-        for (int q = lane; q < n; q += THREADS) ccol[c0 + q] = sm.cols[q];
+        n = static_cast<int>(crp[row + 1] - c0);
+        const std::int64_t from = stored.start[row];
+        for (int q = lane; q < n; q += THREADS) {
+          const int c = stored.col[from + q];
+          sm.cols[q] = c;
+          ccol[c0 + q] = c;
+        }
+        sync(mask);
       }
     } else {
       c0 = crp[row];
@@ -640,7 +692,7 @@ struct RowHash {
 
 template <int THREADS, int ITEMS, Pass PASS>
 __global__ void __launch_bounds__(RowHash<THREADS, ITEMS, PASS>::kBlock)
-    row_hash_kernel(const index_t* ids, index_t count, Operands op, HashShape shape, int* nnz_out,
+    row_hash_kernel(const index_t* ids, index_t count, Operands op, HashShape shape, StoredCols stored, int* nnz_out,
                     unsigned long long* nnz_total, const offset_t* crp, index_t* ccol, double* cval, int* mismatch) {
   using Agent = RowHash<THREADS, ITEMS, PASS>;
   // Dynamic: the largest bins need more than the 48 KB of static shared memory.
@@ -658,7 +710,7 @@ __global__ void __launch_bounds__(RowHash<THREADS, ITEMS, PASS>::kBlock)
     unsigned mask = 0xffffffffu;
     if constexpr (Agent::kWarp && THREADS < 32)
       mask = ((1u << THREADS) - 1) << ((threadIdx.x % 32) / THREADS * THREADS);
-    Agent::run(storage[group], ids[g], lane, mask, op, shape, nnz_out, &block_nnz, crp, ccol, cval, mismatch);
+    Agent::run(storage[group], ids[g], lane, mask, op, shape, stored, nnz_out, &block_nnz, crp, ccol, cval, mismatch);
   }
   if (PASS == Pass::count) {
     __syncthreads();
@@ -907,6 +959,7 @@ struct LaunchArgs {
   int col_bits;
   bool hash;      // hash accumulator (else sort-based ESC rows)
   HashShape shape;  // hash rows: team and lookup
+  StoredCols stored;  // hash rows: columns kept by the count for the fill
   int* nnz_out;
   unsigned long long* nnz_total;
   const offset_t* crp;
@@ -938,7 +991,7 @@ void launch_hash(const LaunchArgs& a) {
                                    cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)));
   }
   row_hash_kernel<THREADS, ITEMS, PASS><<<grid, Agent::kBlock, bytes, ::saga::device_stream()>>>(
-      a.ids, a.count, a.op, a.shape, a.nnz_out, a.nnz_total, a.crp, a.ccol, a.cval, a.mismatch);
+      a.ids, a.count, a.op, a.shape, a.stored, a.nnz_out, a.nnz_total, a.crp, a.ccol, a.cval, a.mismatch);
   SAGA_CUDA_LAUNCH(PASS == Pass::count ? "binned SpGEMM count (hash)" : "binned SpGEMM fill (hash)");
 }
 
@@ -1161,6 +1214,7 @@ struct BinnedConfig {
   // moved into C after the scan, so their count pass is the fill.
   std::string assembly = "count";
   std::string lookup = "search";  // hash rows' fill: search (binary) or table (rank table)
+  bool keep_columns = true;       // hash rows: the count pass keeps the sorted columns for the fill
   int team_lanes = 0;             // hash rows: lanes per entry of A's row; 0: from the product
   bool hash(int bin) const {
     return rows == "hash" || (rows == "auto" && capacity(bin) >= hash_from_capacity);
@@ -1194,7 +1248,8 @@ LaunchArgs args_for(const BinnedPlan& plan, int b, const Operands& op, int col_b
 // `check`: read the structure flag back (a host synchronisation); a fresh
 // product's structure comes from its own count pass and needs no check.
 void fill_pass(const BinnedPlan& plan, const Operands& op, int col_bits, const LongRows& lr, CsrMatrix& C,
-               const BinnedConfig& cfg, Pass pass, bool check, const char* what, DirectOut stored = {}) {
+               const BinnedConfig& cfg, Pass pass, bool check, const char* what, DirectOut stored = {},
+               StoredCols kept = {}) {
   Array<int> mismatch(1, Space::device, "binned SpGEMM structure check");
   SAGA_CUDA(cudaMemsetAsync(mismatch.data(), 0, sizeof(int), ::saga::device_stream()));
   // C's arrays are written through raw pointers: the matrix keeps its analyses.
@@ -1208,6 +1263,7 @@ void fill_pass(const BinnedPlan& plan, const Operands& op, int col_bits, const L
     a.cval = cval;
     a.mismatch = mismatch.data();
     a.direct = stored;  // rows the direct pass already wrote are skipped
+    a.stored = kept;    // hash rows whose columns the count pass kept
     launch(b, a, pass);
   }
   const index_t nl = plan.count(kLongBin);
@@ -1250,12 +1306,36 @@ CsrMatrix binned_product(const CsrMatrix& A, const CsrMatrix& B, const Operands&
     direct_start = Array<std::int64_t>(m, Space::device, "binned SpGEMM direct row starts");
     out = DirectOut{total.data() + 1, direct_items, direct_col.data(), direct_val.data(), direct_start.data()};
   }
+  // The hash rows' sorted columns, kept by the count for the fill: room for
+  // at most their products, nnz(A) + nnz(B) (a third of the operands' bytes,
+  // which the setup's memory model covers; Pᵀ(AP) and A·P of the seed
+  // stencils fit, A·A of wide rows partly) and the budget. Rows past the room
+  // are recounted by the fill.
+  std::int64_t hash_items = 0;
+  for (int b = kThreadBins; b < kBins; ++b)
+    if (b >= kHashOnlyFrom || cfg.hash(b)) hash_items += plan.items[b];
+  const std::int64_t keep_items =
+      std::min({hash_items, static_cast<std::int64_t>(A.nnz()) + static_cast<std::int64_t>(B.nnz()),
+                static_cast<std::int64_t>(opt.budget_now() / sizeof(index_t))});
+  StoredCols kept;
+  Array<index_t> kept_col;
+  Array<std::int64_t> kept_start;
+  Array<unsigned long long> kept_cursors;
+  if (cfg.keep_columns && keep_items >= kStoreRegions) {
+    kept_col = Array<index_t>(keep_items, Space::device, "binned SpGEMM hash rows' kept columns");
+    kept_start = Array<std::int64_t>(m, Space::device, "binned SpGEMM hash rows' kept starts");
+    kept_cursors = Array<unsigned long long>(kStoreRegions, Space::device, "binned SpGEMM kept-column cursors");
+    SAGA_CUDA(cudaMemsetAsync(kept_cursors.data(), 0, kStoreRegions * sizeof(unsigned long long),
+                              ::saga::device_stream()));
+    kept = StoredCols{kept_cursors.data(), keep_items / kStoreRegions, kept_col.data(), kept_start.data()};
+  }
   for (int b = 0; b < kBins; ++b) {
     if (plan.count(b) == 0) continue;
     LaunchArgs a = args_for(plan, b, op, col_bits, cfg);
     a.nnz_out = nnz_row.data();
     a.nnz_total = total.data();
     a.direct = out;
+    a.stored = kept;
     launch(b, a, direct && b < kThreadBins ? Pass::direct : Pass::count);
   }
   if (lr.done) {
@@ -1272,7 +1352,7 @@ CsrMatrix binned_product(const CsrMatrix& A, const CsrMatrix& B, const Operands&
   // Fill.
   CsrMatrix C(m, n, std::move(row_ptr), Array<index_t>(nnz, Space::device, "SpGEMM col"),
               Array<double>(nnz, Space::device, "SpGEMM val"));
-  fill_pass(plan, op, col_bits, lr, C, cfg, Pass::fill, false, "binned SpGEMM", out);
+  fill_pass(plan, op, col_bits, lr, C, cfg, Pass::fill, false, "binned SpGEMM", out, kept);
   if (direct)
     for (int b = 0; b < kThreadBins; ++b) {
       if (plan.count(b) == 0) continue;
@@ -1289,6 +1369,7 @@ CsrMatrix binned_product(const CsrMatrix& A, const CsrMatrix& B, const Operands&
     stats->long_rows = plan.count(kLongBin);
     stats->workspace_bytes = plan.workspace_bytes + static_cast<std::int64_t>(m) * sizeof(int) +
                              (direct ? direct_items * 12 + static_cast<std::int64_t>(m) * 8 : 0) +
+                             (kept.col ? keep_items * 4 + static_cast<std::int64_t>(m) * 8 : 0) +
                              (lr.done ? esc_stats.workspace_bytes + static_cast<std::int64_t>(lr.C.nnz()) * 12 : 0);
   }
   // Kept with C for a numeric-only recomputation (dropped when C changes).
@@ -1381,6 +1462,7 @@ struct Binned {
     int hash_from_products = 128;
     std::string assembly = "count";
     std::string lookup = "search";
+    std::string hash_columns = "keep";
     int team = 0;
     double memory_budget_mib = 2048;
     template <class V>
@@ -1400,12 +1482,17 @@ struct Binned {
         "how the fill of a hash row finds a column's place in C's sorted row: search (binary search) or table (a "
         "rank table in the hash set's shared memory, where the row leaves room for it)",
         one_of({"search", "table"}));
+      v("hash_columns", hash_columns,
+        "keep (the count pass of a hash row keeps its sorted columns, within memory_budget_mib, and the fill "
+        "uses them) or recount (the fill inserts and sorts the row again)",
+        one_of({"keep", "recount"}));
       v("team", team,
         "hash rows: lanes per entry of A's row (1, 2, 4, 8, 16 or 32); 0 chooses the mean length of the rows of B "
         "read, rounded to the nearest power of two",
         in_range(0, 32));
       v("memory_budget_mib", memory_budget_mib,
-        "device memory the global ESC of rows too long for a CTA may use per slice, and the direct buffer (MiB)",
+        "device memory the global ESC of rows too long for a CTA may use per slice, the direct buffer, and the hash "
+        "rows' kept columns (MiB)",
         positive());
     }
   };
@@ -1415,6 +1502,7 @@ struct Binned {
     c.rows = p.rows;
     c.assembly = p.assembly;
     c.lookup = p.lookup;
+    c.keep_columns = p.hash_columns == "keep";
     SAGA_REQUIRE((p.team & (p.team - 1)) == 0, "amg.spgemm.team: {} (expected 0, 1, 2, 4, 8, 16 or 32)", p.team);
     c.team_lanes = p.team;
     c.hash_from_capacity = p.hash_from_products;
