@@ -187,6 +187,21 @@ TEST_CASE("GPU binned SpGEMM equals host on the AMG products of the seed stencil
   }
 }
 
+TEST_CASE("GPU binned SpGEMM: hash rows whose kept columns do not fit their room are recounted") {
+  // A·A of the 2D 9-point stencil in hash rows: 81 products, ~25 columns a row.
+  // The 1 MiB budget (the least) keeps the columns of part of the rows; the
+  // fill recounts the others.
+  const CsrMatrix Ah = poisson(Stencil::fe2d_9pt, 140, Space::host);
+  const CsrMatrix Ad = Ah.to(Space::device);
+  const Component alg("binned", Options().set("rows", "hash").set("memory_budget_mib", 1));
+  const CsrMatrix C = spgemm(Ad, Ad, alg);
+  CHECK(C.nnz() * sizeof(index_t) > std::size_t(1) << 20);  // more columns than the room holds
+  check_equal(to_host_csr(C), to_host_csr(spgemm(Ah, Ah)), 1e-12);
+  Component recount = alg;
+  recount.options.set("hash_columns", "recount");
+  check_bitwise(spgemm(Ad, Ad, recount), C);
+}
+
 TEST_CASE("GPU SpGEMM numeric phase recomputes values on a fixed structure") {
   std::mt19937_64 rng(fresh_seed());
   const HostCsr a = power_law(3000, 2500, rng);
