@@ -88,66 +88,6 @@ saga::Solver& set_up(saga_solver s) {
   return *h.solver;
 }
 
-// A scalar key of a parameter struct, or not.
-template <class P>
-bool has_key(const std::string& key) {
-  for (const auto& p : saga::list_params(P{}))
-    if (p.key == key) return true;
-  return false;
-}
-
-// "amg.smoother" / "amg.smoother.omega": a component's name or option.
-bool set_component(saga::Component& c, const std::string& rest, const std::string& name, const char* value) {
-  if (rest == name) {
-    c = saga::Component(value);
-    return true;
-  }
-  if (rest.rfind(name + ".", 0) == 0) {
-    c.options.set(rest.substr(name.size() + 1), value);
-    return true;
-  }
-  return false;
-}
-
-void set_param(saga::AmgParams& amg_params, saga::SolverParams& solver_params, const std::string& key,
-               const char* value) {
-  const std::string amg = "amg.", solver = "solver.";
-  if (key == "amg.omega") {  // the configs' shorthand for the smoother's weight ("auto": its own default)
-    const std::string v = value;
-    if (v == "auto" || v == "0") return;
-    return set_param(amg_params, solver_params, "amg.smoother.omega", value);
-  }
-  if (key.rfind(amg, 0) == 0) {
-    const std::string k = key.substr(amg.size());
-    saga::Options o;
-    o.set(k, value);
-    if (has_key<saga::SetupParams>(k))
-      return saga::read_params(static_cast<saga::SetupParams&>(amg_params), o, "amg");
-    if (has_key<saga::CycleParams>(k))
-      return saga::read_params(static_cast<saga::CycleParams&>(amg_params), o, "amg");
-    for (auto [name, c] :
-         {std::pair{"smoother", &amg_params.smoother}, std::pair{"cycle", &amg_params.cycle},
-          std::pair{"coarse_solver", &amg_params.coarse_solver}, std::pair{"strength", &amg_params.strength},
-          std::pair{"aggregation", &amg_params.aggregation}, std::pair{"spgemm", &amg_params.spgemm}})
-      if (set_component(*c, k, name, value)) return;
-  } else if (key.rfind(solver, 0) == 0) {
-    const std::string k = key.substr(solver.size());
-    if (has_key<saga::SolverParams>(k)) {
-      saga::Options o;
-      o.set(k, value);
-      return saga::read_params(solver_params, o, "solver");
-    }
-    if (set_component(solver_params.type, k, "type", value)) return;
-    if (set_component(solver_params.preconditioner, k, "preconditioner", value)) return;
-    solver_params.type.options.set(k, value);  // an option of the Krylov method (restart, ...), checked at setup
-    return;
-  }
-  throw saga::InputError(fmt::format(
-      "unknown parameter '{}' (amg.KEY or solver.KEY as in docs/config.md, e.g. amg.theta, amg.smoother.omega, "
-      "solver.tolerance)",
-      key));
-}
-
 template <class I>
 saga::HostCsr host_csr(std::int64_t n, const I* row_ptr, const I* col, const double* val) {
   require(row_ptr, "row_ptr");
@@ -210,6 +150,69 @@ saga::Vector vector_of(const double* p, std::size_t n, saga::Space space, const 
 
 void saga::capi::set_last_error(const std::string& message) { last_error = message; }
 
+namespace {
+// A scalar key of a parameter struct, or not.
+template <class P>
+bool has_key(const std::string& key) {
+  for (const auto& p : saga::list_params(P{}))
+    if (p.key == key) return true;
+  return false;
+}
+
+// "amg.smoother" / "amg.smoother.omega": a component's name or option.
+bool set_component(saga::Component& c, const std::string& rest, const std::string& name, const char* value) {
+  if (rest == name) {
+    c = saga::Component(value);
+    return true;
+  }
+  if (rest.rfind(name + ".", 0) == 0) {
+    c.options.set(rest.substr(name.size() + 1), value);
+    return true;
+  }
+  return false;
+}
+}  // namespace
+
+void saga::capi::set_param(saga::AmgParams& amg_params, saga::SolverParams& solver_params, const std::string& key,
+               const char* value) {
+  const std::string amg = "amg.", solver = "solver.";
+  if (key == "amg.omega") {  // the configs' shorthand for the smoother's weight ("auto": its own default)
+    const std::string v = value;
+    if (v == "auto" || v == "0") return;
+    return set_param(amg_params, solver_params, "amg.smoother.omega", value);
+  }
+  if (key.rfind(amg, 0) == 0) {
+    const std::string k = key.substr(amg.size());
+    saga::Options o;
+    o.set(k, value);
+    if (has_key<saga::SetupParams>(k))
+      return saga::read_params(static_cast<saga::SetupParams&>(amg_params), o, "amg");
+    if (has_key<saga::CycleParams>(k))
+      return saga::read_params(static_cast<saga::CycleParams&>(amg_params), o, "amg");
+    for (auto [name, c] :
+         {std::pair{"smoother", &amg_params.smoother}, std::pair{"cycle", &amg_params.cycle},
+          std::pair{"coarse_solver", &amg_params.coarse_solver}, std::pair{"strength", &amg_params.strength},
+          std::pair{"aggregation", &amg_params.aggregation}, std::pair{"spgemm", &amg_params.spgemm}})
+      if (set_component(*c, k, name, value)) return;
+  } else if (key.rfind(solver, 0) == 0) {
+    const std::string k = key.substr(solver.size());
+    if (has_key<saga::SolverParams>(k)) {
+      saga::Options o;
+      o.set(k, value);
+      return saga::read_params(solver_params, o, "solver");
+    }
+    if (set_component(solver_params.type, k, "type", value)) return;
+    if (set_component(solver_params.preconditioner, k, "preconditioner", value)) return;
+    solver_params.type.options.set(k, value);  // an option of the Krylov method (restart, ...), checked at setup
+    return;
+  }
+  throw saga::InputError(fmt::format(
+      "unknown parameter '{}' (amg.KEY or solver.KEY as in docs/config.md, e.g. amg.theta, amg.smoother.omega, "
+      "solver.tolerance)",
+      key));
+}
+
+
 extern "C" {
 
 const char* saga_version(void) { return SAGA_VERSION; }
@@ -235,7 +238,7 @@ saga_status saga_solver_set(saga_solver solver, const char* key, const char* val
     if (h.solver) throw std::logic_error("parameters are set before saga_solver_setup");
     saga::AmgParams amg = h.amg;  // a bad value leaves the handle as it was
     saga::SolverParams params = h.params;
-    set_param(amg, params, key, value);
+    saga::capi::set_param(amg, params, key, value);
     saga::validate(amg, h.exec->space());
     saga::validate(params, h.exec->space());
     h.amg = std::move(amg);

@@ -4,6 +4,7 @@
 set -euo pipefail
 PACKAGES=(cmake ninja-build g++ libeigen3-dev libyaml-cpp-dev libspdlog-dev libfmt-dev doctest-dev libcli11-dev gmsh python3-matplotlib
           nlohmann-json3-dev gfortran  # gfortran: the Fortran example (examples/)
+          pybind11-dev python3-dev python3-numpy python3-scipy python3-pytest  # the Python package (python/)
           clang libomp-dev libclang-rt-dev)  # the sanitizer and fuzzing build (tools/sanitize.sh)
 missing=()
 for p in "${PACKAGES[@]}"; do
