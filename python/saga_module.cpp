@@ -29,42 +29,21 @@ namespace {
 using Int64Array = py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>;
 using DoubleArray = py::array_t<double, py::array::c_style | py::array::forcecast>;
 
-// Checked CSR arrays (NumPy has converted the indices to int64 and the values
-// to float64) as a HostCsr.
-saga::HostCsr host_csr(std::int64_t rows, std::int64_t cols, const Int64Array& indptr, const Int64Array& indices,
+// Checked CSR arrays of a square matrix (NumPy has converted the indices to
+// int64 and the values to float64): the array lengths here, the contents as
+// the C API checks them.
+saga::HostCsr host_csr(std::int64_t rows, const Int64Array& indptr, const Int64Array& indices,
                        const DoubleArray& data) {
-  constexpr std::int64_t kMax = 2147483647;
-  if (rows < 0 || cols < 0 || rows > kMax || cols > kMax)
-    throw saga::InputError(fmt::format("A is {} x {}: expected 0 to 2^31 - 1 rows and columns", rows, cols));
+  if (rows < 1 || rows > 2147483647LL)
+    throw saga::InputError(fmt::format("A has {} rows: expected 1 to 2^31 - 1", rows));
   if (indptr.ndim() != 1 || indptr.shape(0) != rows + 1)
     throw saga::InputError(fmt::format("indptr has {} entries for {} rows (expected rows + 1)",
                                        indptr.ndim() == 1 ? indptr.shape(0) : -1, rows));
-  const std::int64_t* rp = indptr.data();
-  const std::int64_t nnz = rp[rows];
-  if (rp[0] != 0 || nnz < 0 || nnz > kMax)
-    throw saga::InputError(fmt::format("indptr[0] = {}, indptr[-1] = {}: expected 0 and 0 to 2^31 - 1 nonzeros",
-                                       static_cast<long long>(rp[0]), static_cast<long long>(nnz)));
+  const std::int64_t nnz = indptr.data()[rows];
   if (indices.ndim() != 1 || indices.shape(0) != nnz || data.ndim() != 1 || data.shape(0) != nnz)
     throw saga::InputError(fmt::format("indices and data need indptr[-1] = {} entries each (have {} and {})", nnz,
                                        indices.size(), data.size()));
-  saga::HostCsr h{static_cast<saga::index_t>(rows), static_cast<saga::index_t>(cols), {}, {}, {}};
-  h.row_ptr.resize(rows + 1);
-  for (std::int64_t i = 0; i <= rows; ++i) {
-    if (rp[i] < 0 || rp[i] > nnz || (i > 0 && rp[i] < rp[i - 1]))
-      throw saga::InputError(fmt::format("indptr[{}] = {} is not between indptr[{}] and indptr[-1] = {}", i,
-                                         static_cast<long long>(rp[i]), i > 0 ? i - 1 : 0,
-                                         static_cast<long long>(nnz)));
-    h.row_ptr[i] = static_cast<saga::offset_t>(rp[i]);
-  }
-  const std::int64_t* ci = indices.data();
-  h.col.resize(nnz);
-  for (std::int64_t k = 0; k < nnz; ++k) {
-    if (ci[k] < 0 || ci[k] >= cols)
-      throw saga::InputError(fmt::format("indices[{}] = {} is outside [0, {})", k, static_cast<long long>(ci[k]), cols));
-    h.col[k] = static_cast<saga::index_t>(ci[k]);
-  }
-  h.val.assign(data.data(), data.data() + nnz);
-  return h;
+  return saga::capi::checked_host_csr(rows, indptr.data(), indices.data(), data.data());
 }
 
 py::array_t<double> to_numpy(const saga::Vector& v) {
@@ -107,7 +86,7 @@ class PySolver {
     saga::SolverParams unused;
     for (const auto& [key, value] : settings) saga::capi::set_param(amg_, unused, key, value.c_str());
     saga::validate(amg_, exec_->space());
-    saga::HostCsr h = host_csr(rows, cols, indptr, indices, data);
+    saga::HostCsr h = host_csr(rows, indptr, indices, data);
     py::gil_scoped_release release;  // the setup runs without Python
     saga::CsrMatrix A = saga::from_host_csr(h, exec_->space());
     A.validate("the matrix");  // sorted, unique columns
