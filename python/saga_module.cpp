@@ -172,6 +172,23 @@ class PySolver {
     return d;
   }
 
+  // New values on the same pattern (a time or Newton step): the hierarchy
+  // recomputed on the kept aggregates (AmgPreconditioner::resetup). A
+  // different pattern, size or a NaN is a ValueError and the solver stays as
+  // it was.
+  double resetup(const Int64Array& indptr, const Int64Array& indices, const DoubleArray& data,
+                 bool refresh_prolongator) {
+    saga::HostCsr h = host_csr(M_->rows(), indptr, indices, data);
+    py::gil_scoped_release release;
+    saga::CsrMatrix A = saga::from_host_csr(h, exec_->space());
+    A.validate("the matrix");
+    saga::ResetupOptions o;
+    o.refresh_prolongator = refresh_prolongator;
+    const saga::ResetupStats st = M_->resetup(std::move(A), o);
+    op_ = std::make_unique<saga::MatrixOperator>(M_->matrix());
+    return st.seconds;
+  }
+
   std::string backend() const { return exec_->name(); }
   py::tuple matrix() const { return csr_tuple(M_->matrix()); }
 
@@ -221,6 +238,8 @@ PYBIND11_MODULE(_saga, m) {
       .def("solve", &PySolver::solve, py::arg("b"), py::arg("x0"), py::arg("tol"), py::arg("maxiter"),
            py::arg("accel"))
       .def("apply", &PySolver::apply, py::arg("r"))
+      .def("resetup", &PySolver::resetup, py::arg("indptr"), py::arg("indices"), py::arg("data"),
+           py::arg("refresh_prolongator"))
       .def("levels", &PySolver::levels)
       .def("stats", &PySolver::stats)
       .def("backend", &PySolver::backend)

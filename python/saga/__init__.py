@@ -119,6 +119,20 @@ class MultilevelSolver:
             residuals[:] = info["residuals"]
         return (x, info) if return_info else x
 
+    def resetup(self, A, refresh_prolongator=False):
+        """New values of the same sparsity pattern (a time or Newton step).
+
+        The hierarchy is recomputed on the kept aggregates: the coarse operators,
+        diagonals and coarse solve (and P and R too with refresh_prolongator=True),
+        much cheaper than a new setup. A matrix of another pattern or size is a
+        ValueError and the solver stays as it was. Returns the seconds it took.
+        """
+        indptr, indices, data, shape = _csr_arrays(A)
+        if shape != self.shape:
+            raise ValueError("A is %s x %s, the solver was set up for %s x %s" % (shape + self.shape))
+        return self._core.resetup(indptr.astype(_np.int64), indices.astype(_np.int64), data,
+                                  bool(refresh_prolongator))
+
     def aspreconditioner(self):
         """A scipy.sparse.linalg.LinearOperator applying one cycle (M^-1 r)."""
         from scipy.sparse.linalg import LinearOperator

@@ -281,3 +281,27 @@ def test_solve_config_returns_the_report():
     assert report["solve"]["iterations"] > 0
     with pytest.raises(ValueError):
         saga.solve_config(cfg, ["amg.theta=7"])
+
+
+@pytest.mark.parametrize("refresh", [False, True])
+def test_resetup_with_new_values_equals_a_fresh_setup(refresh):
+    A = saga.gallery.poisson("3d7", 14)
+    b = rng().uniform(0, 1, A.shape[0])
+    ml = saga.smoothed_aggregation_solver(A, backend="host")
+    A2 = (2.5 * A).tocsr()  # same pattern, new values; D^-1 A, strength and aggregates unchanged
+    assert ml.resetup(A2, refresh_prolongator=refresh) > 0
+    fresh = saga.smoothed_aggregation_solver(A2, backend="host")
+    x, info = ml.solve(b, return_info=True)
+    y, info_fresh = fresh.solve(b, return_info=True)
+    assert info["converged"] and info["iterations"] == info_fresh["iterations"]
+    assert np.linalg.norm(b - A2 @ x) <= 1.01e-8 * np.linalg.norm(b)
+    assert np.allclose(x, y, rtol=1e-10, atol=1e-12)
+    # another pattern: an error, and the solver unchanged
+    other = A2.tolil()
+    other[0, A.shape[0] - 1] = -0.1
+    other[A.shape[0] - 1, 0] = -0.1
+    with pytest.raises(ValueError):
+        ml.resetup(other.tocsr())
+    with pytest.raises(ValueError, match="set up for"):
+        ml.resetup(saga.gallery.poisson("3d7", 10))
+    assert np.array_equal(ml.solve(b), x)
