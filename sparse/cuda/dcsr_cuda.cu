@@ -141,18 +141,12 @@ __global__ void dcsr_long_compact_kernel(functors::DcsrCompact f, const index_t*
   }
 }
 
-// Lanes per row for rows whose runs hold `mean_run` entries on average: the
-// power of two from `min_lanes` to 32 that gives each lane about `per_lane`
-// entries of a run. The compaction takes one entry per lane (from 2 lanes), so
-// that the lanes write together; the SpMV about four (from 1 lane): it is
-// latency-bound (a row's table, then its entries, then x), and fewer lanes per
-// row keep more rows in flight (ncu, 3D 7-pt in 2 segments: 8 lanes per row ran
-// at 27% of DRAM bandwidth, 70% occupancy).
-int lanes_for(double mean_run, double per_lane, int min_lanes) {
-  int v = min_lanes;
-  while (v < 32 && v * per_lane < mean_run) v *= 2;
-  return v;
-}
+// Lanes per row (lanes_for, launch.cuh) from the mean run length: the
+// compaction takes one entry per lane (from 2 lanes), so that the lanes write
+// together; the SpMV about four (from 1 lane): it is latency-bound (a row's
+// table, then its entries, then x), and fewer lanes per row keep more rows in
+// flight (ncu, 3D 7-pt in 2 segments: 8 lanes per row ran at 27% of DRAM
+// bandwidth, 70% occupancy).
 
 // launch(std::integral_constant<int, v>{}) for v lanes per row.
 template <class Launch>

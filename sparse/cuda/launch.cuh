@@ -21,6 +21,16 @@ inline unsigned grid_capped(std::int64_t n, unsigned cap = 4096) {
   return g < cap ? g : cap;
 }
 
+// Threads per row for rows of `mean` entries on average: the power of two from
+// `min_lanes` to 32 that gives each lane about `per_lane` entries. Used where a
+// kernel takes a group of lanes per row (DCSR SpMV and compaction, the binned
+// SpGEMM's analysis, the transpose's entry rows).
+inline int lanes_for(double mean, double per_lane, int min_lanes = 1) {
+  int v = min_lanes;
+  while (v < 32 && v * per_lane < mean) v *= 2;
+  return v;
+}
+
 // Grid-stride loop index helpers.
 __device__ inline std::int64_t global_thread() {
   return static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;

@@ -41,10 +41,10 @@ namespace saga::cuda {
 namespace {
 
 // ---- analysis ---------------------------------------------------------------
-// `lanes` threads per row (1 for the short rows of A·T and A·P, up to a warp
-// for the long rows of R on coarse levels; analysis_lanes()): products of the
-// row and its bin. The totals are summed with integer atomics (exact and
-// order-free), aggregated first: a warp sums its rows' products with shuffles
+// `lanes` threads per row (about eight entries of A's row per lane: 1 for the
+// short rows of A·T and A·P, up to a warp for the long rows of R on coarse
+// levels): products of the row and its bin. The totals are summed with integer
+// atomics (exact and order-free), aggregated first: a warp sums its rows' products with shuffles
 // and the items of each bin among its rows with one reduction per group of
 // lanes of that bin; the block adds its counters to the global ones once,
 // after a grid-stride loop. (Eight lanes per row and a shared-memory atomic
@@ -105,13 +105,6 @@ __global__ void analyse_rows_kernel(index_t rows, int lanes, Operands op, std::u
     atomicAdd(counts + 1 + 2 * kAllBins + threadIdx.x, block_items[threadIdx.x]);
 }
 
-// Lanes per row of the analysis: about eight entries of A's row per lane.
-int analysis_lanes(std::int64_t nnz, index_t rows) {
-  const double mean = rows ? static_cast<double>(nnz) / rows : 0.0;
-  int lanes = 1;
-  while (lanes < 32 && lanes * 8 < mean) lanes *= 2;
-  return lanes;
-}
 
 __global__ void bin_bounds_kernel(const std::uint8_t* bin, index_t rows, unsigned long long* begin,
                                   unsigned long long* end) {
@@ -321,7 +314,7 @@ BinnedPlan make_plan(const CsrMatrix& A, const CsrMatrix& B, const Operands& op,
   constexpr int kFlag = 1 + 3 * kAllBins;
   Array<unsigned long long> counts(kFlag + 1, Space::device, "binned SpGEMM plan counts");
   SAGA_CUDA(cudaMemsetAsync(counts.data(), 0, counts.size() * sizeof(unsigned long long), ::saga::device_stream()));
-  const int lanes = analysis_lanes(A.nnz(), m);
+  const int lanes = lanes_for(static_cast<double>(A.nnz()) / m, 8);  // m > 0 here
   analyse_rows_kernel<<<grid_capped(static_cast<std::int64_t>(m) * lanes, 2048), kThreads, 0,
                         ::saga::device_stream()>>>(m, lanes, op, bin.data(), ids.data(), counts.data());
   SAGA_CUDA_LAUNCH("binned SpGEMM analysis");

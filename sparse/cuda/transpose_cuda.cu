@@ -47,8 +47,7 @@ CsrMatrix transpose(const CsrMatrix& A) {
   Array<index_t> row_of(n, Space::device, "transpose entry rows");
   Array<std::int32_t> position(n, Space::device, "transpose entry positions");
   if (A.rows()) {
-    int lanes = 1;
-    while (lanes < 32 && lanes * static_cast<std::int64_t>(A.rows()) < static_cast<std::int64_t>(n)) lanes *= 2;
+    const int lanes = lanes_for(static_cast<double>(n) / A.rows(), 1);
     entry_rows<<<grid_for(static_cast<std::int64_t>(A.rows()) * lanes), kThreads, 0, ::saga::device_stream()>>>(
         A.row_ptr().data(), A.rows(), lanes, row_of.data(), position.data());
     SAGA_CUDA_LAUNCH("transpose entry rows");
