@@ -139,6 +139,44 @@ const std::shared_ptr<const saga::Executor>& gpu(const saga_solver_t& h, const c
   return h.exec;
 }
 
+// The device setups (32- and 64-bit indices): the caller's arrays checked and
+// used in place. The 64-bit view holds its indices narrowed once to 32 bits;
+// they move to the handle, where the numeric resetups find them, as the 32-bit
+// call's resetups find the caller's arrays.
+template <class I>
+void setup_on_device(saga_solver_t& h, const char* call, I n, I nnz, const I* row_ptr, const I* col,
+                     const double* val) {
+  saga::ExecutorScope scope(gpu(h, call));
+  require_device(row_ptr, "row_ptr");
+  if (nnz > 0) {
+    require_device(col, "col");
+    require_device(val, "val");
+  }
+  saga::CsrMatrix A = saga::CsrMatrix::view(n, n, nnz, row_ptr, col, val, saga::Space::device);
+  const std::int32_t rows = static_cast<std::int32_t>(n), z = static_cast<std::int32_t>(nnz);
+  saga::Array<saga::offset_t> rp;
+  saga::Array<saga::index_t> ci;
+  if constexpr (sizeof(I) == 8) {
+    rp = std::move(A.mutable_row_ptr());
+    ci = std::move(A.mutable_col());
+    A = saga::CsrMatrix::view(rows, rows, z, rp.data(), ci.data(), val, saga::Space::device);
+  }
+  h.solver.reset();
+  h.solver = std::make_unique<saga::Solver>(std::move(A), h.amg, h.params, h.exec);
+  h.narrowed_row_ptr = std::move(rp);  // empty for the 32-bit call (drops an earlier 64-bit setup's)
+  h.narrowed_col = std::move(ci);
+  h.pattern = saga::HostCsr{rows, rows, {}, {}, {}};
+  if constexpr (sizeof(I) == 8) {
+    h.device_row_ptr = h.narrowed_row_ptr.data();
+    h.device_col = h.narrowed_col.data();
+  } else {
+    h.device_row_ptr = row_ptr;
+    h.device_col = col;
+  }
+  h.device_nnz = z;
+  h.solved = false;
+}
+
 // The caller's n host doubles as a vector in `space` (one copy).
 saga::Vector vector_of(const double* p, std::size_t n, saga::Space space, const char* what) {
   require(p, what);
@@ -291,52 +329,12 @@ saga_status saga_solver_setup_i64(saga_solver solver, int64_t n, const int64_t* 
 
 saga_status saga_solver_setup_device(saga_solver solver, int32_t n, int32_t nnz, const int32_t* row_ptr,
                                      const int32_t* col, const double* val) {
-  return guard([&] {
-    saga_solver_t& h = live(solver);
-    saga::ExecutorScope scope(gpu(h, "saga_solver_setup_device"));
-    require_device(row_ptr, "row_ptr");
-    if (nnz > 0) {
-      require_device(col, "col");
-      require_device(val, "val");
-    }
-    saga::CsrMatrix A = saga::CsrMatrix::view(n, n, nnz, row_ptr, col, val, saga::Space::device);
-    h.solver.reset();
-    h.solver = std::make_unique<saga::Solver>(std::move(A), h.amg, h.params, h.exec);
-    h.narrowed_row_ptr = saga::Array<saga::offset_t>();  // of an earlier 64-bit setup
-    h.narrowed_col = saga::Array<saga::index_t>();
-    h.pattern = saga::HostCsr{n, n, {}, {}, {}};
-    h.device_row_ptr = row_ptr;
-    h.device_col = col;
-    h.device_nnz = nnz;
-    h.solved = false;
-  });
+  return guard([&] { setup_on_device(live(solver), "saga_solver_setup_device", n, nnz, row_ptr, col, val); });
 }
 
 saga_status saga_solver_setup_device_i64(saga_solver solver, int64_t n, int64_t nnz, const int64_t* row_ptr,
                                          const int64_t* col, const double* val) {
-  return guard([&] {
-    saga_solver_t& h = live(solver);
-    saga::ExecutorScope scope(gpu(h, "saga_solver_setup_device_i64"));
-    require_device(row_ptr, "row_ptr");
-    if (nnz > 0) {
-      require_device(col, "col");
-      require_device(val, "val");
-    }
-    saga::CsrMatrix narrowed = saga::CsrMatrix::view(n, n, nnz, row_ptr, col, val, saga::Space::device);
-    saga::Array<saga::offset_t> rp = std::move(narrowed.mutable_row_ptr());
-    saga::Array<saga::index_t> ci = std::move(narrowed.mutable_col());
-    const std::int32_t rows = static_cast<std::int32_t>(n), z = static_cast<std::int32_t>(nnz);
-    saga::CsrMatrix A = saga::CsrMatrix::view(rows, rows, z, rp.data(), ci.data(), val, saga::Space::device);
-    h.solver.reset();
-    h.solver = std::make_unique<saga::Solver>(std::move(A), h.amg, h.params, h.exec);
-    h.narrowed_row_ptr = std::move(rp);
-    h.narrowed_col = std::move(ci);
-    h.pattern = saga::HostCsr{rows, rows, {}, {}, {}};
-    h.device_row_ptr = h.narrowed_row_ptr.data();
-    h.device_col = h.narrowed_col.data();
-    h.device_nnz = z;
-    h.solved = false;
-  });
+  return guard([&] { setup_on_device(live(solver), "saga_solver_setup_device_i64", n, nnz, row_ptr, col, val); });
 }
 
 saga_status saga_solver_resetup_device(saga_solver solver, const double* val, int refresh_prolongator) {
