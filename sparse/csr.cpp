@@ -29,23 +29,35 @@ CsrMatrix CsrMatrix::to(Space space) const {
                    val_.to(space, "CSR val"));
 }
 
+// Every row checked where the matrix lives (one flag per row, a parallel loop on
+// the host, a kernel on the device); only the first bad row is copied back to
+// say what is wrong with it.
 void CsrMatrix::validate(const std::string& name) const {
-  const HostCsr h = to_host_csr(*this);
-  SAGA_REQUIRE(h.row_ptr.size() == static_cast<std::size_t>(h.rows) + 1, "{}: row_ptr size {} != rows+1 = {}", name,
-               h.row_ptr.size(), h.rows + 1);
-  SAGA_REQUIRE(h.row_ptr[0] == 0, "{}: row_ptr[0] = {} (must be 0)", name, h.row_ptr[0]);
-  for (index_t i = 0; i < h.rows; ++i)
-    SAGA_REQUIRE(h.row_ptr[i] <= h.row_ptr[i + 1], "{}: row_ptr decreases at row {} ({} > {})", name, i, h.row_ptr[i],
-                 h.row_ptr[i + 1]);
-  SAGA_REQUIRE(static_cast<std::size_t>(h.row_ptr[h.rows]) == h.col.size(),
-               "{}: row_ptr[rows] = {} but there are {} entries", name, h.row_ptr[h.rows], h.col.size());
-  for (index_t i = 0; i < h.rows; ++i)
-    for (offset_t k = h.row_ptr[i]; k < h.row_ptr[i + 1]; ++k) {
-      SAGA_REQUIRE(h.col[k] >= 0 && h.col[k] < h.cols, "{}: row {} has column index {} outside [0, {})", name, i,
-                   h.col[k], h.cols);
-      SAGA_REQUIRE(k == h.row_ptr[i] || h.col[k - 1] < h.col[k],
-                   "{}: row {} columns not strictly increasing ({} then {})", name, i, h.col[k - 1], h.col[k]);
+  const offset_t nnz = static_cast<offset_t>(col_.size());
+  const offset_t first = row_ptr_.get(0);
+  SAGA_REQUIRE(first == 0, "{}: row_ptr[0] = {} (must be 0)", name, first);
+  if (rows_ > 0) {
+    Array<std::int32_t> bad(rows_, space(), "CSR check flags");
+    parallel_for(space(), rows_, functors::CheckCsrRow{row_ptr_.data(), col_.data(), cols_, nnz, bad.data()});
+    const std::int64_t i = first_flagged(bad);
+    if (i >= 0) {
+      const offset_t a = row_ptr_.get(i), b = row_ptr_.get(i + 1);
+      SAGA_REQUIRE(a <= b, "{}: row_ptr decreases at row {} ({} > {})", name, i, a, b);
+      SAGA_REQUIRE(i + 1 < rows_ || b == nnz, "{}: row_ptr[rows] = {} but there are {} entries", name, b, nnz);
+      SAGA_REQUIRE(a >= 0 && b <= nnz, "{}: row {} spans entries [{}, {}) outside the {} entries", name, i, a, b, nnz);
+      const std::vector<index_t> c =
+          Array<index_t>::view(const_cast<index_t*>(col_.data()) + a, static_cast<std::size_t>(b - a), space())
+              .to_vector();
+      for (std::size_t k = 0; k < c.size(); ++k) {
+        SAGA_REQUIRE(c[k] >= 0 && c[k] < cols_, "{}: row {} has column index {} outside [0, {})", name, i, c[k],
+                     cols_);
+        SAGA_REQUIRE(k == 0 || c[k - 1] < c[k], "{}: row {} columns not strictly increasing ({} then {})", name, i,
+                     c[k - 1], c[k]);
+      }
     }
+  }
+  const offset_t last = row_ptr_.get(rows_);
+  SAGA_REQUIRE(last == nnz, "{}: row_ptr[rows] = {} but there are {} entries", name, last, nnz);
 }
 
 HostCsr to_host_csr(const CsrMatrix& A) {

@@ -30,6 +30,26 @@ struct ExtractDiagonal {
   }
 };
 
+// bad[i] = 1 where row i breaks a CSR invariant: its bounds decrease or leave
+// [0, nnz), or a column is outside [0, cols) or not above the previous one
+// (CsrMatrix::validate, on whichever backend holds the matrix).
+struct CheckCsrRow {
+  const offset_t* rp;
+  const index_t* ci;
+  index_t cols;
+  offset_t nnz;
+  std::int32_t* bad;
+  SAGA_HD void operator()(std::int64_t i) const {
+    const offset_t a = rp[i], b = rp[i + 1];
+    bool ok = a >= 0 && a <= b && b <= nnz;
+    for (offset_t k = a; ok && k < b; ++k) {
+      const index_t c = ci[k];
+      ok = c >= 0 && c < cols && (k == a || ci[k - 1] < c);
+    }
+    bad[i] = !ok;
+  }
+};
+
 // flags[i] = 1 where row i of A and of B differ in pattern (same shapes).
 struct PatternDiffers {
   const offset_t* arp;

@@ -10,7 +10,8 @@ A PyAMG-style interface on SciPy matrices (docs/python.md)::
 The setup and the solve's cycles run in saga's C++ core (saga._saga), on the
 GPU with backend="cuda" (or "auto" where one is present), on the CPU with
 backend="host". Vectors move between NumPy and the backend once per call, never
-per cycle.
+per cycle; CuPy matrices and arrays (anything with __cuda_array_interface__)
+are used in place on the GPU, without copies through the host.
 """
 
 import json as _json
@@ -24,20 +25,73 @@ __version__ = _saga.version
 __all__ = ["smoothed_aggregation_solver", "MultilevelSolver", "gallery", "io", "solve_config"]
 
 
-def _csr_arrays(A):
-    """The CSR arrays of a square SciPy sparse matrix, sorted and summed."""
-    import scipy.sparse as sp
+def _is_device_matrix(A):
+    """A cupyx.scipy.sparse matrix (its arrays live in GPU memory)."""
+    return type(A).__module__.startswith("cupyx.scipy.sparse") and hasattr(A, "tocsr")
 
-    if not sp.issparse(A):
-        raise TypeError(
-            "A must be a scipy.sparse matrix or array (csr, csc, coo, ...), not %s" % type(A).__name__)
+
+def _is_device_array(x):
+    """Anything exposing __cuda_array_interface__ (CuPy, PyTorch, Numba, ...)."""
+    return hasattr(x, "__cuda_array_interface__")
+
+
+def _sync_cupy():
+    """Waits for the work queued on CuPy's current stream (saga runs on its own)."""
+    import cupy
+
+    cupy.cuda.get_current_stream().synchronize()
+
+
+def _check_shape_dtype(A):
     if A.ndim != 2 or A.shape[0] != A.shape[1]:
         raise ValueError("A is %s x %s: saga solves square systems" % A.shape)
     if A.dtype.kind not in "fiu":
         raise TypeError("A has dtype %s: saga solves real systems (float64; integers are converted)" % A.dtype)
-    C = sp.csr_matrix(A, dtype=_np.float64, copy=True)
-    C.sum_duplicates()  # sorted, unique columns
-    return C.indptr, C.indices, C.data, C.shape
+
+
+def _device_csr(A):
+    """A cupyx sparse matrix as canonical float64 CSR on the GPU: A itself where it
+    already is one (used in place, never modified), else a converted copy."""
+    import cupy
+
+    _check_shape_dtype(A)
+    C = A.tocsr()
+    if C.dtype != cupy.float64:
+        C = C.astype(cupy.float64)
+    if not C.has_canonical_format:  # sorted, unique columns
+        C = C.copy() if C is A else C
+        C.sum_duplicates()
+    return C
+
+
+def _matrix_source(A, backend):
+    """What the core reads A from: NumPy arrays, or (for a CuPy matrix and a GPU
+    backend) the device arrays in place. Returns (source, shape, keep): `keep`
+    must outlive the solver when the arrays are used in place."""
+    import scipy.sparse as sp
+
+    if _is_device_matrix(A):
+        C = _device_csr(A)
+        if backend == "host":  # the host backend takes a host copy
+            return _matrix_source(C.get(), backend)
+        _sync_cupy()
+        src = _saga.MatrixSource.device(C.shape[0], C.nnz, C.indptr.data.ptr, C.indices.data.ptr,
+                                        C.data.data.ptr, C.indices.dtype.itemsize)
+        return src, C.shape, C
+    if not sp.issparse(A):
+        raise TypeError(
+            "A must be a scipy.sparse or cupyx.scipy.sparse matrix (csr, csc, coo, ...), not %s" % type(A).__name__)
+    _check_shape_dtype(A)
+    C = A if A.format == "csr" and A.dtype == _np.float64 else sp.csr_matrix(A, dtype=_np.float64)
+    if not C.has_canonical_format:  # sorted, unique columns (a copy: A stays as it is)
+        C = C.copy() if C is A else C
+        C.sum_duplicates()
+    indptr, indices = C.indptr, C.indices
+    if indptr.dtype != indices.dtype or indptr.dtype not in (_np.int32, _np.int64):
+        indptr, indices = indptr.astype(_np.int64), indices.astype(_np.int64)
+    src = _saga.MatrixSource.host(C.shape[0], _np.ascontiguousarray(indptr), _np.ascontiguousarray(indices),
+                                  _np.ascontiguousarray(C.data))
+    return src, C.shape, None
 
 
 def _settings(theta, coarse_size, smoother, cycle, amg):
@@ -69,9 +123,10 @@ def _settings(theta, coarse_size, smoother, cycle, amg):
 class MultilevelSolver:
     """An AMG hierarchy set up by saga; made by smoothed_aggregation_solver()."""
 
-    def __init__(self, core, shape):
+    def __init__(self, core, shape, keep=None):
         self._core = core
         self.shape = shape
+        self._keep = keep  # the caller's GPU arrays the hierarchy uses in place
 
     @property
     def levels(self):
@@ -110,14 +165,40 @@ class MultilevelSolver:
         residuals: a list that receives ||r_k|| / ||b|| for k = 0, 1, ...
         Non-convergence is not an error (as in PyAMG): check return_info=True's
         "converged", or the residuals.
+        b (and x0) may be NumPy arrays, or GPU arrays (CuPy, or anything with
+        __cuda_array_interface__) for a solver on the GPU: then they are used in
+        place and x is a CuPy array, never copied through the host.
         """
-        b = _np.ascontiguousarray(b, dtype=_np.float64).ravel()
-        if x0 is not None:
-            x0 = _np.ascontiguousarray(x0, dtype=_np.float64).ravel()
-        x, info = self._core.solve(b, x0, float(tol), int(maxiter), "none" if accel is None else str(accel))
+        method = "none" if accel is None else str(accel)
+        if self._core.on_gpu() and _is_device_array(b):
+            x, info = self._solve_device(b, x0, float(tol), int(maxiter), method)
+        else:
+            if _is_device_array(b):
+                b = _to_numpy(b)
+            b = _np.ascontiguousarray(b, dtype=_np.float64).ravel()
+            if x0 is not None:
+                x0 = _np.ascontiguousarray(_to_numpy(x0) if _is_device_array(x0) else x0, dtype=_np.float64).ravel()
+            x, info = self._core.solve(b, x0, float(tol), int(maxiter), method)
         if residuals is not None:
             residuals[:] = info["residuals"]
         return (x, info) if return_info else x
+
+    def _solve_device(self, b, x0, tol, maxiter, method):
+        import cupy
+
+        n = self.shape[0]
+        bd = cupy.ascontiguousarray(cupy.asarray(b), dtype=cupy.float64).ravel()
+        if bd.size != n:
+            raise ValueError("b has shape (%d), expected (%d,)" % (bd.size, n))
+        if x0 is None:
+            x = cupy.zeros(n, dtype=cupy.float64)
+        else:
+            x = cupy.array(cupy.asarray(x0), dtype=cupy.float64, copy=True).ravel()
+            if x.size != n:
+                raise ValueError("x0 has shape (%d), expected (%d,)" % (x.size, n))
+        _sync_cupy()
+        info = self._core.solve_device(bd.data.ptr, x.data.ptr, tol, maxiter, method)
+        return x, info
 
     def resetup(self, A, refresh_prolongator=False):
         """New values of the same sparsity pattern (a time or Newton step).
@@ -126,19 +207,42 @@ class MultilevelSolver:
         diagonals and coarse solve (and P and R too with refresh_prolongator=True),
         much cheaper than a new setup. A matrix of another pattern or size is a
         ValueError and the solver stays as it was. Returns the seconds it took.
+        A may be a SciPy or a CuPy matrix (used in place on the GPU).
         """
-        indptr, indices, data, shape = _csr_arrays(A)
+        src, shape, keep = _matrix_source(A, "host" if not self._core.on_gpu() else "cuda")
         if shape != self.shape:
-            raise ValueError("A is %s x %s, the solver was set up for %s x %s" % (shape + self.shape))
-        return self._core.resetup(indptr.astype(_np.int64), indices.astype(_np.int64), data,
-                                  bool(refresh_prolongator))
+            raise ValueError("A is %s x %s, the solver was set up for %s x %s" % (tuple(shape) + tuple(self.shape)))
+        seconds = self._core.resetup(src, bool(refresh_prolongator))
+        self._keep = keep
+        return seconds
 
-    def aspreconditioner(self):
-        """A scipy.sparse.linalg.LinearOperator applying one cycle (M^-1 r)."""
-        from scipy.sparse.linalg import LinearOperator
+    def aspreconditioner(self, device=None):
+        """One cycle (M^-1 r) as a LinearOperator for a Krylov solver.
 
+        device=None: a cupyx.scipy.sparse.linalg.LinearOperator on GPU arrays
+        when the solver was set up from a CuPy matrix, else a
+        scipy.sparse.linalg.LinearOperator on NumPy arrays; True / False choose.
+        """
         n = self.shape[0]
         core = self._core
+        if device is None:
+            device = self._keep is not None
+        if device:
+            import cupy
+            from cupyx.scipy.sparse.linalg import LinearOperator as DeviceOperator
+
+            if not core.on_gpu():
+                raise ValueError("aspreconditioner(device=True): the solver lives on the host")
+
+            def device_matvec(r):
+                rd = cupy.ascontiguousarray(r, dtype=cupy.float64).ravel()
+                z = cupy.empty(n, dtype=cupy.float64)
+                _sync_cupy()
+                core.apply_device(rd.data.ptr, z.data.ptr)
+                return z
+
+            return DeviceOperator((n, n), matvec=device_matvec, dtype=cupy.float64)
+        from scipy.sparse.linalg import LinearOperator
 
         def matvec(r):
             return core.apply(_np.ascontiguousarray(r, dtype=_np.float64).ravel())
@@ -161,7 +265,10 @@ def smoothed_aggregation_solver(A, B=None, theta=None, coarse_size=None, smoothe
     """Sets up saga's smoothed-aggregation AMG for the square sparse matrix A.
 
     A: scipy.sparse (csr, csc, coo, ...; int32/int64 indices; float64, or
-       integers converted). Converted once to sorted CSR.
+       integers converted), copied once to the backend; or a
+       cupyx.scipy.sparse matrix, whose GPU arrays the hierarchy uses in place
+       (keep them unchanged while the solver lives; csr float64 with sorted
+       indices is used as it is, anything else converted on the GPU first).
     B: near-nullspace, an (n, k) array (e.g. the rigid-body modes of
        elasticity); block_size: unknowns per node (interleaved).
     theta, coarse_size, smoother, cycle: as in saga's config (docs/config.md);
@@ -169,16 +276,22 @@ def smoothed_aggregation_solver(A, B=None, theta=None, coarse_size=None, smoothe
        are amg keys of docs/config.md, "__" for "." (smoother__omega=0.6).
     backend: "auto" (the GPU where one is present), "cuda" or "host".
     """
-    indptr, indices, data, shape = _csr_arrays(A)
+    src, shape, keep = _matrix_source(A, str(backend))
     settings = _settings(theta, coarse_size, smoother, cycle, amg)
     Bv = None
     if B is not None:
-        Bv = _np.ascontiguousarray(B, dtype=_np.float64)
+        Bv = _np.ascontiguousarray(_to_numpy(B) if _is_device_array(B) else B, dtype=_np.float64)
         if Bv.ndim == 1:
             Bv = Bv.reshape(-1, 1)
-    core = _saga.Solver(shape[0], shape[1], indptr.astype(_np.int64), indices.astype(_np.int64), data,
-                        settings, str(backend), Bv, int(block_size))
-    return MultilevelSolver(core, shape)
+    core = _saga.Solver(src, settings, str(backend), Bv, int(block_size))
+    return MultilevelSolver(core, tuple(shape), keep)
+
+
+def _to_numpy(x):
+    """A GPU array's contents on the host."""
+    import cupy
+
+    return cupy.asnumpy(cupy.asarray(x))
 
 
 def _to_scipy(arrays):

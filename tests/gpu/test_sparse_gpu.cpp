@@ -144,3 +144,49 @@ TEST_CASE("device out-of-memory names the allocation") {
   CHECK_THROWS_WITH_AS(Array<double>(std::size_t(1) << 45, Space::device, "a test buffer"),
                        doctest::Contains("GPU out of memory allocating a test buffer"), DeviceError);
 }
+
+TEST_CASE("GPU validate() checks on the device and says what the host says") {
+  auto make = [](index_t rows, index_t cols, std::vector<offset_t> rp, std::vector<index_t> c) {
+    HostCsr h{rows, cols, std::move(rp), std::move(c), {}};
+    h.val.assign(h.col.size(), 1.0);
+    return from_host_csr(h, Space::host);
+  };
+  auto message = [](const CsrMatrix& A) -> std::string {
+    try {
+      A.validate("A");
+    } catch (const InputError& e) {
+      return e.what();
+    }
+    return "";
+  };
+  const std::vector<CsrMatrix> broken = [&] {
+    std::vector<CsrMatrix> v;
+    v.push_back(make(2, 3, {0, 2, 1}, {0, 2}));        // row_ptr decreases
+    v.push_back(make(2, 3, {0, 1, 2}, {0, 3}));        // column out of range
+    v.push_back(make(2, 3, {0, 2, 2}, {2, 1}));        // not increasing
+    v.push_back(make(2, 3, {0, 1, 1}, {0, 1}));        // row_ptr[rows] short of the entries
+    v.push_back(make(3, 3, {0, 1, 4, 2}, {0, 1, 2}));  // a row spans past the entries
+    v.push_back(make(2, 3, {1, 1, 2}, {0, 1}));        // row_ptr[0]
+    return v;
+  }();
+  for (const CsrMatrix& h : broken) {
+    const std::string want = message(h);
+    CAPTURE(want);
+    CHECK(!want.empty());
+    CHECK(message(h.to(Space::device)) == want);
+  }
+  // A large valid matrix passes, and one bad entry deep inside is found by row.
+  std::mt19937_64 rng(fresh_seed());
+  RandomSpec s;
+  s.rows = 20000;
+  s.cols = 3000;
+  s.density = 0.004;
+  HostCsr h = random_csr(s, rng);
+  CHECK_NOTHROW(from_host_csr(h, Space::device).validate("A"));
+  const index_t row = static_cast<index_t>(rng() % static_cast<std::uint64_t>(s.rows));
+  index_t r = row;
+  while (h.row_ptr[r + 1] - h.row_ptr[r] < 2) r = (r + 1) % s.rows;
+  std::swap(h.col[h.row_ptr[r]], h.col[h.row_ptr[r] + 1]);
+  const std::string want = fmt::format("A: row {} columns not strictly increasing", r);
+  CHECK_THROWS_WITH_AS(from_host_csr(h, Space::device).validate("A"), doctest::Contains(want.c_str()), InputError);
+}

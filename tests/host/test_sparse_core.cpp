@@ -52,6 +52,9 @@ TEST_CASE("validate() reports each broken invariant") {
   CHECK_THROWS_WITH(make({0, 1, 2}, {0, 3}).validate(), doctest::Contains("outside"));
   CHECK_THROWS_WITH(make({0, 2, 2}, {2, 1}).validate(), doctest::Contains("not strictly increasing"));
   CHECK_THROWS_WITH(make({1, 1, 2}, {0, 1}).validate(), doctest::Contains("row_ptr[0]"));
+  CHECK_THROWS_WITH(make({0, 1, 1}, {0, 1}).validate(), doctest::Contains("row_ptr[rows] = 1 but there are 2"));
+  CHECK_THROWS_WITH(make({0, 3, 2}, {0, 1}).validate(), doctest::Contains("row 0 spans entries [0, 3) outside the 2"));
+  CHECK_THROWS_WITH(make({0, 1, 3}, {0, 1}).validate(), doctest::Contains("row_ptr[rows] = 3 but there are 2"));
 }
 
 TEST_CASE("transpose equals Eigen's on random rectangular matrices") {
