@@ -19,13 +19,17 @@
 # defragmentation, memory, streaming and iterative updates).
 # --embedding runs saga-bench-embedding (numeric resetup against setup on the
 # 3D seed problems, zero-copy device memory at 3D 7-pt N=512).
+# --python builds the Python package with the machine's Python that has NumPy,
+# SciPy, CuPy, pytest and pybind11 (SAGA_PYTHON_EXE, default the first python3 on
+# PATH), runs its tests (GPU and CuPy cases included) and
+# benchmarks/python/bench_python.py on 3D 7-pt N=128 (bench_python.md).
 # --spmv runs saga-bench-spmv (SpMV, V-cycle and PCG against their floors) and
 # the seed-suite solves through the CLI. --tests-only=FILTER runs only the gpu
 # test cases matching the doctest filter.
 set -uo pipefail
 OUT=${1:?usage: device_run.sh OUTDIR [--no-tests] [--no-bench] [--seed-suite] [--profile] [--fe] [--quick] [--components]}
 shift
-TESTS=1 BENCH=1 SEED=0 PROFILE=0 FE=0 QUICK="" COMPONENTS=0 SPGEMM=0 SCALE=0 SPMV=0 SPMSPV=0 DCSR=0 EMBED=0 AGG=0 SETUP=0 TC=""
+PYTHON=0 TESTS=1 BENCH=1 SEED=0 PROFILE=0 FE=0 QUICK="" COMPONENTS=0 SPGEMM=0 SCALE=0 SPMV=0 SPMSPV=0 DCSR=0 EMBED=0 AGG=0 SETUP=0 TC=""
 for a in "$@"; do
   case "$a" in
     --no-tests) TESTS=0 ;;
@@ -43,6 +47,7 @@ for a in "$@"; do
     --dcsr) DCSR=1 ;;
     --embedding) EMBED=1 ;;
     --setup) SETUP=1 ;;
+    --python) PYTHON=1 ;;
     --tests-only=*) TC="${a#--tests-only=}" ;;
     *) echo "unknown option $a"; exit 2 ;;
   esac
@@ -68,7 +73,12 @@ run_bench() {
 summary "GPU: $(nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader 2>&1)"
 summary "commit: $(git rev-parse --short HEAD 2>/dev/null) $(git status --porcelain 2>/dev/null | wc -l) uncommitted changes"
 t0=$(date +%s)
-if ! bash tools/build.sh > "$OUT/build.log" 2>&1; then
+BUILD_ARGS=()
+if [ $PYTHON = 1 ]; then
+  PY=${SAGA_PYTHON_EXE:-$(command -v python3)}
+  BUILD_ARGS=(-DSAGA_PYTHON=ON -DPython_EXECUTABLE="$PY" -Dpybind11_DIR="$("$PY" -m pybind11 --cmakedir)")
+fi
+if ! bash tools/build.sh "${BUILD_ARGS[@]}" > "$OUT/build.log" 2>&1; then
   tail -40 "$OUT/build.log"; summary "BUILD FAILED"; cat "$OUT/summary.txt"; exit 1
 fi
 summary "build: $(( $(date +%s) - t0 )) s"
@@ -83,6 +93,16 @@ if [ $TESTS = 1 ]; then
   summary "gpu tests: $(grep -E 'assertions:' "$OUT/tests.log" | head -1)"
   summary "ctest: $(grep -E 'tests passed|tests failed' "$OUT/tests.log")"
   grep -B3 -A10 "ERROR:" "$OUT/tests.log" | head -80
+fi
+if [ $PYTHON = 1 ]; then
+  t0=$(date +%s)
+  (cd build-device && ctest -L python -V > "$OUT/python_tests.log" 2>&1)
+  summary "python tests: $(grep -E 'tests passed|tests failed' "$OUT/python_tests.log") ($(grep -oE '[0-9]+ passed[^=]*' "$OUT/python_tests.log" | head -1))"
+  PYTHONPATH=build-device/python "$PY" benchmarks/python/bench_python.py --saga build-device/tools/saga \
+    --config configs/poisson_3d7_N128.yaml --out "$OUT" > "$OUT/bench_python.log" 2>&1 \
+    || summary "python bench failed: $(tail -3 "$OUT/bench_python.log")"
+  summary "python: $(( $(date +%s) - t0 )) s"
+  cat "$OUT/bench_python.md" 2>/dev/null
 fi
 if [ $BENCH = 1 ]; then
   ./build-device/benchmarks/saga-bench --json "$OUT/bench_sparse.json" --markdown "$OUT/bench_sparse.md" $QUICK \

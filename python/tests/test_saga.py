@@ -305,3 +305,137 @@ def test_resetup_with_new_values_equals_a_fresh_setup(refresh):
     with pytest.raises(ValueError, match="set up for"):
         ml.resetup(saga.gallery.poisson("3d7", 10))
     assert np.array_equal(ml.solve(b), x)
+
+
+# ---- GPU arrays in place (CuPy): skipped without CuPy or a GPU ----------------------------------
+def has_cupy():
+    if not has_gpu():
+        return False
+    try:
+        import cupy
+
+        return cupy.cuda.runtime.getDeviceCount() > 0
+    except Exception:  # not installed, or no driver
+        return False
+
+
+needs_cupy = pytest.mark.skipif(not has_cupy(), reason="no CuPy with a GPU")
+
+
+class CudaArrayOnly:
+    """A GPU vector known only by its __cuda_array_interface__ (as PyTorch or Numba hand one)."""
+
+    def __init__(self, a):
+        self._a = a
+        self.__cuda_array_interface__ = a.__cuda_array_interface__
+
+
+@needs_cupy
+@pytest.mark.parametrize("stencil,N", [("3d7", 24), ("2d9", 64)])
+def test_cupy_matrix_and_vectors_in_place(stencil, N):
+    import cupy
+    import cupyx.scipy.sparse as csp
+
+    A = saga.gallery.poisson(stencil, N)
+    x_star = rng().uniform(0, 1, A.shape[0])
+    b = A @ x_star
+    Ad = csp.csr_matrix(A)
+    before = (Ad.data.copy(), Ad.indices.copy(), Ad.indptr.copy())
+    ml = saga.smoothed_aggregation_solver(Ad)
+    assert ml.backend.startswith("cuda")
+    bd = cupy.asarray(b)
+    x, info = ml.solve(bd, tol=1e-8, return_info=True)
+    assert isinstance(x, cupy.ndarray) and x.shape == (A.shape[0],)
+    assert info["converged"]
+    r = bd - Ad @ x
+    assert float(cupy.linalg.norm(r)) <= 1e-8 * float(cupy.linalg.norm(bd)) * 1.0001
+    # the same hierarchy and iterates as from SciPy arrays on the GPU
+    ref, info_ref = saga.smoothed_aggregation_solver(A, backend="cuda").solve(b, return_info=True)
+    assert info["iterations"] == info_ref["iterations"]
+    assert np.array_equal(cupy.asnumpy(x), ref)
+    # anything with __cuda_array_interface__, and x0 on the GPU
+    x2 = ml.solve(CudaArrayOnly(bd), x0=x, tol=1e-8)
+    assert isinstance(x2, cupy.ndarray)
+    # saga never writes to the caller's matrix
+    for a, b0 in zip((Ad.data, Ad.indices, Ad.indptr), before):
+        assert bool(cupy.all(a == b0))
+
+
+@needs_cupy
+def test_cupy_preconditioner_in_cupyx_cg():
+    import cupy
+    import cupyx.scipy.sparse as csp
+    import cupyx.scipy.sparse.linalg as cspla
+
+    A = saga.gallery.poisson("3d7", 20)
+    Ad = csp.csr_matrix(A)
+    bd = cupy.asarray(rng().uniform(-1, 1, A.shape[0]))
+    ml = saga.smoothed_aggregation_solver(Ad)
+    _, info = ml.solve(bd, tol=1e-8, return_info=True)
+    M = ml.aspreconditioner()
+    assert type(M).__module__.startswith("cupyx")
+    count = [0]
+
+    def cb(_):
+        count[0] += 1
+
+    try:
+        x, code = cspla.cg(Ad, bd, M=M, rtol=1e-8, maxiter=200, callback=cb)
+    except TypeError:  # older CuPy: tol
+        x, code = cspla.cg(Ad, bd, M=M, tol=1e-8, maxiter=200, callback=cb)
+    assert code == 0
+    assert abs(count[0] - info["iterations"]) <= 1
+    assert float(cupy.linalg.norm(bd - Ad @ x)) <= 1.01e-8 * float(cupy.linalg.norm(bd))
+
+
+@needs_cupy
+def test_cupy_formats_duplicates_and_bad_input():
+    import cupy
+    import cupyx.scipy.sparse as csp
+
+    A = saga.gallery.poisson("2d5", 40)
+    b = rng().uniform(0, 1, A.shape[0])
+    ref = saga.smoothed_aggregation_solver(A, backend="cuda").solve(b)
+    # COO with every entry split in two halves: converted and summed on the GPU
+    C = A.tocoo()
+    dup = csp.coo_matrix((cupy.asarray(np.concatenate([C.data / 2, C.data / 2])),
+                          (cupy.asarray(np.concatenate([C.row, C.row])), cupy.asarray(np.concatenate([C.col, C.col])))),
+                         shape=A.shape)
+    x = saga.smoothed_aggregation_solver(dup).solve(cupy.asarray(b))
+    assert np.allclose(cupy.asnumpy(x), ref, rtol=1e-9, atol=1e-12)
+    # backend="host" takes a host copy and returns NumPy
+    xh = saga.smoothed_aggregation_solver(csp.csr_matrix(A), backend="host").solve(cupy.asarray(b))
+    assert isinstance(xh, np.ndarray)
+    # a column out of range, sorted rows: found by the GPU check, named by row
+    bad = A.copy()
+    bad.indices[bad.indptr[7] + 1] = A.shape[0] + 5
+    bad.has_sorted_indices = True
+    Bd = csp.csr_matrix((cupy.asarray(bad.data), cupy.asarray(bad.indices), cupy.asarray(bad.indptr)), shape=A.shape)
+    Bd.has_canonical_format = True
+    with pytest.raises(ValueError, match="row 7"):
+        saga.smoothed_aggregation_solver(Bd)
+    # NaN values
+    nan = csp.csr_matrix(A)
+    nan.data[3] = cupy.nan
+    with pytest.raises(ValueError):
+        saga.smoothed_aggregation_solver(nan)
+    # a vector of the wrong length
+    ml = saga.smoothed_aggregation_solver(csp.csr_matrix(A))
+    with pytest.raises(ValueError, match="shape"):
+        ml.solve(cupy.zeros(A.shape[0] + 1))
+
+
+@needs_cupy
+def test_cupy_resetup_in_place():
+    import cupy
+    import cupyx.scipy.sparse as csp
+
+    A = saga.gallery.poisson("3d7", 14)
+    b = cupy.asarray(rng().uniform(0, 1, A.shape[0]))
+    ml = saga.smoothed_aggregation_solver(csp.csr_matrix(A))
+    A2 = csp.csr_matrix(2.5 * A)
+    assert ml.resetup(A2) > 0
+    x, info = ml.solve(b, return_info=True)
+    y, info_fresh = saga.smoothed_aggregation_solver(A2).solve(b, return_info=True)
+    assert info["iterations"] == info_fresh["iterations"]
+    assert float(cupy.max(cupy.abs(x - y))) <= 1e-10 * float(cupy.max(cupy.abs(y)))
