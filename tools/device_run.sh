@@ -77,6 +77,14 @@ BUILD_ARGS=()
 if [ $PYTHON = 1 ]; then
   PY=${SAGA_PYTHON_EXE:-$(command -v python3)}
   BUILD_ARGS=(-DSAGA_PYTHON=ON -DPython_EXECUTABLE="$PY" -Dpybind11_DIR="$("$PY" -m pybind11 --cmakedir)")
+  # The GPU machine's default compiler (/opt/gcc/bin/g++, a wrapper) emits the
+  # standard library's stream templates into the objects (weak, exported): in a
+  # Python extension they clash with the libstdc++ Python already loaded, and
+  # the first istream >> crashes (read_matrix_market). The system g++ does not.
+  if [ -x /usr/bin/g++ ]; then
+    export CC=/usr/bin/gcc CXX=/usr/bin/g++ CUDAHOSTCXX=/usr/bin/g++
+    export SAGA_BUILD_DIR=build-device-py
+  fi
 fi
 if ! bash tools/build.sh "${BUILD_ARGS[@]}" > "$OUT/build.log" 2>&1; then
   tail -40 "$OUT/build.log"; summary "BUILD FAILED"; cat "$OUT/summary.txt"; exit 1
@@ -84,10 +92,10 @@ fi
 summary "build: $(( $(date +%s) - t0 )) s"
 if [ $TESTS = 1 ]; then
   if [ -n "$TC" ]; then
-    (cd build-device && ./tests/saga_gpu_tests -tc="$TC" > "$OUT/tests.log" 2>&1; echo "gpu exit $?" >> "$OUT/tests.log")
+    (cd "$SAGA_BUILD_DIR" && ./tests/saga_gpu_tests -tc="$TC" > "$OUT/tests.log" 2>&1; echo "gpu exit $?" >> "$OUT/tests.log")
   else
-    (cd build-device && ./tests/saga_gpu_tests > "$OUT/tests.log" 2>&1; echo "gpu exit $?" >> "$OUT/tests.log")
-    (cd build-device && ctest --output-on-failure >> "$OUT/tests.log" 2>&1)
+    (cd "$SAGA_BUILD_DIR" && ./tests/saga_gpu_tests > "$OUT/tests.log" 2>&1; echo "gpu exit $?" >> "$OUT/tests.log")
+    (cd "$SAGA_BUILD_DIR" && ctest --output-on-failure >> "$OUT/tests.log" 2>&1)
   fi
   summary "gpu tests: $(grep -E 'test cases:' "$OUT/tests.log" | head -1)"
   summary "gpu tests: $(grep -E 'assertions:' "$OUT/tests.log" | head -1)"
@@ -96,9 +104,9 @@ if [ $TESTS = 1 ]; then
 fi
 if [ $PYTHON = 1 ]; then
   t0=$(date +%s)
-  (cd build-device && ctest -L python -V > "$OUT/python_tests.log" 2>&1)
+  (cd "$SAGA_BUILD_DIR" && ctest -L python -V > "$OUT/python_tests.log" 2>&1)
   summary "python tests: $(grep -E 'tests passed|tests failed' "$OUT/python_tests.log") ($(grep -oE '[0-9]+ passed[^=]*' "$OUT/python_tests.log" | head -1))"
-  PYTHONPATH=build-device/python "$PY" benchmarks/python/bench_python.py --saga build-device/tools/saga \
+  PYTHONPATH="$SAGA_BUILD_DIR/python" "$PY" benchmarks/python/bench_python.py --saga "$SAGA_BUILD_DIR/tools/saga" \
     --config configs/poisson_3d7_N128.yaml --out "$OUT" > "$OUT/bench_python.log" 2>&1 \
     || summary "python bench failed: $(tail -3 "$OUT/bench_python.log")"
   summary "python: $(( $(date +%s) - t0 )) s"
