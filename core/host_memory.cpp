@@ -3,7 +3,9 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <string>
 
@@ -11,6 +13,18 @@ namespace saga {
 
 namespace {
 std::size_t machine_available();
+}
+
+void parallel_memcpy(void* dst, const void* src, std::size_t bytes) {
+  constexpr std::size_t kPiece = std::size_t(1) << 18;  // 256 KB a task
+  const std::int64_t pieces = static_cast<std::int64_t>((bytes + kPiece - 1) / kPiece);
+  char* d = static_cast<char*>(dst);
+  const char* s = static_cast<const char*>(src);
+#pragma omp parallel for schedule(static) if (pieces > 1)
+  for (std::int64_t p = 0; p < pieces; ++p) {
+    const std::size_t at = static_cast<std::size_t>(p) * kPiece;
+    std::memcpy(d + at, s + at, std::min(kPiece, bytes - at));
+  }
 }
 
 std::size_t available_host_memory() {
