@@ -36,7 +36,7 @@ void lanczos_orthogonalize(Scalars& s, int alpha, int beta_prev, int beta, const
   orthogonalize_kernel<<<kReduceBlocks, kThreads, 0, ::saga::device_stream()>>>(
       s.data(), alpha, beta_prev, d.data(), v.data(), v_prev.data(), w.data(), w.size(), partial);
   SAGA_CUDA_LAUNCH("lanczos orthogonalize");
-  sum_partials_into<true><<<1, kThreads, 0, ::saga::device_stream()>>>(partial, kReduceBlocks, s.data() + beta);
+  sum_partials_into<true><<<1, kSumThreads, 0, ::saga::device_stream()>>>(partial, kReduceBlocks, s.data() + beta);
   SAGA_CUDA_LAUNCH("lanczos norm");
 }
 

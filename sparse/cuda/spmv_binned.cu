@@ -428,7 +428,7 @@ void run_binned(const CsrRef& A, BinnedPlan& p, const Vector& x, Out out, BlockP
     }
   }
   if (dot) {
-    sum_partials_into<<<1, kThreads, 0, st>>>(partial, static_cast<long long>(parts), dot->data() + slot);
+    sum_partials_into<<<1, kSumThreads, 0, st>>>(partial, static_cast<long long>(parts), dot->data() + slot);
     SAGA_CUDA_LAUNCH("binned SpMV dot");
   }
 }

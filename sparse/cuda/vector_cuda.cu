@@ -89,7 +89,7 @@ double dot(const Vector& x, const Vector& y) {
   Array<double> partial(kReduceBlocks, Space::device, "dot partial sums");
   dot_partial<<<kReduceBlocks, kThreads, 0, ::saga::device_stream()>>>(x.data(), y.data(), x.size(), partial.data());
   SAGA_CUDA_LAUNCH("dot_partial");
-  sum_partials_into<<<1, kThreads, 0, ::saga::device_stream()>>>(partial.data(), kReduceBlocks, partial.data());
+  sum_partials_into<<<1, kSumThreads, 0, ::saga::device_stream()>>>(partial.data(), kReduceBlocks, partial.data());
   SAGA_CUDA_LAUNCH("sum_partials_into");
   return partial.get(0);
 }
@@ -103,7 +103,7 @@ void dot_into(const Vector& x, const Vector& y, Scalars& s, int slot) {
   double* partial = s.scratch(kReduceBlocks);
   dot_partial<<<kReduceBlocks, kThreads, 0, ::saga::device_stream()>>>(x.data(), y.data(), x.size(), partial);
   SAGA_CUDA_LAUNCH("dot_partial");
-  sum_partials_into<<<1, kThreads, 0, ::saga::device_stream()>>>(partial, kReduceBlocks, out);
+  sum_partials_into<<<1, kSumThreads, 0, ::saga::device_stream()>>>(partial, kReduceBlocks, out);
   SAGA_CUDA_LAUNCH("sum_partials_into");
 }
 bool all_finite(const Vector& x) {
