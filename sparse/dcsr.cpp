@@ -97,13 +97,13 @@ DcsrMatrix DcsrMatrix::from_csr(const CsrMatrix& A, const DcsrParams& p) {
   A.col().copy_into(D.col_, 0);
   A.val().copy_into(D.val_, 0);
   parallel_for(A.space(), A.rows(), functors::DcsrFromCsr{table(D.seg_, D.size_, D.nseg_, D.pitch_),
-                                                         A.row_ptr().data(), p.segments});
+                                                         A.row_ptr().data()});
   const unsigned long long used = static_cast<unsigned long long>(nnz);
   D.cursor_.copy_from_host(&used, 1);
   D.entries_ = nnz;
   D.segments_ = A.rows();
   D.sorted_ = true;
-  D.set_compact(A.row_ptr().clone());
+  D.set_compact_from_table();
   return D;
 }
 
@@ -111,6 +111,24 @@ void DcsrMatrix::set_compact(Array<offset_t> row_ptr) {
   compact_ = !row_ptr.empty();
   row_ptr_ = std::move(row_ptr);
   spmv_plan_.reset();
+}
+
+void DcsrMatrix::set_compact_from_table() {
+  compact_ = true;
+  row_ptr_ = Array<offset_t>();
+  spmv_plan_.reset();
+}
+
+const Array<offset_t>& DcsrMatrix::compact_row_ptr() const {
+  SAGA_REQUIRE(compact_, "DCSR: row_ptr of a matrix that is not compact");
+  if (row_ptr_.empty()) {
+    Array<offset_t> rp(static_cast<std::size_t>(rows_) + 1, space(), "DCSR row_ptr");
+    parallel_for(space(), static_cast<std::int64_t>(rows_) + 1,
+                 functors::DcsrCompactRowPtr{table(seg_, size_, nseg_, pitch_), rows_,
+                                             static_cast<offset_t>(entries_), rp.data()});
+    row_ptr_ = std::move(rp);
+  }
+  return row_ptr_;
 }
 
 DcsrMatrix DcsrMatrix::from_coo(const CooMatrix& coo, const DcsrParams& p) { return from_csr(coo_to_csr(coo), p); }
@@ -128,8 +146,7 @@ DcsrMatrix DcsrMatrix::blank(index_t rows, index_t cols, Space space, const Dcsr
   cap = std::min(cap, limit_of(p));
   D.init_layout(rows, cols, space, p, cap);
   D.slack_ = alpha;
-  parallel_for(space, rows, functors::DcsrBlank{table(D.seg_, D.size_, D.nseg_, D.pitch_), p.initial_width,
-                                               p.segments});
+  parallel_for(space, rows, functors::DcsrBlank{table(D.seg_, D.size_, D.nseg_, D.pitch_), p.initial_width});
   const unsigned long long used = static_cast<unsigned long long>(first);
   D.cursor_.copy_from_host(&used, 1);
   D.segments_ = p.initial_width > 0 ? rows : 0;
@@ -224,7 +241,10 @@ DcsrMatrix DcsrMatrix::to(Space dst) const {
   D.entries_ = entries_;
   D.segments_ = segments_;
   D.sorted_ = sorted_;
-  if (compact_) D.set_compact(row_ptr_.to(dst, "DCSR row_ptr"));
+  if (compact_ && row_ptr_.empty())
+    D.set_compact_from_table();
+  else if (compact_)
+    D.set_compact(row_ptr_.to(dst, "DCSR row_ptr"));
   return D;
 }
 
@@ -348,12 +368,13 @@ void DcsrMatrix::spmv(double alpha, const Vector& x, double beta, Vector& y) con
                                 alpha, beta};
   if (space() == Space::device) {
     if (compact_) {  // CSR arrays: saga's binned CSR SpMV
-      const cuda::CsrRef ref{rows_, cols_, static_cast<offset_t>(entries_), row_ptr_.data(), col_.data(), val_.data()};
+      const cuda::CsrRef ref{rows_, cols_, static_cast<offset_t>(entries_), compact_row_ptr().data(), col_.data(),
+                             val_.data()};
       SAGA_DEVICE_CALL(if (!spmv_plan_) spmv_plan_ = cuda::spmv_binned_plan(ref);
                        cuda::spmv_binned(alpha, ref, spmv_plan_.get(), x, beta, y));
       return;
     }
-    SAGA_DEVICE_CALL(cuda::dcsr_spmv(f, rows_, entries_, mean_run_length()));
+    SAGA_DEVICE_CALL(cuda::dcsr_spmv(f, rows_, entries_, mean_run_length(), long_rows_));
     return;
   }
   parallel_for(Space::host, rows_, f);

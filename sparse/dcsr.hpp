@@ -165,9 +165,14 @@ class DcsrMatrix {
   double mean_run_length() const;
   void compact_into(const functors::DcsrCompact& f) const;  // f over every row, by backend
   bool compact_ = false;
-  Array<offset_t> row_ptr_;           // rows + 1 when compact_
+  // rows + 1 when compact_ (built from the table on first use when a conversion
+  // left it out: 4 bytes a row that CSR -> DCSR does not move)
+  mutable Array<offset_t> row_ptr_;
   mutable std::shared_ptr<void> spmv_plan_;  // the binned SpMV's plan of (row_ptr_, col_, val_), when compact_
+  mutable Array<index_t> long_rows_;         // the fragmented SpMV's list of long rows, kept between calls
   void set_compact(Array<offset_t> row_ptr);  // row_ptr empty: not compact
+  void set_compact_from_table();              // compact; row_ptr_ made from the table when needed
+  const Array<offset_t>& compact_row_ptr() const;
   bool sorted_ = true;
 };
 

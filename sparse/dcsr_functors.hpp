@@ -66,12 +66,12 @@ struct DcsrRows {  // the segment table of a matrix
 };
 
 // Row i of a CSR matrix as row i's only segment, without slack.
+// Only slot 0 is written: slots at or past a row's segment count are never
+// read (every reader stops at nseg[i]), so a conversion moves no bytes for them.
 struct DcsrFromCsr {
   DcsrRows t;
   const offset_t* rp;
-  int k;
   SAGA_HD void operator()(std::int64_t i) const {
-    for (int s = 0; s < k; ++s) t.start(i, s) = t.end(i, s) = 0;
     t.start(i, 0) = rp[i];
     t.end(i, 0) = rp[i + 1];
     t.size[i] = rp[i + 1] - rp[i];
@@ -79,13 +79,21 @@ struct DcsrFromCsr {
   }
 };
 
+// The row_ptr of a compact DCSR (every row one run, in row order): row i's
+// first segment starts it, the entry count ends it.
+struct DcsrCompactRowPtr {
+  DcsrRows t;
+  index_t rows;
+  offset_t entries;
+  offset_t* rp;
+  SAGA_HD void operator()(std::int64_t i) const { rp[i] = i < rows ? t.start(i, 0) : entries; }
+};
+
 // Blank rows: row i's first segment is [i w, (i+1) w).
 struct DcsrBlank {
   DcsrRows t;
   offset_t width;
-  int k;
-  SAGA_HD void operator()(std::int64_t i) const {
-    for (int s = 0; s < k; ++s) t.start(i, s) = t.end(i, s) = 0;
+  SAGA_HD void operator()(std::int64_t i) const {  // slot 0 only, as DcsrFromCsr
     t.start(i, 0) = static_cast<offset_t>(i * width);
     t.end(i, 0) = static_cast<offset_t>((i + 1) * width);
     t.size[i] = 0;

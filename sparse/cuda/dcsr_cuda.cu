@@ -13,6 +13,7 @@
 
 SAGA_INSTANTIATE_DEVICE_FOR_EACH(saga::functors::DcsrFromCsr)
 SAGA_INSTANTIATE_DEVICE_FOR_EACH(saga::functors::DcsrBlank)
+SAGA_INSTANTIATE_DEVICE_FOR_EACH(saga::functors::DcsrCompactRowPtr)
 SAGA_INSTANTIATE_DEVICE_FOR_EACH(saga::functors::DcsrInsertRow)
 SAGA_INSTANTIATE_DEVICE_FOR_EACH(saga::functors::DcsrEraseRow)
 SAGA_INSTANTIATE_DEVICE_FOR_EACH(saga::functors::DcsrSpmvRow)
@@ -40,12 +41,20 @@ constexpr int kLongThreads = 256;
 
 // The long rows one kernel met: count and list in one device array (the list
 // order does not matter: each long row is done by one CTA in a fixed order).
+std::size_t long_rows_size(std::int64_t entries) { return static_cast<std::size_t>(2 + entries / kLongRow); }
 struct LongRows {
-  Array<index_t> buf;  // [count, rows...]
+  Array<index_t> own;  // [count, rows...]
+  index_t* buf;
   explicit LongRows(std::int64_t entries)
-      : buf(Array<index_t>::zeros(static_cast<std::size_t>(2 + entries / kLongRow), Space::device, "DCSR long rows")) {}
-  index_t* count() { return buf.data(); }
-  index_t* list() { return buf.data() + 1; }
+      : own(Array<index_t>::zeros(long_rows_size(entries), Space::device, "DCSR long rows")), buf(own.data()) {}
+  // A kept list: grown when too short, its count cleared (4 bytes, not the list).
+  LongRows(std::int64_t entries, Array<index_t>& kept) {
+    if (kept.size() < long_rows_size(entries)) kept = Array<index_t>(long_rows_size(entries), Space::device, "DCSR long rows");
+    buf = kept.data();
+    SAGA_CUDA(cudaMemsetAsync(buf, 0, sizeof(index_t), ::saga::device_stream()));
+  }
+  index_t* count() { return buf; }
+  index_t* list() { return buf + 1; }
 };
 
 // The first K (start, end) pairs of row i, loaded together (independent
@@ -179,9 +188,10 @@ Array<index_t> dcsr_rows_by_length(const Array<offset_t>& size) {
   return order;
 }
 
-void dcsr_spmv(const functors::DcsrSpmvRow& f, index_t rows, std::int64_t entries, double mean_run_length) {
+void dcsr_spmv(const functors::DcsrSpmvRow& f, index_t rows, std::int64_t entries, double mean_run_length,
+               Array<index_t>& long_rows) {
   if (rows == 0) return;
-  LongRows lr(entries);
+  LongRows lr(entries, long_rows);
   with_lanes(lanes_for(mean_run_length, 4, 1), [&](auto v) {
     constexpr int V = decltype(v)::value;
     dcsr_vector_kernel<V><<<grid_for(static_cast<std::int64_t>(rows) * V), kThreads, 0, ::saga::device_stream()>>>(

@@ -45,7 +45,10 @@ std::int64_t spgemm_products(const CsrMatrix& A, const CsrMatrix& B);
 // row (V from the mean length of a row's runs), rows of over 4096 entries a CTA
 // each.
 Array<index_t> dcsr_rows_by_length(const Array<offset_t>& size);
-void dcsr_spmv(const functors::DcsrSpmvRow& f, index_t rows, std::int64_t entries, double mean_run_length);
+// `long_rows`: the list of rows the CTA kernel takes, kept by the caller between
+// calls (grown here when the entries outgrow it).
+void dcsr_spmv(const functors::DcsrSpmvRow& f, index_t rows, std::int64_t entries, double mean_run_length,
+               Array<index_t>& long_rows);
 void dcsr_compact(const functors::DcsrCompact& f, index_t rows, std::int64_t entries, double mean_run_length);
 
 void fill(Vector& x, double value);

@@ -13,6 +13,22 @@
 using namespace saga;
 using namespace saga::test;
 
+namespace {
+// Every row's used (start, end) pairs in row order: the slots past a row's
+// segment count are not kept (no reader goes there), so they are not compared.
+std::vector<offset_t> used_segments(const DcsrMatrix& D) {
+  const auto ns = D.row_segments().to_vector();
+  const auto seg = D.segment_table().to_vector();
+  std::vector<offset_t> out;
+  for (index_t i = 0; i < D.rows(); ++i)
+    for (int s = 0; s < ns[i]; ++s) {
+      out.push_back(seg[s * D.pitch() + 2 * i]);
+      out.push_back(seg[s * D.pitch() + 2 * i + 1]);
+    }
+  return out;
+}
+}  // namespace
+
 TEST_CASE("GPU DCSR insertion rounds equal the host and the model, every duplicates mode") {
   std::mt19937_64 rng(fresh_seed());
   for (DcsrDuplicates mode : {DcsrDuplicates::keep, DcsrDuplicates::add, DcsrDuplicates::replace}) {
@@ -84,7 +100,7 @@ TEST_CASE("GPU DCSR on an R-MAT graph: blank streaming, length-ordered defragmen
   Dd.defragment();
   Dh.defragment();
   CHECK(Dd.row_sizes().to_vector() == Dh.row_sizes().to_vector());
-  CHECK(Dd.segment_table().to_vector() == Dh.segment_table().to_vector());  // the same stable length order
+  CHECK(used_segments(Dd) == used_segments(Dh));  // the same stable length order
   const Vector x = random_vector(G.cols(), rng(), Space::host);
   Vector yd(G.rows(), Space::device), y(G.rows(), Space::host);
   Dd.spmv(1.0, x.to(Space::device), 0.0, yd);
@@ -139,6 +155,14 @@ TEST_CASE("GPU DCSR SpMV: compact DCSR runs the binned CSR kernels (bitwise CSR)
     REQUIRE(D.compact());
     D.spmv(0.5, x, 2.0, y);
     CHECK(y.to_vector() == y_csr.to_vector());  // the same kernels on the same arrays
+    {  // the row_ptr made from the table (the conversion leaves it out), also after a round trip
+      const DcsrMatrix back = D.to(Space::host).to(Space::device);
+      REQUIRE(back.compact());
+      Vector y2 = random_vector(A.rows(), rng(), Space::device), y2_csr = y2.clone();
+      back.spmv(0.5, x, 2.0, y2);
+      spmv(0.5, A, x, 2.0, y2_csr, Component("binned"));
+      CHECK(y2.to_vector() == y2_csr.to_vector());
+    }
     // Fragment it (every row's second half re-inserted after an erase), then compact it again.
     const HostCsr h = to_host_csr(A);
     DcsrBatch half;
@@ -163,7 +187,7 @@ TEST_CASE("GPU DCSR SpMV: compact DCSR runs the binned CSR kernels (bitwise CSR)
     CHECK(max_rel_diff(yf.to_vector(), yh.to_vector()) < 1e-12);
     D.defragment();
     Dh.defragment();
-    CHECK(D.segment_table().to_vector() == Dh.segment_table().to_vector());
+    CHECK(used_segments(D) == used_segments(Dh));
     std::vector<index_t> cd = D.col().to_vector(), ch = Dh.col().to_vector();
     cd.resize(static_cast<std::size_t>(D.entries()));  // the entries, not the spare room
     ch.resize(static_cast<std::size_t>(Dh.entries()));
