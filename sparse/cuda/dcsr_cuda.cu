@@ -41,20 +41,34 @@ constexpr int kLongThreads = 256;
 
 // The long rows one kernel met: count and list in one device array (the list
 // order does not matter: each long row is done by one CTA in a fixed order).
-std::size_t long_rows_size(std::int64_t entries) { return static_cast<std::size_t>(2 + entries / kLongRow); }
 struct LongRows {
-  Array<index_t> own;  // [count, rows...]
-  index_t* buf;
+  Array<index_t> buf;  // [count, rows...]
   explicit LongRows(std::int64_t entries)
-      : own(Array<index_t>::zeros(long_rows_size(entries), Space::device, "DCSR long rows")), buf(own.data()) {}
-  // A kept list: grown when too short, its count cleared (4 bytes, not the list).
-  LongRows(std::int64_t entries, Array<index_t>& kept) {
-    if (kept.size() < long_rows_size(entries)) kept = Array<index_t>(long_rows_size(entries), Space::device, "DCSR long rows");
+      : buf(Array<index_t>::zeros(static_cast<std::size_t>(2 + entries / kLongRow), Space::device, "DCSR long rows")) {}
+  index_t* count() { return buf.data(); }
+  index_t* list() { return buf.data() + 1; }
+};
+
+// The SpMV's rows too long for their V lanes, in two lists kept with the
+// matrix between calls: long rows (over kLongRow entries, a CTA each) and
+// medium rows (over kMidRow, a warp each; R-MAT's rows of a few hundred
+// entries held up 1-2 lanes). Layout [long count, medium count, long rows...,
+// medium rows...]; each call clears the two counts (8 bytes).
+constexpr offset_t kMidRow = 64;
+struct SpmvRowLists {
+  index_t* buf;
+  std::size_t long_cap;
+  SpmvRowLists(std::int64_t entries, Array<index_t>& kept) {
+    long_cap = static_cast<std::size_t>(1 + entries / kLongRow);
+    const std::size_t need = 2 + long_cap + static_cast<std::size_t>(1 + entries / kMidRow);
+    if (kept.size() < need) kept = Array<index_t>(need, Space::device, "DCSR SpMV row lists");
     buf = kept.data();
-    SAGA_CUDA(cudaMemsetAsync(buf, 0, sizeof(index_t), ::saga::device_stream()));
+    SAGA_CUDA(cudaMemsetAsync(buf, 0, 2 * sizeof(index_t), ::saga::device_stream()));
   }
-  index_t* count() { return buf; }
-  index_t* list() { return buf + 1; }
+  __host__ __device__ index_t* long_count() const { return buf; }
+  __host__ __device__ index_t* mid_count() const { return buf + 1; }
+  __host__ __device__ index_t* long_list() const { return buf + 2; }
+  __host__ __device__ index_t* mid_list() const { return buf + 2 + long_cap; }
 };
 
 // The first K (start, end) pairs of row i, loaded together (independent
@@ -99,13 +113,22 @@ __device__ inline bool take_if_long(const functors::DcsrRows& t, std::int64_t i,
 }
 
 // SpMV: a group of V lanes per row, a shuffle reduction in a fixed order
-// (deterministic), y written once. Long rows are listed for the CTA kernel.
+// (deterministic), y written once. Rows longer than kMidRow (and than 16 entries
+// a lane) are listed for the tail kernel: a warp each, or a CTA past kLongRow.
 template <int V>
-__global__ void dcsr_vector_kernel(index_t rows, functors::DcsrSpmvRow f, index_t* count, index_t* list) {
+__global__ void dcsr_vector_kernel(index_t rows, functors::DcsrSpmvRow f, SpmvRowLists lists) {
   const std::int64_t row = global_thread() / V;
   const int lane = threadIdx.x % V;
   if (row >= rows) return;
-  if (take_if_long(f.t, row, lane, count, list)) return;
+  const offset_t size = f.t.size[row];
+  if (size > kLongRow) {
+    if (lane == 0) lists.long_list()[atomicAdd(lists.long_count(), 1)] = static_cast<index_t>(row);
+    return;
+  }
+  if (V < 32 && size > kMidRow && size > 16 * V) {
+    if (lane == 0) lists.mid_list()[atomicAdd(lists.mid_count(), 1)] = static_cast<index_t>(row);
+    return;
+  }
   double s = 0.0;
   for_lane_entries<V, 4>(f.t, row, lane, [&](offset_t e, offset_t) { s += f.val[e] * __ldg(f.x + f.col[e]); });
   // The group's own lanes (a group leaves together: rows past the end, long rows).
@@ -115,19 +138,37 @@ __global__ void dcsr_vector_kernel(index_t rows, functors::DcsrSpmvRow f, index_
   if (lane == 0) f.y[row] = f.beta == 0.0 ? f.alpha * s : f.alpha * s + f.beta * f.y[row];
 }
 
-// SpMV of the listed long rows: one CTA per row (grid-stride over the list),
-// a block reduction in a fixed order.
-__global__ void dcsr_long_spmv_kernel(functors::DcsrSpmvRow f, const index_t* count, const index_t* list) {
+// SpMV of the listed rows, in one launch (the vector kernel's tail): first the
+// long rows, one CTA per row (grid-stride over the list) with a block
+// reduction in a fixed order, then the medium rows, one warp per row with a
+// shuffle reduction in a fixed order. Each row has one owner: the list order
+// (atomics) does not change any sum.
+__global__ void dcsr_tail_spmv_kernel(functors::DcsrSpmvRow f, SpmvRowLists lists) {
   using Reduce = cub::BlockReduce<double, kLongThreads>;
   __shared__ typename Reduce::TempStorage tmp;
-  for (index_t r = blockIdx.x; r < *count; r += gridDim.x) {
-    const index_t row = list[r];
+  const auto finish = [&](index_t row, double s) {
+    f.y[row] = f.beta == 0.0 ? f.alpha * s : f.alpha * s + f.beta * f.y[row];
+  };
+  const index_t long_rows = *lists.long_count();
+  for (index_t r = blockIdx.x; r < long_rows; r += gridDim.x) {
+    const index_t row = lists.long_list()[r];
     double s = 0.0;
     for_lane_entries<kLongThreads, 4>(f.t, row, threadIdx.x,
                                       [&](offset_t e, offset_t) { s += f.val[e] * __ldg(f.x + f.col[e]); });
     s = Reduce(tmp).Sum(s);
-    if (threadIdx.x == 0) f.y[row] = f.beta == 0.0 ? f.alpha * s : f.alpha * s + f.beta * f.y[row];
+    if (threadIdx.x == 0) finish(row, s);
     __syncthreads();  // tmp is reused by the next row
+  }
+  const index_t mid_rows = *lists.mid_count();
+  const int lane = threadIdx.x % 32;
+  const std::int64_t warps = grid_stride() / 32;
+  for (std::int64_t r = global_thread() / 32; r < mid_rows; r += warps) {
+    const index_t row = lists.mid_list()[r];
+    double s = 0.0;
+    for_lane_entries<32, 4>(f.t, row, lane, [&](offset_t e, offset_t) { s += f.val[e] * __ldg(f.x + f.col[e]); });
+#pragma unroll
+    for (int off = 16; off > 0; off /= 2) s += __shfl_down_sync(0xffffffffu, s, off);
+    if (lane == 0) finish(row, s);
   }
 }
 
@@ -191,15 +232,18 @@ Array<index_t> dcsr_rows_by_length(const Array<offset_t>& size) {
 void dcsr_spmv(const functors::DcsrSpmvRow& f, index_t rows, std::int64_t entries, double mean_run_length,
                Array<index_t>& long_rows) {
   if (rows == 0) return;
-  LongRows lr(entries, long_rows);
+  const SpmvRowLists lists(entries, long_rows);
   with_lanes(lanes_for(mean_run_length, 4, 1), [&](auto v) {
     constexpr int V = decltype(v)::value;
     dcsr_vector_kernel<V><<<grid_for(static_cast<std::int64_t>(rows) * V), kThreads, 0, ::saga::device_stream()>>>(
-        rows, f, lr.count(), lr.list());
+        rows, f, lists);
     SAGA_CUDA_LAUNCH("dcsr_vector_kernel");
   });
-  dcsr_long_spmv_kernel<<<long_grid(entries), kLongThreads, 0, ::saga::device_stream()>>>(f, lr.count(), lr.list());
-  SAGA_CUDA_LAUNCH("dcsr_long_spmv_kernel");
+  // Enough CTAs for the medium rows' warps too (at most entries / kMidRow rows).
+  const unsigned tail = static_cast<unsigned>(
+      std::min<std::int64_t>(std::max<std::int64_t>(long_grid(entries), 1 + entries / (kMidRow * (kLongThreads / 32))), 1024));
+  dcsr_tail_spmv_kernel<<<tail, kLongThreads, 0, ::saga::device_stream()>>>(f, lists);
+  SAGA_CUDA_LAUNCH("dcsr_tail_spmv_kernel");
 }
 
 void dcsr_compact(const functors::DcsrCompact& f, index_t rows, std::int64_t entries, double mean_run_length) {
