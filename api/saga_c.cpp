@@ -161,6 +161,7 @@ void setup_on_device(saga_solver_t& h, const char* call, I n, I nnz, const I* ro
     ci = std::move(A.mutable_col());
     A = saga::CsrMatrix::view(rows, rows, z, rp.data(), ci.data(), val, saga::Space::device);
   }
+  A.validate("the matrix");  // on the GPU: monotone row_ptr, sorted unique columns in range
   h.solver.reset();
   h.solver = std::make_unique<saga::Solver>(std::move(A), h.amg, h.params, h.exec);
   h.narrowed_row_ptr = std::move(rp);  // empty for the 32-bit call (drops an earlier 64-bit setup's)

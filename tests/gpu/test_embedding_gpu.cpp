@@ -137,6 +137,19 @@ TEST_CASE("GPU zero-copy: a solve from device pointers keeps no copy of the matr
   CHECK(saga_solver_setup_device(h, n, A.nnz(), host_rp.data(), A.col().data(), A.val().data()) == SAGA_ERROR_INPUT);
   CHECK(std::string(saga_last_error()).find("row_ptr is not a device pointer") != std::string::npos);
   REQUIRE(saga_solver_solve_device(h, b.data(), x2.data()) == SAGA_OK);  // the handle is still set up
+  {  // device arrays with two columns of a row swapped: found on the GPU, named by row
+    std::vector<index_t> cols = A.col().to_vector();
+    const std::vector<offset_t> rp = A.row_ptr().to_vector();
+    index_t row = n / 2;
+    while (rp[row + 1] - rp[row] < 2) ++row;
+    std::swap(cols[rp[row]], cols[rp[row] + 1]);
+    const Array<index_t> bad = Array<index_t>::from_vector(cols, Space::device);
+    CHECK(saga_solver_setup_device(h, n, A.nnz(), A.row_ptr().data(), bad.data(), A.val().data()) ==
+          SAGA_ERROR_INPUT);
+    const std::string want = fmt::format("row {} columns not strictly increasing", row);
+    CHECK(std::string(saga_last_error()).find(want) != std::string::npos);
+    REQUIRE(saga_solver_solve_device(h, b.data(), x2.data()) == SAGA_OK);  // still the earlier setup
+  }
   saga_solver_destroy(h);
   device::stream_destroy(stream);
   saga_solver hh = nullptr;
