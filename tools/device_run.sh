@@ -23,13 +23,16 @@
 # SciPy, CuPy, pytest and pybind11 (SAGA_PYTHON_EXE, default the first python3 on
 # PATH), runs its tests (GPU and CuPy cases included) and
 # benchmarks/python/bench_python.py on 3D 7-pt N=128 (bench_python.md).
+# --amg runs tools/bench_amg.py: the seed suite with the default device SpGEMM,
+# with cuSPARSE's and on the host backend (best of 3 processes each), and the 3D
+# 7-pt ladder N = 128, 256, 384, 512 (bench_amg.md / .json / _ladder.png).
 # --spmv runs saga-bench-spmv (SpMV, V-cycle and PCG against their floors) and
 # the seed-suite solves through the CLI. --tests-only=FILTER runs only the gpu
 # test cases matching the doctest filter.
 set -uo pipefail
 OUT=${1:?usage: device_run.sh OUTDIR [--no-tests] [--no-bench] [--seed-suite] [--profile] [--fe] [--quick] [--components]}
 shift
-PYTHON=0 TESTS=1 BENCH=1 SEED=0 PROFILE=0 FE=0 QUICK="" COMPONENTS=0 SPGEMM=0 SCALE=0 SPMV=0 SPMSPV=0 DCSR=0 EMBED=0 AGG=0 SETUP=0 TC=""
+AMG=0 PYTHON=0 TESTS=1 BENCH=1 SEED=0 PROFILE=0 FE=0 QUICK="" COMPONENTS=0 SPGEMM=0 SCALE=0 SPMV=0 SPMSPV=0 DCSR=0 EMBED=0 AGG=0 SETUP=0 TC=""
 for a in "$@"; do
   case "$a" in
     --no-tests) TESTS=0 ;;
@@ -48,6 +51,7 @@ for a in "$@"; do
     --embedding) EMBED=1 ;;
     --setup) SETUP=1 ;;
     --python) PYTHON=1 ;;
+    --amg) AMG=1 ;;
     --tests-only=*) TC="${a#--tests-only=}" ;;
     *) echo "unknown option $a"; exit 2 ;;
   esac
@@ -111,6 +115,12 @@ if [ $PYTHON = 1 ]; then
     || summary "python bench failed: $(tail -3 "$OUT/bench_python.log")"
   summary "python: $(( $(date +%s) - t0 )) s"
   cat "$OUT/bench_python.md" 2>/dev/null
+fi
+if [ $AMG = 1 ]; then
+  t0=$(date +%s)
+  python3 tools/bench_amg.py --saga "$SAGA_BUILD_DIR/tools/saga" --out "$OUT" --ladder 128,256,384,512 \
+    > "$OUT/bench_amg.log" 2>&1 || summary "amg bench failed: $(tail -3 "$OUT/bench_amg.log")"
+  summary "amg bench: $(( $(date +%s) - t0 )) s"
 fi
 if [ $BENCH = 1 ]; then
   ./build-device/benchmarks/saga-bench --json "$OUT/bench_sparse.json" --markdown "$OUT/bench_sparse.md" $QUICK \

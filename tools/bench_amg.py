@@ -1,0 +1,196 @@
+#!/usr/bin/env python3
+"""Time to solution of record (issue 17): every seed config through `saga solve`,
+setup by phase, iterations, time per iteration, total, peak device memory and
+bytes per unknown, for several variants in one run (the default device SpGEMM,
+`amg.spgemm: cusparse`, the host backend), so that their ratios come from the
+same machine and build; optionally a 3D 7-pt scale ladder.
+
+    /usr/bin/python3 tools/bench_amg.py --saga build/tools/saga --out OUTDIR \\
+        [--variants cuda,cuda-cusparse,host] [--repeat 3] [--ladder 128,256,384,512] \\
+        [--configs configs/poisson_2d5_N1024.yaml ...] [--commit REV]
+
+Each (config, variant) runs `--repeat` times in separate processes; the run with
+the smallest total is kept. Writes OUTDIR/bench_amg.json and bench_amg.md, and
+OUTDIR/bench_amg_ladder.png when matplotlib is there and a ladder ran.
+"""
+import argparse
+import datetime
+import glob
+import json
+import pathlib
+import subprocess
+import sys
+import tempfile
+
+# variant name -> (backend, extra --set overrides)
+VARIANTS = {
+    "cuda": ("cuda", []),
+    "cuda-cusparse": ("cuda", ["amg.spgemm=cusparse"]),
+    "host": ("host", []),
+}
+PHASES = ["strength", "aggregation", "tentative", "spectral_radius", "AT", "smooth_update", "transpose", "AP",
+          "PtAP", "coarse_factorisation", "other"]
+SPGEMM_PHASES = ("AT", "AP", "PtAP")
+
+
+def run_once(saga, config, backend, sets):
+    """One `saga solve`: the report's numbers of record, or the error."""
+    with tempfile.TemporaryDirectory() as d:
+        report = pathlib.Path(d) / "report.json"
+        cmd = [saga, "solve", config, "--backend", backend, "--report", str(report)]
+        for s in sets:
+            cmd += ["--set", s]
+        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        if not report.exists():
+            return {"error": (p.stdout.strip().splitlines() or ["no report"])[-1]}
+        r = json.loads(report.read_text())
+    rows = r["problem"]["rows"]
+    its = r["solve"]["iterations"]
+    peak = r["device_memory"]["peak_bytes"]
+    return {
+        "rows": rows,
+        "nnz": r["problem"]["nnz"],
+        "device": r.get("device", ""),
+        "setup_s": r["times"]["setup"],
+        "solve_s": r["times"]["solve"],
+        "total_s": r["times"]["total"],
+        "iterations": its,
+        "converged": r["solve"]["converged"],
+        "ms_per_iteration": 1e3 * r["times"]["solve"] / its if its else 0.0,
+        "phase_s": r["setup"]["phase_seconds"],
+        "spgemm_share": r["setup"]["spgemm_share"],
+        "spgemm": r.get("spgemm", ""),
+        "launch": r["solve"].get("launch", ""),
+        "levels": len(r["hierarchy"]["levels"]),
+        "operator_complexity": r["hierarchy"]["operator_complexity"],
+        "peak_device_bytes": peak,
+        "bytes_per_unknown": peak / rows if rows and peak else 0.0,
+        "setup_ns_per_unknown": 1e9 * r["times"]["setup"] / rows if rows else 0.0,
+    }
+
+
+def best_of(saga, config, backend, sets, repeat):
+    runs = [run_once(saga, config, backend, sets) for _ in range(repeat)]
+    ok = [x for x in runs if "error" not in x]
+    return min(ok, key=lambda x: x["total_s"]) if ok else runs[0]
+
+
+def build_line(saga):
+    p = subprocess.run([saga, "info"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    for line in p.stdout.splitlines():
+        if line.startswith("build:"):
+            return line[len("build:"):].strip()
+    return ""
+
+
+def name_of(config):
+    return pathlib.Path(config).stem
+
+
+def ms(x):
+    return "%.1f" % (1e3 * x)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--saga", required=True, help="the saga CLI")
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--configs", nargs="*", help="default: configs/poisson_*_N*.yaml (the seed suite)")
+    ap.add_argument("--variants", default="cuda,cuda-cusparse,host")
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--ladder", default="", help="3D 7-pt N values on the first variant, e.g. 128,256,384,512")
+    ap.add_argument("--commit", default="", help="the commit measured (the GPU machine's git metadata may be stale)")
+    args = ap.parse_args()
+    variants = [v for v in args.variants.split(",") if v]
+    for v in variants:
+        if v not in VARIANTS:
+            ap.error("unknown variant %s (known: %s)" % (v, ", ".join(VARIANTS)))
+    configs = args.configs or sorted(glob.glob("configs/poisson_*_N*.yaml"))
+    if not configs:
+        ap.error("no configs (run from the repository root or pass --configs)")
+    out = pathlib.Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    commit = args.commit or subprocess.run(["git", "rev-parse", "--short", "HEAD"], stdout=subprocess.PIPE,
+                                           stderr=subprocess.DEVNULL, text=True).stdout.strip()
+    result = {"build": build_line(args.saga), "commit": commit, "date": datetime.date.today().isoformat(),
+              "repeat": args.repeat, "suite": {}, "ladder": []}
+    for c in configs:
+        result["suite"][name_of(c)] = {}
+        for v in variants:
+            backend, sets = VARIANTS[v]
+            result["suite"][name_of(c)][v] = best_of(args.saga, c, backend, sets, args.repeat)
+            print("  %s %s" % (name_of(c), v), file=sys.stderr)
+    device = next((x["device"] for per in result["suite"].values() for x in per.values() if x.get("device")), "")
+    result["device"] = device or "host only"
+    if args.ladder:
+        backend, sets = VARIANTS[variants[0]]
+        for n in [int(x) for x in args.ladder.split(",")]:
+            row = best_of(args.saga, "configs/poisson_3d7_N128.yaml", backend, sets + ["problem.N=%d" % n],
+                          max(1, min(args.repeat, 2)))
+            row["N"] = n
+            result["ladder"].append(row)
+            print("  ladder N=%d" % n, file=sys.stderr)
+    (out / "bench_amg.json").write_text(json.dumps(result, indent=2))
+
+    md = ["# Time to solution (tools/bench_amg.py)", "",
+          "%s; build %s; commit %s; %s; best of %d processes per row. PCG(AMG) to the config's tolerance; "
+          "setup and solve as `saga solve` reports them; peak = device memory in use at its highest "
+          "(problem included)." % (result["device"], result["build"], commit, result["date"], args.repeat), ""]
+    md += ["| problem | variant | setup ms | SpGEMM share | solve ms | its | ms / it | total ms | "
+           "peak MiB | B / unknown | total vs %s |" % variants[0],
+           "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for name, per in result["suite"].items():
+        first = per.get(variants[0], {})
+        for v in variants:
+            x = per[v]
+            if "error" in x:
+                md.append("| %s | %s | failed: %s |||||||||" % (name, v, x["error"]))
+                continue
+            ratio = x["total_s"] / first["total_s"] if first.get("total_s") else 0.0
+            md.append("| %s | %s | %s | %.0f%% | %s | %d%s | %.3f | %s | %s | %s | %.2fx |" % (
+                name, v, ms(x["setup_s"]), 100 * x["spgemm_share"], ms(x["solve_s"]), x["iterations"],
+                "" if x["converged"] else " (not converged)", x["ms_per_iteration"], ms(x["total_s"]),
+                "%.0f" % (x["peak_device_bytes"] / 2**20) if x["peak_device_bytes"] else "-",
+                "%.0f" % x["bytes_per_unknown"] if x["bytes_per_unknown"] else "-", ratio))
+    md += ["", "Setup by phase (ms, variant %s):" % variants[0], "",
+           "| problem | " + " | ".join(PHASES) + " |", "|---|" + "---:|" * len(PHASES)]
+    for name, per in result["suite"].items():
+        x = per.get(variants[0], {})
+        if "phase_s" in x:
+            md.append("| %s | " % name + " | ".join(ms(x["phase_s"].get(p, 0.0)) for p in PHASES) + " |")
+    if result["ladder"]:
+        md += ["", "3D 7-pt scale ladder (%s):" % variants[0], "",
+               "| N | unknowns | setup s | solve s | its | total s | setup ns / unknown | peak GiB | B / unknown |",
+               "|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+        for x in result["ladder"]:
+            if "error" in x:
+                md.append("| %d | failed: %s ||||||||" % (x["N"], x["error"]))
+                continue
+            md.append("| %d | %d | %.3f | %.3f | %d | %.3f | %.1f | %.2f | %.0f |" % (
+                x["N"], x["rows"], x["setup_s"], x["solve_s"], x["iterations"], x["total_s"],
+                x["setup_ns_per_unknown"], x["peak_device_bytes"] / 2**30, x["bytes_per_unknown"]))
+        try:
+            import matplotlib
+            matplotlib.use("Agg")
+            import matplotlib.pyplot as plt
+            ok = [x for x in result["ladder"] if "error" not in x]
+            fig, ax = plt.subplots(1, 2, figsize=(9, 3.5))
+            ax[0].plot([x["N"] for x in ok], [1e9 * x["total_s"] / x["rows"] for x in ok], "o-", label="total")
+            ax[0].plot([x["N"] for x in ok], [x["setup_ns_per_unknown"] for x in ok], "s-", label="setup")
+            ax[0].set_xlabel("N (3D 7-pt, N^3 unknowns)")
+            ax[0].set_ylabel("ns per unknown")
+            ax[0].legend()
+            ax[1].plot([x["N"] for x in ok], [x["bytes_per_unknown"] for x in ok], "o-")
+            ax[1].set_xlabel("N")
+            ax[1].set_ylabel("peak device bytes per unknown")
+            fig.suptitle("%s, commit %s" % (result["device"], commit))
+            fig.tight_layout()
+            fig.savefig(out / "bench_amg_ladder.png", dpi=110)
+        except ImportError:
+            pass
+    (out / "bench_amg.md").write_text("\n".join(md) + "\n")
+    print("\n".join(md))
+
+
+if __name__ == "__main__":
+    main()
