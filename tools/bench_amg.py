@@ -190,7 +190,13 @@ def main():
             pass
     (out / "bench_amg.md").write_text("\n".join(md) + "\n")
     print("\n".join(md))
+    failed = [name for name, per in result["suite"].items() for x in per.values() if "error" in x]
+    failed += ["ladder N=%d" % x["N"] for x in result["ladder"] if "error" in x]
+    if failed:  # the tables are written; the exit status says that some runs did not finish
+        print("bench_amg: failed runs: " + ", ".join(failed), file=sys.stderr)
+        return 1
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())
