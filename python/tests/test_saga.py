@@ -100,6 +100,28 @@ def test_formats_and_index_types_give_the_same_hierarchy(fmt, itype):
     assert np.array_equal(ml.solve(b), ref.solve(b))
 
 
+@pytest.mark.parametrize("kind", ["csr_array", "coo_array", "mixed_index_types", "non_contiguous_data"])
+def test_sparse_arrays_and_odd_index_layouts(kind):
+    A = saga.gallery.poisson("3d7", 10)
+    if kind in ("csr_array", "coo_array"):
+        if not hasattr(sp, kind):
+            pytest.skip("SciPy without sparse arrays")
+        B = getattr(sp, kind)(A)
+    elif kind == "mixed_index_types":  # indptr int64, indices int32
+        B = sp.csr_matrix(A, copy=True)
+        B.indptr = B.indptr.astype(np.int64)
+    else:  # data a strided view: converted, not read past its stride
+        B = sp.csr_matrix(A, copy=True)
+        wide = np.zeros(2 * B.nnz)
+        wide[::2] = B.data
+        B.data = wide[::2]
+    ref = saga.smoothed_aggregation_solver(A, backend="host")
+    ml = saga.smoothed_aggregation_solver(B, backend="host")
+    assert ml.levels == ref.levels
+    b = np.ones(A.shape[0])
+    assert np.array_equal(ml.solve(b), ref.solve(b))
+
+
 def test_unsorted_and_duplicate_entries_are_summed():
     A = saga.gallery.poisson("2d5", 20).tocoo()
     half = A.data / 2
