@@ -123,10 +123,11 @@ def _settings(theta, coarse_size, smoother, cycle, amg):
 class MultilevelSolver:
     """An AMG hierarchy set up by saga; made by smoothed_aggregation_solver()."""
 
-    def __init__(self, core, shape, keep=None):
+    def __init__(self, core, shape, keep=None, cycle="V"):
         self._core = core
         self.shape = shape
         self._keep = keep  # the caller's GPU arrays the hierarchy uses in place
+        self._cycle = cycle  # the cycle the setup built (V, W or F)
 
     @property
     def levels(self):
@@ -157,7 +158,8 @@ class MultilevelSolver:
             "spgemm_share": s["spgemm_seconds"] / total if total > 0 else 0.0,
         }
 
-    def solve(self, b, x0=None, tol=1e-8, maxiter=500, accel="cg", residuals=None, return_info=False):
+    def solve(self, b, x0=None, tol=1e-8, maxiter=500, accel="cg", residuals=None, return_info=False, cycle=None,
+              callback=None, cycles_per_level=1):
         """Solves A x = b to ||b - A x|| <= tol ||b||.
 
         accel: "cg" (PCG with the V-cycle, the default), "fcg", "gmres", "fgmres",
@@ -169,6 +171,18 @@ class MultilevelSolver:
         __cuda_array_interface__) for a solver on the GPU: then they are used in
         place and x is a CuPy array, never copied through the host.
         """
+        # PyAMG's other keywords: the cycle is the setup's (saga builds it once,
+        # as a CUDA graph replays it); the iterations run without stopping for
+        # Python, so there is no per-iteration callback (residuals= gives the history).
+        if cycle is not None and str(cycle) != self._cycle:
+            raise ValueError("cycle=%r: this solver was set up with the %s-cycle; pass cycle=%r to "
+                             "smoothed_aggregation_solver" % (cycle, self._cycle, cycle))
+        if callback is not None:
+            raise TypeError("callback: saga runs the iterations on the backend without a Python call per "
+                            "iteration; pass residuals=[] for the residual history")
+        if cycles_per_level != 1:
+            raise ValueError("cycles_per_level=%r: saga visits each coarse level once per cycle (V) or as the "
+                             "cycle of the setup says (W, F)" % (cycles_per_level,))
         method = "none" if accel is None else str(accel)
         if self._core.on_gpu() and _is_device_array(b):
             x, info = self._solve_device(b, x0, float(tol), int(maxiter), method)
@@ -284,7 +298,7 @@ def smoothed_aggregation_solver(A, B=None, theta=None, coarse_size=None, smoothe
         if Bv.ndim == 1:
             Bv = Bv.reshape(-1, 1)
     core = _saga.Solver(src, settings, str(backend), Bv, int(block_size))
-    return MultilevelSolver(core, tuple(shape), keep)
+    return MultilevelSolver(core, tuple(shape), keep, str(cycle) if cycle is not None else "V")
 
 
 def _to_numpy(x):

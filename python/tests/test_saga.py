@@ -122,6 +122,22 @@ def test_sparse_arrays_and_odd_index_layouts(kind):
     assert np.array_equal(ml.solve(b), ref.solve(b))
 
 
+def test_pyamg_solve_keywords():
+    A = saga.gallery.poisson("2d5", 24)
+    b = np.ones(A.shape[0])
+    ml = saga.smoothed_aggregation_solver(A, backend="host")
+    x = ml.solve(b, tol=1e-8, accel="cg", cycle="V", cycles_per_level=1)  # a PyAMG call, unchanged
+    assert np.array_equal(x, ml.solve(b, tol=1e-8, accel="cg"))
+    with pytest.raises(ValueError, match="set up with the V-cycle"):
+        ml.solve(b, cycle="W")
+    with pytest.raises(TypeError, match="residuals"):
+        ml.solve(b, callback=lambda xk: None)
+    with pytest.raises(ValueError, match="cycles_per_level"):
+        ml.solve(b, cycles_per_level=2)
+    mw = saga.smoothed_aggregation_solver(A, backend="host", cycle="W")
+    assert mw.solve(b, cycle="W", return_info=True)[1]["converged"]
+
+
 def test_unsorted_and_duplicate_entries_are_summed():
     A = saga.gallery.poisson("2d5", 20).tocoo()
     half = A.data / 2
