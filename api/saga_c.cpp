@@ -189,11 +189,6 @@ saga::Vector vector_of(const double* p, std::size_t n, saga::Space space, const 
 
 void saga::capi::set_last_error(const std::string& message) { last_error = message; }
 
-saga::HostCsr saga::capi::checked_host_csr(std::int64_t n, const std::int64_t* row_ptr, const std::int64_t* col,
-                                           const double* val) {
-  return host_csr(n, row_ptr, col, val);
-}
-
 namespace {
 // A scalar key of a parameter struct, or not.
 template <class P>

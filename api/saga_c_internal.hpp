@@ -1,7 +1,6 @@
 #pragma once
 // Shared by the C API's sources (api/saga_c.cpp, api/saga_c_config.cpp) and the
 // Python extension (python/saga_module.cpp); not part of the C interface.
-#include <cstdint>
 #include <string>
 
 #include "api/saga.hpp"
@@ -14,8 +13,4 @@ void set_last_error(const std::string& message);
 // "amg.smoother.omega", the "amg.omega" shorthand) or "solver.KEY". Throws
 // InputError naming an unknown key or a bad value.
 void set_param(AmgParams& amg, SolverParams& solver, const std::string& key, const char* value);
-// An n x n CSR matrix from the caller's 0-based arrays, checked as the C API's
-// setup checks them (row_ptr from 0, non-decreasing; columns in range; no null
-// pointers); sortedness is CsrMatrix::validate's.
-HostCsr checked_host_csr(std::int64_t n, const std::int64_t* row_ptr, const std::int64_t* col, const double* val);
 }  // namespace saga::capi
