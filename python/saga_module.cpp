@@ -17,8 +17,8 @@
 #include "api/saga.hpp"
 #include "api/saga_c_internal.hpp"
 #include "app/config.hpp"
-#include "core/device.hpp"
 #include "app/run.hpp"
+#include "core/device.hpp"
 #include "core/error.hpp"
 #include "problems/structured.hpp"
 #include "sparse/matrix_market.hpp"
@@ -29,15 +29,33 @@ namespace {
 
 using DoubleArray = py::array_t<double, py::array::c_style | py::array::forcecast>;
 
-// A square CSR matrix from NumPy arrays (python/saga/__init__.py hands int32 or
-// int64 indices, float64 values, C-contiguous): viewed where NumPy holds it
-// (64-bit indices narrowed once, with a range check) and copied once to `space`.
-// The contents are checked by CsrMatrix::validate where the copy lives (a
-// kernel on the GPU), so nothing walks the arrays on the host.
-saga::CsrMatrix matrix_from_numpy(std::int64_t rows, const py::array& indptr, const py::array& indices,
-                                  const DoubleArray& data, saga::Space space) {
+void require_rows(std::int64_t rows) {
   if (rows < 1 || rows > 2147483647LL)
     throw saga::InputError(fmt::format("A has {} rows: expected 1 to 2^31 - 1", rows));
+}
+
+// A square n x n matrix over the caller's CSR arrays in `space` (int32 or, with
+// `wide`, int64 indices): 32-bit indices used in place, 64-bit ones narrowed
+// once into the matrix's own copy (CsrMatrix::view checks their range); the
+// values in place.
+saga::CsrMatrix view_of(std::int64_t rows, std::int64_t nnz, const void* indptr, const void* indices,
+                        const double* data, bool wide, saga::Space space) {
+  if (wide)
+    return saga::CsrMatrix::view(rows, rows, nnz, static_cast<const std::int64_t*>(indptr),
+                                 static_cast<const std::int64_t*>(indices), data, space);
+  return saga::CsrMatrix::view(static_cast<saga::index_t>(rows), static_cast<saga::index_t>(rows),
+                               static_cast<saga::offset_t>(nnz), static_cast<const std::int32_t*>(indptr),
+                               static_cast<const std::int32_t*>(indices), data, space);
+}
+
+// A square CSR matrix from NumPy arrays (python/saga/__init__.py hands int32 or
+// int64 indices, float64 values, C-contiguous): viewed where NumPy holds it and
+// copied once to `space`. The contents are checked by CsrMatrix::validate
+// where the copy lives (a kernel on the GPU), so nothing walks the arrays on
+// the host.
+saga::CsrMatrix matrix_from_numpy(std::int64_t rows, const py::array& indptr, const py::array& indices,
+                                  const DoubleArray& data, saga::Space space) {
+  require_rows(rows);
   if (indptr.ndim() != 1 || indptr.shape(0) != rows + 1)
     throw saga::InputError(fmt::format("indptr has {} entries for {} rows (expected rows + 1)",
                                        indptr.ndim() == 1 ? indptr.shape(0) : -1, rows));
@@ -52,54 +70,41 @@ saga::CsrMatrix matrix_from_numpy(std::int64_t rows, const py::array& indptr, co
   if (indices.ndim() != 1 || indices.shape(0) != nnz || data.ndim() != 1 || data.shape(0) != nnz)
     throw saga::InputError(fmt::format("indices and data need indptr[-1] = {} entries each (have {} and {})", nnz,
                                        indices.size(), data.size()));
-  const saga::CsrMatrix view =
-      wide ? saga::CsrMatrix::view(rows, rows, nnz, static_cast<const std::int64_t*>(indptr.data()),
-                                   static_cast<const std::int64_t*>(indices.data()), data.data(), saga::Space::host)
-           : saga::CsrMatrix::view(static_cast<saga::index_t>(rows), static_cast<saga::index_t>(rows),
-                                   static_cast<saga::offset_t>(nnz), static_cast<const std::int32_t*>(indptr.data()),
-                                   static_cast<const std::int32_t*>(indices.data()), data.data(), saga::Space::host);
+  const saga::CsrMatrix view = view_of(rows, nnz, indptr.data(), indices.data(), data.data(), wide, saga::Space::host);
   py::gil_scoped_release release;
   saga::CsrMatrix A = view.to(space);
   A.validate("the matrix");  // sorted, unique columns in range
   return A;
 }
 
+// What a caller says is in GPU memory (a CuPy array's pointer), checked.
+void require_in_gpu(std::uintptr_t p, const std::string& what) {
+  if (!saga::device::is_device_pointer(reinterpret_cast<void*>(p)))
+    throw saga::InputError(fmt::format("{} is not in GPU memory", what));
+}
+
 // A square CSR matrix over the caller's device arrays (CuPy's, from their
-// __cuda_array_interface__), used in place: 32-bit indices as they are, 64-bit
-// ones narrowed once into saga's copy (`narrowed` keeps it alive). Checked on
-// the GPU.
+// __cuda_array_interface__), used in place (64-bit indices narrowed once, as
+// view_of does). Checked on the GPU.
 saga::CsrMatrix matrix_on_device(std::int64_t rows, std::int64_t nnz, std::uintptr_t indptr, std::uintptr_t indices,
                                  std::uintptr_t data, int index_bytes) {
-  if (rows < 1 || rows > 2147483647LL)
-    throw saga::InputError(fmt::format("A has {} rows: expected 1 to 2^31 - 1", rows));
+  require_rows(rows);
   if (index_bytes != 4 && index_bytes != 8) throw saga::InputError("indptr and indices must be int32 or int64");
-  const auto require_device = [](std::uintptr_t p, const char* what) {
-    if (!saga::device::is_device_pointer(reinterpret_cast<void*>(p)))
-      throw saga::InputError(fmt::format("A's {} is not in GPU memory", what));
-  };
-  require_device(indptr, "indptr");
+  require_in_gpu(indptr, "A's indptr");
   if (nnz > 0) {  // an empty matrix's indices and data may be null
-    require_device(indices, "indices");
-    require_device(data, "data");
+    require_in_gpu(indices, "A's indices");
+    require_in_gpu(data, "A's data");
   }
   py::gil_scoped_release release;
-  saga::CsrMatrix A =
-      index_bytes == 8
-          ? saga::CsrMatrix::view(rows, rows, nnz, reinterpret_cast<const std::int64_t*>(indptr),
-                                  reinterpret_cast<const std::int64_t*>(indices), reinterpret_cast<const double*>(data),
-                                  saga::Space::device)
-          : saga::CsrMatrix::view(static_cast<saga::index_t>(rows), static_cast<saga::index_t>(rows),
-                                  static_cast<saga::offset_t>(nnz), reinterpret_cast<const std::int32_t*>(indptr),
-                                  reinterpret_cast<const std::int32_t*>(indices),
-                                  reinterpret_cast<const double*>(data), saga::Space::device);
+  saga::CsrMatrix A = view_of(rows, nnz, reinterpret_cast<const void*>(indptr), reinterpret_cast<const void*>(indices),
+                              reinterpret_cast<const double*>(data), index_bytes == 8, saga::Space::device);
   A.validate("the matrix");
   return A;
 }
 
 // A vector of n doubles in GPU memory (a CuPy array's pointer), in place.
 saga::Vector device_vector(std::uintptr_t p, std::size_t n, const char* what) {
-  if (n > 0 && !saga::device::is_device_pointer(reinterpret_cast<void*>(p)))
-    throw saga::InputError(fmt::format("{} is not in GPU memory", what));
+  if (n > 0) require_in_gpu(p, what);
   return saga::Vector::view(reinterpret_cast<double*>(p), n, saga::Space::device);
 }
 

@@ -49,6 +49,16 @@ def _check_shape_dtype(A):
         raise TypeError("A has dtype %s: saga solves real systems (float64; integers are converted)" % A.dtype)
 
 
+def _canonical(C, A):
+    """C (a SciPy or CuPy CSR form of A) with sorted, unique columns: C itself
+    where it has them, else summed in place or, when C is A, in a copy (the
+    caller's matrix is never modified)."""
+    if not C.has_canonical_format:
+        C = C.copy() if C is A else C
+        C.sum_duplicates()
+    return C
+
+
 def _device_csr(A):
     """A cupyx sparse matrix as canonical float64 CSR on the GPU: A itself where it
     already is one (used in place, never modified), else a converted copy."""
@@ -58,10 +68,7 @@ def _device_csr(A):
     C = A.tocsr()
     if C.dtype != cupy.float64:
         C = C.astype(cupy.float64)
-    if not C.has_canonical_format:  # sorted, unique columns
-        C = C.copy() if C is A else C
-        C.sum_duplicates()
-    return C
+    return _canonical(C, A)
 
 
 def _matrix_source(A, backend):
@@ -82,10 +89,7 @@ def _matrix_source(A, backend):
         raise TypeError(
             "A must be a scipy.sparse or cupyx.scipy.sparse matrix (csr, csc, coo, ...), not %s" % type(A).__name__)
     _check_shape_dtype(A)
-    C = A if A.format == "csr" and A.dtype == _np.float64 else sp.csr_matrix(A, dtype=_np.float64)
-    if not C.has_canonical_format:  # sorted, unique columns (a copy: A stays as it is)
-        C = C.copy() if C is A else C
-        C.sum_duplicates()
+    C = _canonical(A if A.format == "csr" and A.dtype == _np.float64 else sp.csr_matrix(A, dtype=_np.float64), A)
     indptr, indices = C.indptr, C.indices
     if indptr.dtype != indices.dtype or indptr.dtype not in (_np.int32, _np.int64):
         indptr, indices = indptr.astype(_np.int64), indices.astype(_np.int64)
