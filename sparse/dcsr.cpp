@@ -374,7 +374,7 @@ void DcsrMatrix::spmv(double alpha, const Vector& x, double beta, Vector& y) con
                        cuda::spmv_binned(alpha, ref, spmv_plan_.get(), x, beta, y));
       return;
     }
-    SAGA_DEVICE_CALL(cuda::dcsr_spmv(f, rows_, entries_, mean_run_length(), long_rows_));
+    SAGA_DEVICE_CALL(cuda::dcsr_spmv(f, rows_, entries_, mean_run_length(), spmv_row_lists_));
     return;
   }
   parallel_for(Space::host, rows_, f);

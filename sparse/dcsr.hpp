@@ -169,7 +169,7 @@ class DcsrMatrix {
   // left it out: 4 bytes a row that CSR -> DCSR does not move)
   mutable Array<offset_t> row_ptr_;
   mutable std::shared_ptr<void> spmv_plan_;  // the binned SpMV's plan of (row_ptr_, col_, val_), when compact_
-  mutable Array<index_t> long_rows_;         // the fragmented SpMV's list of long rows, kept between calls
+  mutable Array<index_t> spmv_row_lists_;    // the fragmented SpMV's lists of long rows, kept between calls
   void set_compact(Array<offset_t> row_ptr);  // row_ptr empty: not compact
   void set_compact_from_table();              // compact; row_ptr_ made from the table when needed
   const Array<offset_t>& compact_row_ptr() const;

@@ -230,9 +230,9 @@ Array<index_t> dcsr_rows_by_length(const Array<offset_t>& size) {
 }
 
 void dcsr_spmv(const functors::DcsrSpmvRow& f, index_t rows, std::int64_t entries, double mean_run_length,
-               Array<index_t>& long_rows) {
+               Array<index_t>& row_lists) {
   if (rows == 0) return;
-  const SpmvRowLists lists(entries, long_rows);
+  const SpmvRowLists lists(entries, row_lists);
   with_lanes(lanes_for(mean_run_length, 4, 1), [&](auto v) {
     constexpr int V = decltype(v)::value;
     dcsr_vector_kernel<V><<<grid_for(static_cast<std::int64_t>(rows) * V), kThreads, 0, ::saga::device_stream()>>>(

@@ -45,10 +45,11 @@ std::int64_t spgemm_products(const CsrMatrix& A, const CsrMatrix& B);
 // row (V from the mean length of a row's runs), rows of over 4096 entries a CTA
 // each.
 Array<index_t> dcsr_rows_by_length(const Array<offset_t>& size);
-// `long_rows`: the list of rows the CTA kernel takes, kept by the caller between
-// calls (grown here when the entries outgrow it).
+// `row_lists`: the SpMV's lists of rows too long for their lanes (a warp each
+// over 64 entries, a CTA each over 4096), kept by the caller between calls
+// (grown here when the entries outgrow them).
 void dcsr_spmv(const functors::DcsrSpmvRow& f, index_t rows, std::int64_t entries, double mean_run_length,
-               Array<index_t>& long_rows);
+               Array<index_t>& row_lists);
 void dcsr_compact(const functors::DcsrCompact& f, index_t rows, std::int64_t entries, double mean_run_length);
 
 void fill(Vector& x, double value);
