@@ -49,9 +49,24 @@ struct PhaseStep {
   index_t rows;
   std::int64_t nnz;
   std::string spgemm;
+  std::map<std::string, std::size_t>* peaks = nullptr;  // device setups: the memory peak of each phase
   template <class F>
   auto operator()(const std::string& phase, F&& f) -> decltype(f()) {
     try {
+      if (!peaks) return timer.time(sec[phase], f);
+      device::mark_phase_peak();
+      struct Record {  // after the phase, also when it returns a value
+        std::map<std::string, std::size_t>* peaks;
+        const std::string& phase;
+        ~Record() {
+          try {
+            auto& p = (*peaks)[phase];
+            p = std::max(p, device::phase_peak());
+          } catch (...) {  // a device error surfaces at the next checked call
+          }
+        }
+      };
+      Record record{peaks, phase};
       return timer.time(sec[phase], f);
     } catch (const DeviceError& e) {
       throw DeviceError(fmt::format("{}, level {} ({} rows, {} nonzeros), phase '{}'{}: {}", what, lvl, rows, nnz,
@@ -93,6 +108,8 @@ void require_finite(const CsrMatrix& A, const char* what) {
                                      std::isinf(h.val[k]) ? "; values this large overflow double precision" : ""));
 }
 }  // namespace
+
+Vector Level::near_nullspace() const { return B_is_ones ? ones(A.rows(), A.space()) : B.clone(); }
 
 const std::set<std::string>& cycle_level_keys() {
   static const std::set<std::string> k{"smoother", "pre_sweeps", "post_sweeps"};
@@ -162,7 +179,8 @@ Hierarchy::Hierarchy(CsrMatrix A, const SetupParams& params, NearNullspace ns,
                   "phase)",
                   A.rows(), A.nnz(), stats_.estimated_bytes / 1073741824.0, available / 1073741824.0);
   }
-  if (ns.B.empty()) ns.B = ones(A.rows(), s);
+  const bool B_is_ones = ns.B.empty();
+  if (B_is_ones) ns.B = ones(A.rows(), s);
   SAGA_REQUIRE(ns.B.space() == s, "near-nullspace and matrix live in different spaces");
 
   const auto strength = amg::strength_measures().create(params_.strength, s);
@@ -173,6 +191,7 @@ Hierarchy::Hierarchy(CsrMatrix A, const SetupParams& params, NearNullspace ns,
   fine.A = std::move(A);
   fine.B = std::move(ns.B);
   fine.nullspace_columns = ns.columns;
+  fine.B_is_ones = B_is_ones;
   if (ns.block_size > 1) {
     fine.node_of = amg::interleaved_nodes(fine.A.rows(), ns.block_size, s);
     fine.nodes = fine.A.rows() / ns.block_size;
@@ -189,7 +208,8 @@ Hierarchy::Hierarchy(CsrMatrix A, const SetupParams& params, NearNullspace ns,
     const int lvl = static_cast<int>(levels_.size()) - 1;
     const SetupParams here = params_.at_level(lvl);
     st.theta = here.theta;
-    PhaseStep step{timer, sec, "AMG setup", lvl, L.A.rows(), L.A.nnz(), spgemm_registry().resolve(params_.spgemm, s)};
+    PhaseStep step{timer, sec, "AMG setup", lvl, L.A.rows(), L.A.nnz(), spgemm_registry().resolve(params_.spgemm, s),
+                   s == Space::device ? &st.peak_bytes : nullptr};
     step("other", [&] { L.dinv = inverse_diagonal(L.A, lvl == 0 ? "matrix" : "coarse matrix"); });
     const bool coarsest = L.A.rows() <= params_.coarse_size || lvl + 1 >= params_.max_levels;
     if (coarsest) {
@@ -242,11 +262,13 @@ Hierarchy::Hierarchy(CsrMatrix A, const SetupParams& params, NearNullspace ns,
     }
     amg::Tentative T = step("tentative", [&] { return amg::tentative_prolongator(ag, L.B, L.nullspace_columns); });
     st.dropped_columns = T.dropped;
+    if (L.B_is_ones) L.B = Vector();  // made again by a resetup that needs it
     L.rho = step("spectral_radius", [&] { return amg::spectral_radius_dinv_a(L.A, L.dinv, here.rho_iterations); });
     st.rho = L.rho;
     const double omega = here.prolongator_omega > 0 ? here.prolongator_omega : 4.0 / (3.0 * L.rho);
     SpgemmStats ss;
     L.P = smoothed_prolongator(L, T.T, omega, *product, step, ss);
+    T.T = CsrMatrix();  // freed before the products (16 B per row of this level)
     st.spgemm["AT"] = {ss.products, ss.nnz_c, sec["AT"], ss.workspace_bytes, ss.slices};
     L.R = step("transpose", [&] { return transpose(L.P); });
     CsrMatrix AP =
@@ -280,6 +302,13 @@ Hierarchy::Hierarchy(CsrMatrix A, const SetupParams& params, NearNullspace ns,
   stats_.aggregation = amg::aggregation_methods().resolve(params_.aggregation, space());
   stats_.spgemm_algorithm = spgemm_registry().resolve(params_.spgemm, space());
   double rows = 0, nnz = 0;
+  for (std::size_t l = 0; l < stats_.levels.size(); ++l)
+    for (const auto& [phase, bytes] : stats_.levels[l].peak_bytes)
+      if (bytes > stats_.peak_bytes) {
+        stats_.peak_bytes = bytes;
+        stats_.peak_phase = phase;
+        stats_.peak_level = static_cast<int>(l);
+      }
   for (const auto& l : stats_.levels) {
     rows += l.rows;
     nnz += static_cast<double>(l.nnz);
@@ -326,7 +355,10 @@ ResetupStats Hierarchy::resetup(CsrMatrix A, const ResetupOptions& options) {
       amg::Aggregates ag;
       ag.of_node = std::move(L.aggregates);
       ag.count = L.aggregate_count;
-      amg::Tentative T = step("tentative", [&] { return amg::tentative_prolongator(ag, L.B, L.nullspace_columns); });
+      amg::Tentative T = step("tentative", [&] {
+        if (!L.B_is_ones) return amg::tentative_prolongator(ag, L.B, L.nullspace_columns);
+        return amg::tentative_prolongator(ag, ones(L.A.rows(), s), L.nullspace_columns);
+      });
       L.aggregates = std::move(ag.of_node);
       const SetupParams here = params_.at_level(lvl);
       L.rho = step("spectral_radius", [&] { return amg::spectral_radius_dinv_a(L.A, L.dinv, here.rho_iterations); });

@@ -57,6 +57,9 @@ struct LevelStats {
   std::string theta_fallback;              // why theta = 0 replaced the configured one (empty: it did not)
   std::map<std::string, double> seconds;   // phase -> time spent building the next level from this one
   std::map<std::string, SpgemmRecord> spgemm;  // AT, AP, PtAP
+  // Device setups: saga's device memory in use at its highest during each
+  // phase of this level (problem and earlier levels included), in bytes.
+  std::map<std::string, std::size_t> peak_bytes;
 };
 
 // Device memory a setup of A is estimated to need beyond A itself, at its
@@ -79,6 +82,11 @@ struct HierarchyStats {
   std::string coarse_solver;     // the coarse-solver component that ran
   std::string strength, aggregation;  // the strength and aggregation components that ran
   std::string spgemm_algorithm;  // the SpGEMM component that ran
+  // Device setups: the phase and level where the device memory peaked, and
+  // that peak (LevelStats::peak_bytes); peak_level -1 on the host.
+  int peak_level = -1;
+  std::string peak_phase;
+  std::size_t peak_bytes = 0;
 };
 
 struct Level {
@@ -87,6 +95,12 @@ struct Level {
   double rho = 0;   // rho(D^-1 A) (0 on the coarsest level)
   CsrMatrix P, R;   // to / from the next coarser level (empty on the coarsest)
   Vector B;         // near-nullspace on this level
+  // The fine level's B was the constant vector (no near-nullspace given): it
+  // is not kept after the tentative prolongator (8 B per unknown) and is made
+  // again where a resetup needs it.
+  bool B_is_ones = false;
+  // B as a vector of its own (the constant one made again where B_is_ones).
+  Vector near_nullspace() const;
   int nullspace_columns = 1;
   // Blocks aggregated together: node of each unknown and the node count (empty:
   // one unknown per node). Fine level: the near-nullspace's block size; coarse

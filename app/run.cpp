@@ -176,6 +176,29 @@ void run_updates(const RunConfig& config, const Problem& p, DcsrMatrix& D, Solve
 
 RunResult run_solve(const RunConfig& config) { return run_solve(config, Executor::from_name(config.backend)); }
 
+const RunResult::RepeatRun* RunResult::best_repeat() const {
+  const RepeatRun* best = nullptr;
+  for (const RepeatRun& x : repeats)
+    if (!best || x.setup_seconds + x.solve_seconds < best->setup_seconds + best->solve_seconds) best = &x;
+  return best;
+}
+
+RunResult run_solve_repeated(const RunConfig& config, int repeats, std::shared_ptr<const Executor> exec) {
+  if (repeats < 1) throw InputError(fmt::format("--repeat {}: give 1 or more runs", repeats));
+  if (!exec) exec = Executor::from_name(config.backend);
+  RunResult first = run_solve(config, exec);
+  if (repeats == 1) return first;
+  first.repeats.push_back({first.setup_seconds, first.solve_seconds, first.solve.iterations});
+  RunConfig again = config;
+  again.updates.steps = 0;  // the update steps ran after the first run
+  again.solver.progress = nullptr;
+  for (int k = 1; k < repeats; ++k) {
+    const RunResult r = run_solve(again, exec);
+    first.repeats.push_back({r.setup_seconds, r.solve_seconds, r.solve.iterations});
+  }
+  return first;
+}
+
 RunResult run_solve(const RunConfig& config, const std::shared_ptr<const Executor>& exec) {
   RunResult r;
   r.config = config;
@@ -275,8 +298,23 @@ std::string format_summary(const RunResult& r) {
                      "GiB; setup estimate {:.3f} GiB beyond the matrix)\n",
                      r.peak_bytes / 1073741824.0, static_cast<double>(r.peak_bytes) / r.rows,
                      r.setup_peak_bytes / 1073741824.0, h.estimated_bytes / 1073741824.0);
+  if (h.peak_level >= 0)
+    s += fmt::format("          setup peak in level {}, phase '{}' ({:.0f} B per unknown)\n", h.peak_level,
+                     setup_phase_label(h.peak_phase), static_cast<double>(h.peak_bytes) / r.rows);
   s += fmt::format("time      setup {:.4f} s, solve {:.4f} s, total {:.4f} s (problem generation {:.4f} s)\n",
                    r.setup_seconds, r.solve_seconds, r.setup_seconds + r.solve_seconds, r.problem_seconds);
+  if (const RunResult::RepeatRun* best = r.best_repeat()) {
+    std::vector<double> setup, solve;
+    for (const auto& x : r.repeats) setup.push_back(x.setup_seconds), solve.push_back(x.solve_seconds);
+    auto median = [](std::vector<double> v) {
+      std::sort(v.begin(), v.end());
+      return v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
+    };
+    s += fmt::format("repeats   {} runs in this process (the first above): best total {:.4f} s (setup {:.4f} s, solve "
+                     "{:.4f} s, {} iterations); median setup {:.4f} s, solve {:.4f} s\n",
+                     r.repeats.size(), best->setup_seconds + best->solve_seconds, best->setup_seconds,
+                     best->solve_seconds, best->iterations, median(setup), median(solve));
+  }
   if (!r.updates.empty()) {
     const UpdatesConfig& u = r.config.updates;
     s += fmt::format("updates   {} steps: {} {} couplings each (weight {}), inserted into the DCSR matrix, set up and "
@@ -370,7 +408,28 @@ nlohmann::json to_json(const RunResult& r) {
   j["device_memory"] = {{"peak_bytes", r.peak_bytes},
                         {"setup_peak_bytes", r.setup_peak_bytes},
                         {"setup_estimate_bytes", h.estimated_bytes}};
+  if (h.peak_level >= 0) {
+    json peaks = json::array();
+    for (std::size_t l = 0; l < h.levels.size(); ++l)
+      for (const auto& p : setup_phases())  // in the order the setup runs them
+        if (auto it = h.levels[l].peak_bytes.find(p); it != h.levels[l].peak_bytes.end())
+          peaks.push_back({{"level", l}, {"phase", p}, {"bytes", it->second}});
+    j["device_memory"]["setup_phase_peaks"] = peaks;
+  }
   j["times"] = {{"setup", r.setup_seconds}, {"solve", r.solve_seconds}, {"total", r.setup_seconds + r.solve_seconds}};
+  if (const RunResult::RepeatRun* best = r.best_repeat()) {
+    json runs = json::array();
+    for (const auto& x : r.repeats)
+      runs.push_back({{"setup", x.setup_seconds},
+                      {"solve", x.solve_seconds},
+                      {"total", x.setup_seconds + x.solve_seconds},
+                      {"iterations", x.iterations}});
+    j["repeats"] = {{"runs", runs},
+                    {"best", {{"setup", best->setup_seconds},
+                              {"solve", best->solve_seconds},
+                              {"total", best->setup_seconds + best->solve_seconds},
+                              {"iterations", best->iterations}}}};
+  }
   if (!r.updates.empty()) {
     const UpdatesConfig& u = r.config.updates;
     json steps = json::array();

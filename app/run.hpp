@@ -64,6 +64,17 @@ struct RunResult {
   std::string cycle;               // the cycle shape that ran
   std::vector<std::string> smoothers;  // the smoother of each level (coarse solver on the coarsest)
   std::vector<UpdateStep> updates;     // config.updates.steps steps after the first solve
+  // `saga solve --repeat R`: the setup and solve times of each of the R runs in
+  // this process (the first is the run above; the others build the problem
+  // again, untimed, and set up and solve it again), so that warm numbers (GPU
+  // clocks up, kernels loaded, the memory pool grown) stand beside the first.
+  struct RepeatRun {
+    double setup_seconds = 0, solve_seconds = 0;
+    int iterations = 0;
+  };
+  std::vector<RepeatRun> repeats;  // empty without --repeat
+  // The run of `repeats` with the smallest setup + solve.
+  const RepeatRun* best_repeat() const;
 };
 
 // Builds, sets up and solves on `exec`. Every component name and option is
@@ -71,6 +82,10 @@ struct RunResult {
 RunResult run_solve(const RunConfig& config, const std::shared_ptr<const Executor>& exec);
 // ... on the executor of config.backend.
 RunResult run_solve(const RunConfig& config);
+// run_solve `repeats` (>= 1) times in this process: the first run's result,
+// with every run's times in RunResult::repeats when repeats > 1. The update
+// steps of a config run after the first run only.
+RunResult run_solve_repeated(const RunConfig& config, int repeats, std::shared_ptr<const Executor> exec = nullptr);
 
 // The config's update steps after the first solve (run_solve calls it): D is
 // the matrix as DCSR, `first` the CSR of the first setup.

@@ -69,6 +69,12 @@ struct PoolUsage {
 };
 PoolUsage pool_usage();
 void reset_peak_memory();
+// Per-phase peaks without losing the overall one: mark_phase_peak() starts a
+// window, phase_peak() is the most in use since the last mark (or reset).
+// pool_usage().peak still covers everything since reset_peak_memory(). The AMG
+// setup marks each phase (LevelStats::peak_bytes).
+void mark_phase_peak();
+std::size_t phase_peak();
 // Bytes an allocation on the active executor may still get: the device's free
 // memory plus what its pool holds cached (freed blocks it would reuse).
 std::size_t available_memory();

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <map>
 #include <mutex>
 
 #include "core/cuda_check.cuh"
@@ -279,13 +280,49 @@ void release_cached_memory() {
   SAGA_CUDA(cudaMemPoolTrimTo(active_pool(), 0));
 }
 
+namespace {
+// The high-water marks folded away by mark_phase_peak(), per pool: the pool's
+// own counter restarts at each mark, and pool_usage() adds these back.
+std::mutex folded_mutex;
+std::map<cudaMemPool_t, std::uint64_t> folded_peaks;
+std::uint64_t pool_high(cudaMemPool_t pool) {
+  std::uint64_t high = 0;
+  SAGA_CUDA(cudaMemPoolGetAttribute(pool, cudaMemPoolAttrUsedMemHigh, &high));
+  return high;
+}
+void reset_pool_high(cudaMemPool_t pool) {
+  std::uint64_t zero = 0;  // resets the high-water mark to the current use
+  SAGA_CUDA(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrUsedMemHigh, &zero));
+}
+}  // namespace
+
 PoolUsage pool_usage() {
   synchronize();  // stream-ordered frees count once they have run
   cudaMemPool_t pool = active_pool();
-  std::uint64_t current = 0, high = 0;
+  std::uint64_t current = 0;
   SAGA_CUDA(cudaMemPoolGetAttribute(pool, cudaMemPoolAttrUsedMemCurrent, &current));
-  SAGA_CUDA(cudaMemPoolGetAttribute(pool, cudaMemPoolAttrUsedMemHigh, &high));
+  std::uint64_t high = pool_high(pool);
+  {
+    std::lock_guard<std::mutex> lock(folded_mutex);
+    high = std::max(high, folded_peaks[pool]);
+  }
   return {static_cast<std::size_t>(current), static_cast<std::size_t>(high)};
+}
+
+void mark_phase_peak() {
+  synchronize();
+  cudaMemPool_t pool = active_pool();
+  const std::uint64_t high = pool_high(pool);
+  {
+    std::lock_guard<std::mutex> lock(folded_mutex);
+    folded_peaks[pool] = std::max(folded_peaks[pool], high);
+  }
+  reset_pool_high(pool);
+}
+
+std::size_t phase_peak() {
+  synchronize();
+  return static_cast<std::size_t>(pool_high(active_pool()));
 }
 
 std::size_t available_memory() {
@@ -300,8 +337,12 @@ std::size_t available_memory() {
 
 void reset_peak_memory() {
   synchronize();
-  std::uint64_t zero = 0;  // resets the high-water mark to the current use
-  SAGA_CUDA(cudaMemPoolSetAttribute(active_pool(), cudaMemPoolAttrUsedMemHigh, &zero));
+  cudaMemPool_t pool = active_pool();
+  {
+    std::lock_guard<std::mutex> lock(folded_mutex);
+    folded_peaks[pool] = 0;
+  }
+  reset_pool_high(pool);
 }
 
 Graph::~Graph() {

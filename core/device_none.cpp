@@ -32,6 +32,8 @@ void synchronize() {}
 void release_cached_memory() {}
 PoolUsage pool_usage() { return {}; }
 void reset_peak_memory() {}
+void mark_phase_peak() {}
+std::size_t phase_peak() { return 0; }
 std::size_t available_memory() { return 0; }
 Graph::~Graph() = default;
 bool Graph::capture(const std::function<void()>&, std::string* why) {

@@ -1,5 +1,6 @@
 // saga: command-line client of the library.
 //   saga solve CONFIG.yaml [--backend auto|host|cuda] [--set KEY.PATH=VALUE]... [--report FILE.json] [--progress]
+//              [--repeat R]
 //   saga profile-setup CONFIG.yaml [--repeat R] [--spgemm NAME|all] [--backend ...] [--json F] [--csv F]
 //   saga sweep SWEEP.yaml [--repeat R] [--backend ...] [--json F] [--csv F]
 //   saga info [--components] [--names KIND]
@@ -189,6 +190,11 @@ int main(int argc, char** argv) {
   solve->add_option("--set", overrides, "KEY.PATH=VALUE over the config, e.g. amg.cycle=W (repeatable)");
   bool every_iteration = false;
   solve->add_flag("--progress", every_iteration, "a progress line every iteration (default: only on long solves)");
+  int solve_repeat = 1;
+  solve->add_option("--repeat", solve_repeat,
+                    "set up and solve R times in this process (the problem built again, untimed, each time) and "
+                    "report each run's times beside the first's (default 1)")
+      ->check(CLI::Range(1, 1000));
 
   auto* profile = app.add_subcommand("profile-setup", "time the AMG setup phase by phase, R times");
   std::string json_path, csv_path, spgemm_name;
@@ -271,7 +277,7 @@ int main(int argc, char** argv) {
       cfg.solver.progress = &progress_line;
       cfg.solver.progress_data = &progress;
     }
-    const RunResult r = run_solve(cfg);
+    const RunResult r = run_solve_repeated(cfg, solve_repeat);
     if (!quiet) std::cout << format_summary(r);
     if (!report_path.empty()) {
       std::ofstream out(report_path);

@@ -249,13 +249,31 @@ TEST_CASE("GPU setup given half the device memory it needs fails cleanly: names 
   device::release_cached_memory();
   device::reset_peak_memory();
   const std::size_t before = device::pool_usage().current;
-  std::size_t estimate = 0;
+  std::size_t estimate = 0, phase_peak = 0;
   {
     CsrMatrix B = A.clone();
     const Hierarchy h(std::move(B), p);
     estimate = h.stats().estimated_bytes;
+    // The per-phase peaks: every phase of every level that ran has one, the
+    // largest is where the setup peaked, and marking them did not lose the
+    // overall peak.
+    const HierarchyStats& st = h.stats();
+    REQUIRE(st.peak_level >= 0);
+    phase_peak = st.peak_bytes;
+    CHECK(st.levels[st.peak_level].peak_bytes.at(st.peak_phase) == st.peak_bytes);
+    for (std::size_t l = 0; l + 1 < st.levels.size(); ++l)
+      for (const char* phase : {"strength", "aggregation", "tentative", "spectral_radius", "AT", "AP", "PtAP"}) {
+        CAPTURE(l);
+        CAPTURE(phase);
+        REQUIRE(st.levels[l].peak_bytes.count(phase) == 1);
+        CHECK(st.levels[l].peak_bytes.at(phase) >= before + A.nnz() * 12);  // the matrix is in use throughout
+        CHECK(st.levels[l].peak_bytes.at(phase) <= st.peak_bytes);
+      }
+    MESSAGE("setup of 3D 7-pt N=80 peaks in level " << st.peak_level << ", phase " << st.peak_phase << ": "
+                                                    << st.peak_bytes / 1048576.0 << " MiB");
   }
   const std::size_t peak = device::pool_usage().peak - before;  // the copy of A included
+  CHECK(device::pool_usage().peak == phase_peak);  // the phases cover every allocation of the setup
   MESSAGE("setup of 3D 7-pt N=80: peak " << peak / 1048576.0 << " MiB = " << (peak - matrix_bytes) / matrix_bytes
                                          << " x bytes(A) beyond A; estimate " << estimate / 1048576.0 << " MiB");
   CHECK(static_cast<double>(estimate) >= static_cast<double>(peak) - matrix_bytes);  // the model bounds the peak

@@ -56,6 +56,31 @@ TEST_CASE("saga solve reports validate against docs/report.schema.json") {
   CHECK(errors.size() == 4);
 }
 
+TEST_CASE("saga solve --repeat: every run's times, the same iterations, updates once, a valid report") {
+  const SchemaValidator v(load(SAGA_SOURCE_DIR "/docs/report.schema.json"));
+  const RunConfig c = parse_config("problem: {type: poisson, stencil: 2d5, N: 30}\nupdates: {steps: 1, edges: 0.02}",
+                                   "c.yaml");
+  const RunResult r = run_solve_repeated(c, 3, Executor::host());
+  REQUIRE(r.repeats.size() == 3);
+  for (const auto& x : r.repeats) {
+    CHECK(x.iterations == r.solve.iterations);  // deterministic: the same hierarchy and iterates each run
+    CHECK(x.setup_seconds > 0);
+    CHECK(x.solve_seconds > 0);
+  }
+  CHECK(r.repeats.front().setup_seconds == r.setup_seconds);
+  CHECK(r.updates.size() == 1);
+  const nlohmann::json j = to_json(r);
+  check_valid(v, j);
+  CHECK(j["repeats"]["runs"].size() == 3);
+  const auto* best = r.best_repeat();
+  REQUIRE(best != nullptr);
+  for (const auto& x : r.repeats) CHECK(best->setup_seconds + best->solve_seconds <= x.setup_seconds + x.solve_seconds);
+  CHECK(format_summary(r).find("repeats   3 runs") != std::string::npos);
+  // One run: no repeats in the report; none at all is refused.
+  CHECK_FALSE(to_json(run_solve_repeated(c, 1, Executor::host())).contains("repeats"));
+  CHECK_THROWS_AS(run_solve_repeated(c, 0, Executor::host()), InputError);
+}
+
 TEST_CASE("a broken-down solve still writes a valid report: non-finite residuals as strings") {
   const SchemaValidator v(load(SAGA_SOURCE_DIR "/docs/report.schema.json"));
   RunResult r = run_solve(parse_config("problem: {type: poisson, stencil: 2d5, N: 20}\nsolver: {type: pcg, max_iterations: 3}",

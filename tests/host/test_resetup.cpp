@@ -63,7 +63,7 @@ void check_full_setup_on_same_aggregates(const Hierarchy& h, const CsrMatrix& A,
     amg::Aggregates ag;
     ag.of_node = L.aggregates.clone();
     ag.count = L.aggregate_count;
-    const amg::Tentative T = amg::tentative_prolongator(ag, L.B, L.nullspace_columns);
+    const amg::Tentative T = amg::tentative_prolongator(ag, L.near_nullspace(), L.nullspace_columns);
     const double rho = amg::spectral_radius_dinv_a(Al, dinv, p.rho_iterations);
     CHECK(L.rho == rho);
     const CsrMatrix P = amg::jacobi_smooth_update(T.T, spgemm(Al, T.T), dinv, 4.0 / (3.0 * rho));
