@@ -95,6 +95,76 @@ CsrMatrix smoothed_prolongator(const Level& L, const CsrMatrix& T, double omega,
   return step("smooth_update", [&] { return amg::jacobi_smooth_update(T, std::move(AT), L.dinv, omega); });
 }
 
+// How many blocks of R's rows the Galerkin product of level L is computed in
+// (SetupParams::galerkin_slices): given, or on the device as many as keep each
+// block's A P within a sixteenth of the device memory. A P is estimated at
+// 12 bytes per product, nnz(A) · nnz(P) / rows(P) products (a bound on its
+// nonzeros where P's rows are even).
+int galerkin_slices(const Level& L, const SetupParams& p) {
+  if (p.galerkin_slices > 0) return std::min<index_t>(p.galerkin_slices, std::max<index_t>(1, L.P.cols()));
+  if (L.A.space() != Space::device) return 1;
+  const double ap_bytes = 12.0 * static_cast<double>(L.A.nnz()) * L.P.nnz() / std::max<index_t>(1, L.P.rows());
+  if (ap_bytes < 256.0 * 1048576) return 1;  // small levels: not worth asking the device
+  const double budget = static_cast<double>(device::info().memory_bytes) / 16;
+  return static_cast<int>(std::clamp(std::ceil(ap_bytes / budget), 1.0, 256.0));
+}
+
+// The next level's matrix R (A P), timed as the phases "AP" and "PtAP". In
+// `slices` blocks of R's rows: block b needs the rows of A P that are columns of
+// R's rows I0..I1, which lie in [f0, f1] (the block's column span), so it
+// computes A[f0..f1, :] P and R[I0..I1, f0..f1] times it, and frees both
+// before the next block; the blocks of rows of R (A P) are then stacked. Peak
+// memory holds one block's A P instead of all of it. Where aggregates follow
+// the row order (grids, most meshes) the spans of the blocks hardly overlap;
+// where they do not, each block recomputes more of A P (the time grows, the
+// result does not change: each row of A P is the same product).
+CsrMatrix galerkin_product(const Level& L, const SpgemmAlgorithm& product, int slices, PhaseStep& step,
+                           LevelStats& st) {
+  SpgemmStats ap, ptap;
+  auto add = [](SpgemmStats& total, const SpgemmStats& s) {
+    total.products += s.products;
+    total.nnz_c += s.nnz_c;
+    total.workspace_bytes = std::max(total.workspace_bytes, s.workspace_bytes);
+    total.slices += s.slices;
+  };
+  CsrMatrix C;
+  if (slices <= 1) {
+    const CsrMatrix AP = step("AP", [&] { return product.multiply(L.A, L.P, &ap); });
+    C = step("PtAP", [&] { return product.multiply(L.R, AP, &ptap); });
+    st.galerkin_ap_rows = L.A.rows();
+  } else {
+    std::vector<index_t> first, last;
+    step("PtAP", [&] { row_column_spans(L.R, first, last); });
+    const index_t nc = L.R.rows();
+    std::vector<CsrMatrix> blocks;
+    st.galerkin_ap_rows = 0;
+    for (int b = 0; b < slices; ++b) {
+      const index_t I0 = static_cast<index_t>(static_cast<std::int64_t>(nc) * b / slices);
+      const index_t I1 = static_cast<index_t>(static_cast<std::int64_t>(nc) * (b + 1) / slices);
+      const index_t f0 = *std::min_element(first.begin() + I0, first.begin() + I1);
+      const index_t f1 = *std::max_element(last.begin() + I0, last.begin() + I1);
+      if (f1 < f0) {  // no entries in these rows of R
+        blocks.push_back(CsrMatrix::zeros(I1 - I0, nc, L.A.space()));
+        continue;
+      }
+      SpgemmStats s;
+      const CsrMatrix AP = step("AP", [&] {
+        const CsrMatrix A_rows = row_block(L.A, f0, f1 + 1, 0, -1, true);  // a view of A's entries
+        return product.multiply(A_rows, L.P, &s);
+      });
+      add(ap, s);
+      st.galerkin_ap_rows += f1 + 1 - f0;
+      s = SpgemmStats{};
+      blocks.push_back(step("PtAP", [&] { return product.multiply(row_block(L.R, I0, I1, f0, f1 + 1 - f0), AP, &s); }));
+      add(ptap, s);
+    }
+    C = step("PtAP", [&] { return stack_rows(std::move(blocks)); });
+  }
+  st.spgemm["AP"] = {ap.products, ap.nnz_c, st.seconds["AP"], ap.workspace_bytes, ap.slices};
+  st.spgemm["PtAP"] = {ptap.products, ptap.nnz_c, st.seconds["PtAP"], ptap.workspace_bytes, ptap.slices};
+  return C;
+}
+
 // A matrix's first non-finite entry as an InputError (a host copy, on this
 // error path only).
 void require_finite(const CsrMatrix& A, const char* what) {
@@ -271,18 +341,9 @@ Hierarchy::Hierarchy(CsrMatrix A, const SetupParams& params, NearNullspace ns,
     T.T = CsrMatrix();  // freed before the products (16 B per row of this level)
     st.spgemm["AT"] = {ss.products, ss.nnz_c, sec["AT"], ss.workspace_bytes, ss.slices};
     L.R = step("transpose", [&] { return transpose(L.P); });
-    CsrMatrix AP =
-        step("AP", [&] {
-          ss = SpgemmStats{};
-          return product->multiply(L.A, L.P, &ss);
-        });
-    st.spgemm["AP"] = {ss.products, ss.nnz_c, sec["AP"], ss.workspace_bytes, ss.slices};
     Level next;
-    next.A = step("PtAP", [&] {
-      ss = SpgemmStats{};
-      return product->multiply(L.R, AP, &ss);
-    });
-    st.spgemm["PtAP"] = {ss.products, ss.nnz_c, sec["PtAP"], ss.workspace_bytes, ss.slices};
+    st.galerkin_slices = galerkin_slices(L, params_);
+    next.A = galerkin_product(L, *product, st.galerkin_slices, step, st);
     next.B = std::move(T.Bc);
     next.nullspace_columns = L.nullspace_columns;
     if (L.nullspace_columns > 1) {

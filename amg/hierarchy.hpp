@@ -60,6 +60,11 @@ struct LevelStats {
   // Device setups: saga's device memory in use at its highest during each
   // phase of this level (problem and earlier levels included), in bytes.
   std::map<std::string, std::size_t> peak_bytes;
+  // The Galerkin product in blocks of R's rows (SetupParams::galerkin_slices;
+  // 1: whole), and the rows of A P computed over all blocks (A's rows when
+  // whole; more where the blocks' column spans overlap).
+  int galerkin_slices = 1;
+  std::int64_t galerkin_ap_rows = 0;
 };
 
 // Device memory a setup of A is estimated to need beyond A itself, at its

@@ -27,6 +27,10 @@ struct SetupParams {
   Component strength = "symmetric";
   Component aggregation = "mis2";
   Component nullspace = "constant";  // amg/nullspace.hpp: constant, file, rigid_body
+  // The Galerkin product R (A P) in this many blocks of R's rows, each with
+  // only its own rows of A P (0: as many as keep each block's A P within a
+  // sixteenth of the device memory; 1 on the host). docs/memory.md.
+  int galerkin_slices = 0;
   // Per-level settings: levels[l] overrides keys of level l (setup keys such as
   // theta, and cycle keys: pre_sweeps, post_sweeps, smoother and the smoother's
   // options as "smoother.NAME").
@@ -40,6 +44,10 @@ struct SetupParams {
     v("rho_iterations", rho_iterations, "Lanczos steps of the rho(D^-1 A) estimate", at_least(1));
     v("prolongator_omega", prolongator_omega, "prolongator smoothing weight", zero_is_auto());
     v("seed", seed, "MIS-2 hash seed (level l uses seed + l)", at_least(0));
+    v("galerkin_slices", galerkin_slices,
+      "blocks of R's rows the Galerkin product R (A P) is computed in, each with its own rows of A P only "
+      "(0: by device memory; 1: whole)",
+      zero_is_auto());
   }
   // The parameters on level l (levels[l] applied; keys of the cycle ignored).
   SetupParams at_level(int l) const;

@@ -112,7 +112,11 @@ class ParamReader {
   void parse(const Option& o, const char* key, std::string& out, const Check&) const { (void)key; out = o.text; }
   void parse(const Option& o, const char* key, StringList& out, const Check&) const;
   template <class I, std::enable_if_t<std::is_integral_v<I> && !std::is_same_v<I, bool>, int> = 0>
-  void parse(const Option& o, const char* key, I& out, const Check&) const {
+  void parse(const Option& o, const char* key, I& out, const Check& c) const {
+    if (c.auto_zero && o.text == "auto") {
+      out = 0;
+      return;
+    }
     const long long v = parse_integer(o, key);
     if (v < static_cast<long long>(std::numeric_limits<I>::min()) ||
         v > static_cast<long long>(std::numeric_limits<I>::max()))

@@ -1,5 +1,7 @@
 #include "sparse/csr_ops.hpp"
 
+#include <algorithm>
+
 #include "core/parallel_for.hpp"
 #include "sparse/build_rows.hpp"
 #include "sparse/csr_ops_functors.hpp"
@@ -76,6 +78,70 @@ CsrMatrix add(double alpha, const CsrMatrix& A, double beta, const CsrMatrix& B)
                                               B.col().data(), A.val().data(), B.val().data(), alpha, beta, nullptr,
                                               nullptr, nullptr, nullptr},
                             "sum of matrices");
+}
+
+CsrMatrix row_block(const CsrMatrix& A, index_t r0, index_t r1, index_t c0, index_t cols, bool share_entries) {
+  SAGA_REQUIRE(0 <= r0 && r0 <= r1 && r1 <= A.rows(), "row_block: rows [{}, {}) of a matrix of {} rows", r0, r1,
+               A.rows());
+  if (cols < 0) cols = A.cols() - c0;
+  SAGA_REQUIRE(0 <= c0 && 0 <= cols && c0 + cols <= A.cols(), "row_block: columns [{}, {}) of a matrix of {} columns",
+               c0, c0 + cols, A.cols());
+  const Space s = A.space();
+  const index_t rows = r1 - r0;
+  const offset_t b = A.row_ptr().get(r0), nnz = A.row_ptr().get(r1) - b;
+  Array<offset_t> rp(static_cast<std::size_t>(rows) + 1, s, "row block row pointers");
+  parallel_for(s, rows + 1, functors::RebaseRowPtr{A.row_ptr().data() + r0, rp.data(), 0});
+  if (share_entries && c0 == 0) {
+    auto col = Array<index_t>::view(const_cast<index_t*>(A.col().data()) + b, static_cast<std::size_t>(nnz), s);
+    auto val = Array<double>::view(const_cast<double*>(A.val().data()) + b, static_cast<std::size_t>(nnz), s);
+    return CsrMatrix(rows, cols, std::move(rp), std::move(col), std::move(val));
+  }
+  if (nnz > 0 && (c0 > 0 || cols < A.cols())) {  // the entries must lie in the kept columns
+    std::vector<index_t> first, last;
+    row_column_spans(row_block(A, r0, r1, 0, -1, true), first, last);
+    const index_t lo = *std::min_element(first.begin(), first.end()), hi = *std::max_element(last.begin(), last.end());
+    SAGA_REQUIRE(c0 <= lo && hi < c0 + cols, "row_block: rows [{}, {}) have columns in [{}, {}], outside [{}, {})", r0,
+                 r1, lo, hi, c0, c0 + cols);
+  }
+  Array<index_t> col(nnz, s, "row block columns");
+  Array<double> val(nnz, s, "row block values");
+  parallel_for(s, nnz, functors::ShiftColumns{A.col().data() + b, col.data(), c0});
+  parallel_for(s, nnz, functors::CopyValues{A.val().data() + b, val.data()});
+  return CsrMatrix(rows, cols, std::move(rp), std::move(col), std::move(val));
+}
+
+CsrMatrix stack_rows(std::vector<CsrMatrix> blocks) {
+  SAGA_REQUIRE(!blocks.empty(), "stack_rows: no blocks");
+  const Space s = blocks.front().space();
+  const index_t cols = blocks.front().cols();
+  std::int64_t rows = 0, nnz = 0;
+  for (const CsrMatrix& B : blocks) {
+    SAGA_REQUIRE(B.cols() == cols && B.space() == s, "stack_rows: a {}x{} block on the {} under {} columns on the {}",
+                 B.rows(), B.cols(), to_string(B.space()), cols, to_string(s));
+    rows += B.rows();
+    nnz += B.nnz();
+  }
+  Array<offset_t> rp(static_cast<std::size_t>(rows) + 1, s, "stacked row pointers");
+  Array<index_t> col(checked_offset(nnz, "stacked matrix nonzeros"), s, "stacked columns");
+  Array<double> val(col.size(), s, "stacked values");
+  std::int64_t r = 0, k = 0;
+  for (CsrMatrix& B : blocks) {
+    // rows r .. r + B.rows() (the last pointer is the next block's first).
+    parallel_for(s, B.rows() + 1, functors::RebaseRowPtr{B.row_ptr().data(), rp.data() + r, static_cast<offset_t>(k)});
+    parallel_for(s, B.nnz(), functors::ShiftColumns{B.col().data(), col.data() + k, 0});
+    parallel_for(s, B.nnz(), functors::CopyValues{B.val().data(), val.data() + k});
+    r += B.rows();
+    k += B.nnz();
+    B = CsrMatrix();
+  }
+  return CsrMatrix(static_cast<index_t>(rows), cols, std::move(rp), std::move(col), std::move(val));
+}
+
+void row_column_spans(const CsrMatrix& A, std::vector<index_t>& first, std::vector<index_t>& last) {
+  Array<index_t> f(A.rows(), A.space(), "row first columns"), l(A.rows(), A.space(), "row last columns");
+  parallel_for(A.space(), A.rows(), functors::RowColumnSpan{A.row_ptr().data(), A.col().data(), f.data(), l.data()});
+  first = f.to_vector();
+  last = l.to_vector();
 }
 
 }  // namespace saga

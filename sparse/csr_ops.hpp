@@ -1,5 +1,7 @@
 #pragma once
 // Element-wise CSR operations the AMG setup needs, on either backend.
+#include <vector>
+
 #include "sparse/csr.hpp"
 
 namespace saga {
@@ -25,5 +27,19 @@ std::int64_t total(const Array<std::int32_t>& a);
 // First row whose pattern (row_ptr and columns) differs between A and B, or -1
 // (same shape and space).
 std::int64_t first_pattern_difference(const CsrMatrix& A, const CsrMatrix& B);
+
+// Rows [r0, r1) of A as a matrix of their own, with columns [c0, c0 + cols) of
+// A as its columns 0..cols-1 (cols -1: A's columns from c0 on). Every entry of
+// those rows must lie in that column range (InputError otherwise). With
+// share_entries and c0 = 0, the block's columns and values are views of A's
+// (only its row pointers are new): A must outlive it unchanged.
+CsrMatrix row_block(const CsrMatrix& A, index_t r0, index_t r1, index_t c0 = 0, index_t cols = -1,
+                    bool share_entries = false);
+// The matrices one under the other (same column count and space): rows of
+// blocks[0], then blocks[1], ... Each block is freed once it is copied.
+CsrMatrix stack_rows(std::vector<CsrMatrix> blocks);
+// first[i], last[i]: the smallest and largest column of row i (0x7fffffff and
+// -1 for empty rows), on the host.
+void row_column_spans(const CsrMatrix& A, std::vector<index_t>& first, std::vector<index_t>& last);
 
 }  // namespace saga

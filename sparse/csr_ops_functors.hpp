@@ -152,4 +152,39 @@ struct RandomUniform {
   }
 };
 
+// Row blocks and their stacking (sparse/csr_ops.cpp: row_block, stack_rows).
+// dst[i] = src[i] - src[0] + add for i in [0, n]: row pointers moved to start
+// at `add` (src points at the block's first row pointer).
+struct RebaseRowPtr {
+  const offset_t* src;
+  offset_t* dst;
+  offset_t add;
+  SAGA_HD void operator()(std::int64_t i) const { dst[i] = src[i] - src[0] + add; }
+};
+// dst[k] = src[k] - shift (columns of a block moved to start at 0).
+struct ShiftColumns {
+  const index_t* src;
+  index_t* dst;
+  index_t shift;
+  SAGA_HD void operator()(std::int64_t k) const { dst[k] = src[k] - shift; }
+};
+struct CopyValues {
+  const double* src;
+  double* dst;
+  SAGA_HD void operator()(std::int64_t k) const { dst[k] = src[k]; }
+};
+// first[i], last[i]: the smallest and the largest column of row i (sorted
+// rows); 0x7fffffff and -1 for an empty row.
+struct RowColumnSpan {
+  const offset_t* rp;
+  const index_t* ci;
+  index_t* first;
+  index_t* last;
+  SAGA_HD void operator()(std::int64_t i) const {
+    const offset_t b = rp[i], e = rp[i + 1];
+    first[i] = b < e ? ci[b] : 0x7fffffff;
+    last[i] = b < e ? ci[e - 1] : -1;
+  }
+};
+
 }  // namespace saga::functors

@@ -157,6 +157,44 @@ TEST_CASE("GPU hierarchy equals the host hierarchy and PCG iterations agree") {
   }
 }
 
+TEST_CASE("GPU Galerkin product in blocks of R's rows: the same hierarchy as whole and as the host's, less memory") {
+  for (Stencil s : {Stencil::fd3d_7pt, Stencil::fe3d_27pt, Stencil::fd2d_5pt}) {
+    CAPTURE(stencil_name(s));
+    const index_t N = stencil_dim(s) == 2 ? sized(600, 100) : sized(60, 16);
+    AmgParams p;
+    p.galerkin_slices = 1;
+    const CsrMatrix A = poisson(s, N, Space::device);
+    device::release_cached_memory();
+    const Hierarchy whole(A.clone(), p);
+    const std::size_t whole_peak = whole.stats().peak_bytes;
+    for (int slices : {3, 8}) {
+      CAPTURE(slices);
+      p.galerkin_slices = slices;
+      device::release_cached_memory();
+      const Hierarchy h(A.clone(), p);
+      REQUIRE(h.levels().size() == whole.levels().size());
+      for (std::size_t l = 0; l < h.levels().size(); ++l) {
+        CAPTURE(l);
+        check_equal(to_host_csr(h.levels()[l].A), to_host_csr(whole.levels()[l].A), 1e-12);
+      }
+      const LevelStats& s0 = h.stats().levels[0];
+      CHECK(s0.galerkin_slices == slices);
+      MESSAGE(stencil_name(s) << " N=" << N << ", " << slices << " slices: setup peak "
+                              << h.stats().peak_bytes / 1048576.0 << " MiB (whole " << whole_peak / 1048576.0
+                              << " MiB) at level " << h.stats().peak_level << " " << h.stats().peak_phase
+                              << "; A P rows computed " << s0.galerkin_ap_rows << " of " << A.rows());
+      if (s == Stencil::fd3d_7pt) CHECK(h.stats().levels[0].peak_bytes.at("PtAP") < whole.stats().levels[0].peak_bytes.at("PtAP"));
+    }
+  }
+  // The host's blocks equal the device's (and the host's whole product).
+  AmgParams p;
+  p.galerkin_slices = 4;
+  const Hierarchy hh(poisson(Stencil::fd2d_5pt, sized(200, 48), Space::host), p);
+  const Hierarchy hd(poisson(Stencil::fd2d_5pt, sized(200, 48), Space::device), p);
+  REQUIRE(hd.levels().size() == hh.levels().size());
+  for (std::size_t l = 0; l < hh.levels().size(); ++l) check_equal(to_host_csr(hd.levels()[l].A), to_host_csr(hh.levels()[l].A), 1e-12);
+}
+
 TEST_CASE("GPU rho(D^-1 A): the device-resident Lanczos equals the host one, breakdown included") {
   std::mt19937_64 rng(fresh_seed());
   for (Stencil s : {Stencil::fd2d_5pt, Stencil::fe3d_27pt}) {

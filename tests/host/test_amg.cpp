@@ -1,4 +1,7 @@
 // AMG setup stages against their defining properties, and the solver end to end.
+#include <algorithm>
+#include <numeric>
+
 #include <Eigen/Dense>
 #include <Eigen/Eigenvalues>
 
@@ -516,4 +519,46 @@ TEST_CASE("rho(D^-1 A) by Lanczos: Eigen's largest eigenvalue, closed forms, bre
 
 TEST_CASE("determinism: the same config twice gives bitwise the same hierarchy and residuals (host)") {
   check_deterministic(determinism_configs(), Executor::host());
+}
+
+TEST_CASE("the Galerkin product in blocks of R's rows equals the whole one, also where the ordering scatters them") {
+  const std::uint64_t seed = fresh_seed();
+  std::mt19937_64 rng(seed);
+  const HostCsr grid = to_host_csr(poisson(Stencil::fd2d_5pt, 40, Space::host));
+  // The same grid in a random ordering: aggregates no longer follow the rows,
+  // the blocks' column spans overlap.
+  std::vector<index_t> perm(grid.rows);
+  std::iota(perm.begin(), perm.end(), 0);
+  std::shuffle(perm.begin(), perm.end(), rng);
+  std::vector<index_t> inv(grid.rows);
+  for (index_t i = 0; i < grid.rows; ++i) inv[perm[i]] = i;
+  HostCsr shuffled{grid.rows, grid.cols, {0}, {}, {}};
+  for (index_t i = 0; i < grid.rows; ++i) {
+    std::vector<std::pair<index_t, double>> row;
+    for (offset_t k = grid.row_ptr[perm[i]]; k < grid.row_ptr[perm[i] + 1]; ++k) row.push_back({inv[grid.col[k]], grid.val[k]});
+    std::sort(row.begin(), row.end());
+    for (auto [c, v] : row) shuffled.col.push_back(c), shuffled.val.push_back(v);
+    shuffled.row_ptr.push_back(static_cast<offset_t>(shuffled.col.size()));
+  }
+  for (const HostCsr* m : {&grid, static_cast<const HostCsr*>(&shuffled)}) {
+    AmgParams p;
+    p.coarse_size = 20;
+    p.galerkin_slices = 1;
+    const Hierarchy whole(from_host_csr(*m, Space::host), p);
+    for (int slices : {2, 3, 7}) {
+      CAPTURE(slices);
+      p.galerkin_slices = slices;
+      const Hierarchy h(from_host_csr(*m, Space::host), p);
+      REQUIRE(h.levels().size() == whole.levels().size());
+      for (std::size_t l = 0; l < h.levels().size(); ++l) {
+        CAPTURE(l);
+        check_equal(to_host_csr(h.levels()[l].A), to_host_csr(whole.levels()[l].A), 0.0);  // the same rows of A P
+      }
+      const LevelStats& s0 = h.stats().levels[0];
+      CHECK(s0.galerkin_slices == slices);
+      CHECK(s0.galerkin_ap_rows >= grid.rows);
+      CHECK(s0.spgemm.at("PtAP").nnz_c == whole.stats().levels[0].spgemm.at("PtAP").nnz_c);
+      if (m == &grid && slices <= 3) CHECK(s0.galerkin_ap_rows < grid.rows * 3 / 2);  // grid aggregates: little overlap
+    }
+  }
 }

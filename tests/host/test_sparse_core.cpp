@@ -1,6 +1,7 @@
 // Host sparse core against Eigen and hand-computed cases.
 #include <sstream>
 
+#include "sparse/csr_ops.hpp"
 #include "sparse/matrix_market.hpp"
 #include "sparse/spgemm.hpp"
 #include "sparse/spmv.hpp"
@@ -234,4 +235,42 @@ TEST_CASE("random_vector is the sequential splitmix64 stream, computed per entry
     expect.push_back(static_cast<double>((z ^ (z >> 31)) >> 11) * 0x1.0p-53);
   }
   CHECK(random_vector(1000, seed, Space::host).to_vector() == expect);
+}
+
+TEST_CASE("row_block, stack_rows and row_column_spans: hand case, random round trips, bad ranges") {
+  // [1 0 2 0]
+  // [0 0 0 0]
+  // [0 3 4 0]
+  // [0 0 5 6]
+  const HostCsr h{4, 4, {0, 2, 2, 4, 6}, {0, 2, 1, 2, 2, 3}, {1, 2, 3, 4, 5, 6}};
+  const CsrMatrix A = from_host_csr(h, Space::host);
+  const HostCsr b = to_host_csr(row_block(A, 1, 4, 1, 3));  // rows 1..3, columns 1..3 as 0..2
+  CHECK(b.rows == 3);
+  CHECK(b.cols == 3);
+  CHECK(b.row_ptr == std::vector<offset_t>{0, 0, 2, 4});
+  CHECK(b.col == std::vector<index_t>{0, 1, 1, 2});
+  CHECK(b.val == std::vector<double>{3, 4, 5, 6});
+  CHECK_THROWS_AS(row_block(A, 0, 2, 1, 3), InputError);  // row 0 has column 0
+  CHECK_THROWS_AS(row_block(A, 3, 2), InputError);
+  std::vector<index_t> first, last;
+  row_column_spans(A, first, last);
+  CHECK(first == std::vector<index_t>{0, 0x7fffffff, 1, 2});
+  CHECK(last == std::vector<index_t>{2, -1, 2, 3});
+  const CsrMatrix shared = row_block(A, 2, 4, 0, -1, true);  // a view of A's entries
+  CHECK(shared.col().data() == A.col().data() + 2);
+  check_equal(to_host_csr(shared), to_host_csr(row_block(A, 2, 4)), 0.0);
+
+  const std::uint64_t seed = fresh_seed();
+  std::mt19937_64 rng(seed);
+  for (int t = 0; t < 5; ++t) {
+    RandomSpec spec;
+    spec.rows = 30 + t * 17;
+    spec.cols = 25 + t * 3;
+    const HostCsr r = random_csr(spec, rng);
+    const CsrMatrix R = from_host_csr(r, Space::host);
+    std::vector<CsrMatrix> blocks;
+    const index_t cuts[] = {0, 0, r.rows / 3, r.rows / 3 + 1, r.rows};  // an empty block too
+    for (int k = 0; k + 1 < 5; ++k) blocks.push_back(row_block(R, cuts[k], cuts[k + 1]));
+    check_equal(to_host_csr(stack_rows(std::move(blocks))), r, 0.0);
+  }
 }
