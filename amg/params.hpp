@@ -28,8 +28,9 @@ struct SetupParams {
   Component aggregation = "mis2";
   Component nullspace = "constant";  // amg/nullspace.hpp: constant, file, rigid_body
   // The Galerkin product R (A P) in this many blocks of R's rows, each with
-  // only its own rows of A P (0: as many as keep each block's A P within a
-  // sixteenth of the device memory; 1 on the host). docs/memory.md.
+  // only its own rows of A P (0: as many as keep each block's A P within half
+  // the device memory available then, 1 where it fits; 1 on the host).
+  // docs/memory.md.
   int galerkin_slices = 0;
   // Per-level settings: levels[l] overrides keys of level l (setup keys such as
   // theta, and cycle keys: pre_sweeps, post_sweeps, smoother and the smoother's
