@@ -97,7 +97,7 @@ CsrMatrix smoothed_prolongator(const Level& L, const CsrMatrix& T, double omega,
 
 // How many blocks of R's rows the Galerkin product of level L is computed in
 // (SetupParams::galerkin_slices): given, or on the device as many as keep each
-// block's A P within half the device memory available when the product starts
+// block's A P within three quarters of the device memory available when it starts
 // (1 where A P fits: the blocks cost time, docs/memory.md). A P is estimated at
 // 12 bytes per product, nnz(A) · nnz(P) / rows(P) products, above its
 // nonzeros (3D 7-pt: about 3x), so the rule errs towards more blocks.
@@ -106,7 +106,7 @@ int galerkin_slices(const Level& L, const SetupParams& p) {
   if (L.A.space() != Space::device) return 1;
   const double ap_bytes = 12.0 * static_cast<double>(L.A.nnz()) * L.P.nnz() / std::max<index_t>(1, L.P.rows());
   if (ap_bytes < 256.0 * 1048576) return 1;  // small levels: not worth asking the device
-  const double budget = std::max(0.5 * static_cast<double>(device::available_memory()), 64.0 * 1048576);
+  const double budget = std::max(0.75 * static_cast<double>(device::available_memory()), 64.0 * 1048576);
   return static_cast<int>(std::clamp(std::ceil(ap_bytes / budget), 1.0, 256.0));
 }
 

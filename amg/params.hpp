@@ -28,7 +28,7 @@ struct SetupParams {
   Component aggregation = "mis2";
   Component nullspace = "constant";  // amg/nullspace.hpp: constant, file, rigid_body
   // The Galerkin product R (A P) in this many blocks of R's rows, each with
-  // only its own rows of A P (0: as many as keep each block's A P within half
+  // only its own rows of A P (0: as many as keep each block's A P within 3/4 of
   // the device memory available then, 1 where it fits; 1 on the host).
   // docs/memory.md.
   int galerkin_slices = 0;
