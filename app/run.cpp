@@ -371,7 +371,7 @@ nlohmann::json to_json(const RunResult& r) {
   json levels = json::array();
   for (const auto& L : h.levels) {
     json l = {{"rows", L.rows},       {"nnz", L.nnz},       {"aggregates", L.aggregates},
-              {"mis2_rounds", L.mis2_rounds}, {"rho", L.rho}, {"theta", L.theta}, {"phase_seconds", L.seconds},
+              {"mis2_rounds", L.mis2_rounds}, {"galerkin_slices", L.galerkin_slices}, {"rho", L.rho}, {"theta", L.theta}, {"phase_seconds", L.seconds},
               {"nodes", L.nodes}, {"dropped_columns", L.dropped_columns}};
     for (const auto& [name, rec] : L.spgemm)
       l["spgemm"][name] = {{"products", rec.products},
