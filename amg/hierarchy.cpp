@@ -112,7 +112,7 @@ int galerkin_slices(const Level& L, const SetupParams& p) {
 
 // The next level's matrix R (A P), timed as the phases "AP" and "PtAP". In
 // `slices` blocks of R's rows: block b needs the rows of A P that are columns of
-// R's rows I0..I1, which lie in [f0, f1] (the block's column span), so it
+// R's rows I0..I1, which lie in [f0, f1] (the block's column span, `column_span`), so it
 // computes A[f0..f1, :] P and R[I0..I1, f0..f1] times it, and frees both
 // before the next block; the blocks of rows of R (A P) are then stacked. Peak
 // memory holds one block's A P instead of all of it. Where aggregates follow
@@ -134,16 +134,13 @@ CsrMatrix galerkin_product(const Level& L, const SpgemmAlgorithm& product, int s
     C = step("PtAP", [&] { return product.multiply(L.R, AP, &ptap); });
     st.galerkin_ap_rows = L.A.rows();
   } else {
-    std::vector<index_t> first, last;
-    step("PtAP", [&] { row_column_spans(L.R, first, last); });
     const index_t nc = L.R.rows();
     std::vector<CsrMatrix> blocks;
     st.galerkin_ap_rows = 0;
     for (int b = 0; b < slices; ++b) {
       const index_t I0 = static_cast<index_t>(static_cast<std::int64_t>(nc) * b / slices);
       const index_t I1 = static_cast<index_t>(static_cast<std::int64_t>(nc) * (b + 1) / slices);
-      const index_t f0 = *std::min_element(first.begin() + I0, first.begin() + I1);
-      const index_t f1 = *std::max_element(last.begin() + I0, last.begin() + I1);
+      const auto [f0, f1] = step("PtAP", [&] { return column_span(L.R, I0, I1); });
       if (f1 < f0) {  // no entries in these rows of R
         blocks.push_back(CsrMatrix::zeros(I1 - I0, nc, L.A.space()));
         continue;

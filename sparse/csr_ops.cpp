@@ -97,9 +97,7 @@ CsrMatrix row_block(const CsrMatrix& A, index_t r0, index_t r1, index_t c0, inde
     return CsrMatrix(rows, cols, std::move(rp), std::move(col), std::move(val));
   }
   if (nnz > 0 && (c0 > 0 || cols < A.cols())) {  // the entries must lie in the kept columns
-    std::vector<index_t> first, last;
-    row_column_spans(row_block(A, r0, r1, 0, -1, true), first, last);
-    const index_t lo = *std::min_element(first.begin(), first.end()), hi = *std::max_element(last.begin(), last.end());
+    const auto [lo, hi] = column_span(A, r0, r1);
     SAGA_REQUIRE(c0 <= lo && hi < c0 + cols, "row_block: rows [{}, {}) have columns in [{}, {}], outside [{}, {})", r0,
                  r1, lo, hi, c0, c0 + cols);
   }
@@ -137,11 +135,13 @@ CsrMatrix stack_rows(std::vector<CsrMatrix> blocks) {
   return CsrMatrix(static_cast<index_t>(rows), cols, std::move(rp), std::move(col), std::move(val));
 }
 
-void row_column_spans(const CsrMatrix& A, std::vector<index_t>& first, std::vector<index_t>& last) {
-  Array<index_t> f(A.rows(), A.space(), "row first columns"), l(A.rows(), A.space(), "row last columns");
-  parallel_for(A.space(), A.rows(), functors::RowColumnSpan{A.row_ptr().data(), A.col().data(), f.data(), l.data()});
-  first = f.to_vector();
-  last = l.to_vector();
+std::pair<index_t, index_t> column_span(const CsrMatrix& A, index_t r0, index_t r1) {
+  SAGA_REQUIRE(0 <= r0 && r0 <= r1 && r1 <= A.rows(), "column_span: rows [{}, {}) of a matrix of {} rows", r0, r1,
+               A.rows());
+  Array<index_t> span = Array<index_t>::from_vector({0x7fffffff, -1}, A.space(), "column span");
+  parallel_for(A.space(), r1 - r0, functors::RowsColumnSpan{A.row_ptr().data() + r0, A.col().data(), span.data()});
+  const std::vector<index_t> h = span.to_vector();
+  return {h[0], h[1]};
 }
 
 }  // namespace saga

@@ -1,5 +1,6 @@
 #pragma once
 // Element-wise CSR operations the AMG setup needs, on either backend.
+#include <utility>
 #include <vector>
 
 #include "sparse/csr.hpp"
@@ -38,8 +39,8 @@ CsrMatrix row_block(const CsrMatrix& A, index_t r0, index_t r1, index_t c0 = 0, 
 // The matrices one under the other (same column count and space): rows of
 // blocks[0], then blocks[1], ... Each block is freed once it is copied.
 CsrMatrix stack_rows(std::vector<CsrMatrix> blocks);
-// first[i], last[i]: the smallest and largest column of row i (0x7fffffff and
-// -1 for empty rows), on the host.
-void row_column_spans(const CsrMatrix& A, std::vector<index_t>& first, std::vector<index_t>& last);
+// The smallest and the largest column of rows [r0, r1) of A ({0x7fffffff, -1}
+// when those rows are empty): one pass over their bounds, two values read back.
+std::pair<index_t, index_t> column_span(const CsrMatrix& A, index_t r0, index_t r1);
 
 }  // namespace saga

@@ -173,17 +173,36 @@ struct CopyValues {
   double* dst;
   SAGA_HD void operator()(std::int64_t k) const { dst[k] = src[k]; }
 };
-// first[i], last[i]: the smallest and the largest column of row i (sorted
-// rows); 0x7fffffff and -1 for an empty row.
-struct RowColumnSpan {
-  const offset_t* rp;
+// span[0] = min, span[1] = max over rows r0 + i (i in [0, n)) of their first
+// and last columns (sorted rows): atomic min / max of integers, so the result
+// does not depend on the order (span starts at {0x7fffffff, -1}).
+SAGA_HD inline void atomic_min_index(index_t* p, index_t v) {
+#ifdef __CUDA_ARCH__
+  atomicMin(p, v);
+#else
+  index_t old = __atomic_load_n(p, __ATOMIC_RELAXED);
+  while (v < old && !__atomic_compare_exchange_n(p, &old, v, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+  }
+#endif
+}
+SAGA_HD inline void atomic_max_index(index_t* p, index_t v) {
+#ifdef __CUDA_ARCH__
+  atomicMax(p, v);
+#else
+  index_t old = __atomic_load_n(p, __ATOMIC_RELAXED);
+  while (v > old && !__atomic_compare_exchange_n(p, &old, v, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+  }
+#endif
+}
+struct RowsColumnSpan {
+  const offset_t* rp;  // at the first row
   const index_t* ci;
-  index_t* first;
-  index_t* last;
+  index_t* span;
   SAGA_HD void operator()(std::int64_t i) const {
     const offset_t b = rp[i], e = rp[i + 1];
-    first[i] = b < e ? ci[b] : 0x7fffffff;
-    last[i] = b < e ? ci[e - 1] : -1;
+    if (b == e) return;
+    atomic_min_index(span, ci[b]);
+    atomic_max_index(span + 1, ci[e - 1]);
   }
 };
 

@@ -37,6 +37,22 @@ TEST_CASE("GPU csr_ops equal host") {
   bad.val[bad.row_ptr[40] + 2] = -1.0;  // diagonal of row 40
   CHECK_THROWS_WITH_AS(inverse_diagonal(from_host_csr(bad, Space::device)), doctest::Contains("row 40 is -1"),
                        InputError);
+  // Row blocks, their column spans and their stacking.
+  const CsrMatrix Ad = Ah.to(Space::device);
+  for (auto [r0, r1] : {std::pair<index_t, index_t>{0, 300}, {17, 18}, {40, 211}, {5, 5}}) {
+    CAPTURE(r0);
+    CAPTURE(r1);
+    const auto span = column_span(Ad, r0, r1);
+    CHECK(span == column_span(Ah, r0, r1));
+    if (span.second < span.first) continue;
+    const index_t cols = span.second + 1 - span.first;
+    check_equal(to_host_csr(row_block(Ad, r0, r1, span.first, cols)), to_host_csr(row_block(Ah, r0, r1, span.first, cols)),
+                0.0);
+  }
+  std::vector<CsrMatrix> blocks;
+  for (auto [r0, r1] : {std::pair<index_t, index_t>{0, 100}, {100, 100}, {100, 250}, {250, 300}})
+    blocks.push_back(row_block(Ad, r0, r1, 0, -1, r0 > 0));
+  check_equal(to_host_csr(stack_rows(std::move(blocks))), a, 0.0);
 }
 
 TEST_CASE("GPU strength, MIS-2, aggregation and tentative equal host") {

@@ -237,7 +237,7 @@ TEST_CASE("random_vector is the sequential splitmix64 stream, computed per entry
   CHECK(random_vector(1000, seed, Space::host).to_vector() == expect);
 }
 
-TEST_CASE("row_block, stack_rows and row_column_spans: hand case, random round trips, bad ranges") {
+TEST_CASE("row_block, stack_rows and column_span: hand case, random round trips, bad ranges") {
   // [1 0 2 0]
   // [0 0 0 0]
   // [0 3 4 0]
@@ -252,10 +252,10 @@ TEST_CASE("row_block, stack_rows and row_column_spans: hand case, random round t
   CHECK(b.val == std::vector<double>{3, 4, 5, 6});
   CHECK_THROWS_AS(row_block(A, 0, 2, 1, 3), InputError);  // row 0 has column 0
   CHECK_THROWS_AS(row_block(A, 3, 2), InputError);
-  std::vector<index_t> first, last;
-  row_column_spans(A, first, last);
-  CHECK(first == std::vector<index_t>{0, 0x7fffffff, 1, 2});
-  CHECK(last == std::vector<index_t>{2, -1, 2, 3});
+  CHECK(column_span(A, 0, 4) == std::pair<index_t, index_t>{0, 3});
+  CHECK(column_span(A, 1, 3) == std::pair<index_t, index_t>{1, 2});
+  CHECK(column_span(A, 1, 2) == std::pair<index_t, index_t>{0x7fffffff, -1});  // an empty row
+  CHECK(column_span(A, 2, 2) == std::pair<index_t, index_t>{0x7fffffff, -1});  // no rows
   const CsrMatrix shared = row_block(A, 2, 4, 0, -1, true);  // a view of A's entries
   CHECK(shared.col().data() == A.col().data() + 2);
   check_equal(to_host_csr(shared), to_host_csr(row_block(A, 2, 4)), 0.0);
