@@ -13,10 +13,15 @@ SolveResult conjugate_gradient(const LinearOperator& A, const LinearOperator* M,
   if (run.done()) return run.finish();
   const Space s = A.space();
   const std::size_t n = A.rows();
-  Vector r(n, s, "CG residual"), z(n, s, "CG preconditioned residual"), q(n, s, "CG direction");
+  Vector r(n, s, "CG residual"), q(n, s, "CG direction");
   // Zeroed: flexible CG's first z . Aq reads it before any A q was written
   // (its value is not used then, but compute-sanitizer initcheck flags the read).
   Vector Aq = Vector::zeros(n, s, "CG A*direction");
+  // z = M r lives only from the preconditioner to the new direction, A q only
+  // from the product to the update of r: plain CG keeps both in one vector
+  // (8 B per unknown less); flexible CG reads z and the previous A q together.
+  Vector z_own = flexible ? Vector(n, s, "CG preconditioned residual") : Vector();
+  Vector& z = flexible ? z_own : Aq;
   if (run.start(b, x, r, Aq)) return run.finish();
   // Scalars and the history of ||r|| (entry 0: the initial residual) on the
   // vectors' side; the host reads them at each convergence check.
