@@ -140,7 +140,8 @@ CsrMatrix galerkin_product(const Level& L, const SpgemmAlgorithm& product, int s
     for (int b = 0; b < slices; ++b) {
       const index_t I0 = static_cast<index_t>(static_cast<std::int64_t>(nc) * b / slices);
       const index_t I1 = static_cast<index_t>(static_cast<std::int64_t>(nc) * (b + 1) / slices);
-      const auto [f0, f1] = step("PtAP", [&] { return column_span(L.R, I0, I1); });
+      const std::pair<index_t, index_t> span = step("PtAP", [&] { return column_span(L.R, I0, I1); });
+      const index_t f0 = span.first, f1 = span.second;  // named, not bound: the lambdas below capture them
       if (f1 < f0) {  // no entries in these rows of R
         blocks.push_back(CsrMatrix::zeros(I1 - I0, nc, L.A.space()));
         continue;
