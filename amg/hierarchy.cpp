@@ -245,8 +245,12 @@ Hierarchy::Hierarchy(CsrMatrix A, const SetupParams& params, NearNullspace ns,
     if (stats_.estimated_bytes > available)
       log_warning("the AMG setup of {} rows and {} nonzeros is estimated to need {:.2f} GiB of device memory beyond "
                   "the matrix and {:.2f} GiB are available: it may run out (the error then names the level and "
-                  "phase)",
-                  A.rows(), A.nnz(), stats_.estimated_bytes / 1073741824.0, available / 1073741824.0);
+                  "phase){}",
+                  A.rows(), A.nnz(), stats_.estimated_bytes / 1073741824.0, available / 1073741824.0,
+                  params_.galerkin_slices == 0
+                      ? "; the estimate counts A P whole, and the Galerkin product is computed in blocks of rows "
+                        "where A P would not fit (amg.galerkin_slices, docs/memory.md), which may well let it fit"
+                      : "");
   }
   const bool B_is_ones = ns.B.empty();
   if (B_is_ones) ns.B = ones(A.rows(), s);
