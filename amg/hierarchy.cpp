@@ -119,49 +119,79 @@ int galerkin_slices(const Level& L, const SetupParams& p) {
 // the row order (grids, most meshes) the spans of the blocks hardly overlap;
 // where they do not, each block recomputes more of A P (the time grows, the
 // result does not change: each row of A P is the same product).
-CsrMatrix galerkin_product(const Level& L, const SpgemmAlgorithm& product, int slices, PhaseStep& step,
-                           LevelStats& st) {
-  SpgemmStats ap, ptap;
+// Block b of R (A P) for b in [0, slices), handed to take(I0, I1, C_b) with
+// C_b = rows [I0, I1) of R (A P); A P's and the products' work counts added
+// into ap and ptap, the rows of A P computed into ap_rows.
+template <class Take>
+void galerkin_blocks(const Level& L, const SpgemmAlgorithm& product, int slices, PhaseStep& step, SpgemmStats& ap,
+                     SpgemmStats& ptap, std::int64_t& ap_rows, Take take) {
   auto add = [](SpgemmStats& total, const SpgemmStats& s) {
     total.products += s.products;
     total.nnz_c += s.nnz_c;
     total.workspace_bytes = std::max(total.workspace_bytes, s.workspace_bytes);
     total.slices += s.slices;
   };
+  const index_t nc = L.R.rows();
+  ap_rows = 0;
+  for (int b = 0; b < slices; ++b) {
+    const index_t I0 = static_cast<index_t>(static_cast<std::int64_t>(nc) * b / slices);
+    const index_t I1 = static_cast<index_t>(static_cast<std::int64_t>(nc) * (b + 1) / slices);
+    const std::pair<index_t, index_t> span = step("PtAP", [&] { return column_span(L.R, I0, I1); });
+    const index_t f0 = span.first, f1 = span.second;  // named, not bound: the lambdas below capture them
+    if (f1 < f0) {  // no entries in these rows of R
+      take(I0, I1, CsrMatrix::zeros(I1 - I0, nc, L.A.space()));
+      continue;
+    }
+    SpgemmStats s;
+    const CsrMatrix AP = step("AP", [&] {
+      const CsrMatrix A_rows = row_block(L.A, f0, f1 + 1, 0, -1, true);  // a view of A's entries
+      return product.multiply(A_rows, L.P, &s);
+    });
+    add(ap, s);
+    ap_rows += f1 + 1 - f0;
+    s = SpgemmStats{};
+    CsrMatrix C = step("PtAP", [&] { return product.multiply(row_block(L.R, I0, I1, f0, f1 + 1 - f0), AP, &s); });
+    add(ptap, s);
+    take(I0, I1, std::move(C));
+  }
+}
+
+CsrMatrix galerkin_product(const Level& L, const SpgemmAlgorithm& product, int slices, PhaseStep& step,
+                           LevelStats& st) {
+  SpgemmStats ap, ptap;
   CsrMatrix C;
   if (slices <= 1) {
     const CsrMatrix AP = step("AP", [&] { return product.multiply(L.A, L.P, &ap); });
     C = step("PtAP", [&] { return product.multiply(L.R, AP, &ptap); });
     st.galerkin_ap_rows = L.A.rows();
   } else {
-    const index_t nc = L.R.rows();
     std::vector<CsrMatrix> blocks;
-    st.galerkin_ap_rows = 0;
-    for (int b = 0; b < slices; ++b) {
-      const index_t I0 = static_cast<index_t>(static_cast<std::int64_t>(nc) * b / slices);
-      const index_t I1 = static_cast<index_t>(static_cast<std::int64_t>(nc) * (b + 1) / slices);
-      const std::pair<index_t, index_t> span = step("PtAP", [&] { return column_span(L.R, I0, I1); });
-      const index_t f0 = span.first, f1 = span.second;  // named, not bound: the lambdas below capture them
-      if (f1 < f0) {  // no entries in these rows of R
-        blocks.push_back(CsrMatrix::zeros(I1 - I0, nc, L.A.space()));
-        continue;
-      }
-      SpgemmStats s;
-      const CsrMatrix AP = step("AP", [&] {
-        const CsrMatrix A_rows = row_block(L.A, f0, f1 + 1, 0, -1, true);  // a view of A's entries
-        return product.multiply(A_rows, L.P, &s);
-      });
-      add(ap, s);
-      st.galerkin_ap_rows += f1 + 1 - f0;
-      s = SpgemmStats{};
-      blocks.push_back(step("PtAP", [&] { return product.multiply(row_block(L.R, I0, I1, f0, f1 + 1 - f0), AP, &s); }));
-      add(ptap, s);
-    }
+    galerkin_blocks(L, product, slices, step, ap, ptap, st.galerkin_ap_rows,
+                    [&](index_t, index_t, CsrMatrix Cb) { blocks.push_back(std::move(Cb)); });
     C = step("PtAP", [&] { return stack_rows(std::move(blocks)); });
   }
   st.spgemm["AP"] = {ap.products, ap.nnz_c, st.seconds["AP"], ap.workspace_bytes, ap.slices};
   st.spgemm["PtAP"] = {ptap.products, ptap.nnz_c, st.seconds["PtAP"], ptap.workspace_bytes, ptap.slices};
   return C;
+}
+
+// The values of next = R (A P) again, in the blocks the setup used (a resetup
+// of a level whose A P did not fit whole): each block's rows of the product
+// have next's structure there, and their values are copied into next's.
+void galerkin_values_in_blocks(const Level& L, const SpgemmAlgorithm& product, int slices, PhaseStep& step,
+                               CsrMatrix& next) {
+  SpgemmStats ap, ptap;
+  std::int64_t ap_rows = 0;
+  double* val = next.mutable_val().data();
+  galerkin_blocks(L, product, slices, step, ap, ptap, ap_rows, [&](index_t I0, index_t I1, CsrMatrix Cb) {
+    step("PtAP", [&] {
+      const offset_t b = next.row_ptr().get(I0), e = next.row_ptr().get(I1);
+      SAGA_REQUIRE(Cb.nnz() == e - b && first_pattern_difference(row_block(next, I0, I1, 0, -1, true), Cb) < 0,
+                   "resetup: rows {}..{} of the Galerkin product have another structure than at the setup", I0,
+                   I1 - 1);
+      copy_values(Cb, val + b);
+    });
+  });
 }
 
 // A matrix's first non-finite entry as an InputError (a host copy, on this
@@ -432,8 +462,17 @@ ResetupStats Hierarchy::resetup(CsrMatrix A, const ResetupOptions& options) {
       L.P = smoothed_prolongator(L, T.T, omega, *product, step, ss);
       L.R = step("transpose", [&] { return transpose(L.P); });
     }
-    // A P: its values into the structure a previous resetup kept, when P was
-    // kept too; the whole product otherwise.
+    // R (A P) in the blocks the setup used where A P did not fit whole; else
+    // A P's values into the structure a previous resetup kept, when P was kept
+    // too, or the whole product.
+    CsrMatrix& next = levels_[l + 1].A;
+    if (const int slices = stats_.levels[l].galerkin_slices; slices > 1) {  // A P did not fit whole
+      L.AP = CsrMatrix();
+      galerkin_values_in_blocks(L, *product, slices, step, next);
+      next.values_changed();
+      require_finite(next, fmt::format("the level-{} Galerkin product", l + 1).c_str());
+      continue;
+    }
     const bool keep = !options.refresh_prolongator && options.keep_products;
     CsrMatrix AP = std::move(L.AP);  // a previous resetup's, or empty
     if (keep && AP.rows() == L.A.rows() && AP.cols() == L.P.cols()) {
@@ -442,7 +481,6 @@ ResetupStats Hierarchy::resetup(CsrMatrix A, const ResetupOptions& options) {
       AP = CsrMatrix();  // freed before the new product is allocated
       AP = step("AP", [&] { return product->multiply(L.A, L.P, nullptr); });
     }
-    CsrMatrix& next = levels_[l + 1].A;
     step("PtAP", [&] { product->multiply_numeric(L.R, AP, next, nullptr); });
     if (keep) L.AP = std::move(AP);
     next.values_changed();  // new values: the analyses that read them go, the structural plans stay

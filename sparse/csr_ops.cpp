@@ -135,6 +135,10 @@ CsrMatrix stack_rows(std::vector<CsrMatrix> blocks) {
   return CsrMatrix(static_cast<index_t>(rows), cols, std::move(rp), std::move(col), std::move(val));
 }
 
+void copy_values(const CsrMatrix& A, double* dst) {
+  parallel_for(A.space(), A.nnz(), functors::CopyValues{A.val().data(), dst});
+}
+
 std::pair<index_t, index_t> column_span(const CsrMatrix& A, index_t r0, index_t r1) {
   SAGA_REQUIRE(0 <= r0 && r0 <= r1 && r1 <= A.rows(), "column_span: rows [{}, {}) of a matrix of {} rows", r0, r1,
                A.rows());

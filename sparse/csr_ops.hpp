@@ -39,6 +39,8 @@ CsrMatrix row_block(const CsrMatrix& A, index_t r0, index_t r1, index_t c0 = 0, 
 // The matrices one under the other (same column count and space): rows of
 // blocks[0], then blocks[1], ... Each block is freed once it is copied.
 CsrMatrix stack_rows(std::vector<CsrMatrix> blocks);
+// dst[k] = A's values, k in [0, nnz(A)) (dst in A's space).
+void copy_values(const CsrMatrix& A, double* dst);
 // The smallest and the largest column of rows [r0, r1) of A ({0x7fffffff, -1}
 // when those rows are empty): one pass over their bounds, two values read back.
 std::pair<index_t, index_t> column_span(const CsrMatrix& A, index_t r0, index_t r1);

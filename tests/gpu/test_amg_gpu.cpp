@@ -16,6 +16,7 @@
 #include "api/saga.hpp"
 #include "problems/structured.hpp"
 #include "sparse/csr_ops.hpp"
+#include "sparse/spgemm.hpp"
 #include "sparse/vector_ops.hpp"
 #include "tests/determinism.hpp"
 #include "tests/helpers.hpp"
@@ -208,10 +209,23 @@ TEST_CASE("GPU Galerkin product in blocks of R's rows: the same hierarchy as who
   // The host's blocks equal the device's (and the host's whole product).
   AmgParams p;
   p.galerkin_slices = 4;
-  const Hierarchy hh(poisson(Stencil::fd2d_5pt, sized(200, 48), Space::host), p);
-  const Hierarchy hd(poisson(Stencil::fd2d_5pt, sized(200, 48), Space::device), p);
+  Hierarchy hh(poisson(Stencil::fd2d_5pt, sized(200, 48), Space::host), p);
+  Hierarchy hd(poisson(Stencil::fd2d_5pt, sized(200, 48), Space::device), p);
   REQUIRE(hd.levels().size() == hh.levels().size());
   for (std::size_t l = 0; l < hh.levels().size(); ++l) check_equal(to_host_csr(hd.levels()[l].A), to_host_csr(hh.levels()[l].A), 1e-12);
+  // A resetup recomputes the products in the same blocks, on both backends alike.
+  CsrMatrix Ah = poisson(Stencil::fd2d_5pt, sized(200, 48), Space::host);
+  scale(1.5, Ah.mutable_val());
+  const CsrMatrix Ad = Ah.to(Space::device);
+  ResetupOptions o;
+  o.refresh_prolongator = true;
+  hh.resetup(Ah.clone(), o);
+  hd.resetup(Ad.clone(), o);
+  for (std::size_t l = 0; l < hh.levels().size(); ++l) {
+    CAPTURE(l);
+    check_equal(to_host_csr(hd.levels()[l].A), to_host_csr(hh.levels()[l].A), 1e-12);
+  }
+  check_equal(to_host_csr(hd.levels()[1].A), to_host_csr(spgemm(hh.levels()[0].R, spgemm(Ah, hh.levels()[0].P))), 1e-12);
 }
 
 TEST_CASE("GPU rho(D^-1 A): the device-resident Lanczos equals the host one, breakdown included") {
