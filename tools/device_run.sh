@@ -118,7 +118,7 @@ if [ $PYTHON = 1 ]; then
 fi
 if [ $AMG = 1 ]; then
   t0=$(date +%s)
-  python3 tools/bench_amg.py --saga "$SAGA_BUILD_DIR/tools/saga" --out "$OUT" --ladder 128,256,384,512 \
+  python3 tools/bench_amg.py --saga "$SAGA_BUILD_DIR/tools/saga" --out "$OUT" --ladder 128,256,384,512,640 \
     > "$OUT/bench_amg.log" 2>&1 || summary "amg bench failed: $(tail -3 "$OUT/bench_amg.log")"
   summary "amg bench: $(( $(date +%s) - t0 )) s"
 fi

@@ -175,13 +175,21 @@ int cmd_profile(const std::vector<RunConfig>& configs, const std::vector<std::st
 }
 }  // namespace
 
+// Asks CUDA to load the GPU kernels when its context is made rather than at
+// their first launch (its default is lazy), so that the first setup of the
+// process is not charged ~5 ms of loading (3D 7-pt N=128 on the H100: setup
+// 20-22 ms lazy, 15.7-16.2 eager, 15.0-15.5 warm; the process's wall time the
+// same). Not when the run uses cuSPARSE: loading all of that library costs
+// ~0.45 s at its first use. A value the user set is kept. Must run before
+// the first CUDA call.
+void prefer_eager_loading(const std::vector<RunConfig>& configs, const std::vector<std::string>& spgemms) {
+  bool cusparse = false;
+  for (const RunConfig& c : configs) cusparse = cusparse || c.amg.spgemm.name == "cusparse";
+  for (const std::string& s : spgemms) cusparse = cusparse || s == "cusparse" || s == "all";
+  if (!cusparse) setenv("CUDA_MODULE_LOADING", "EAGER", 0);
+}
+
 int main(int argc, char** argv) {
-  // The GPU kernels are loaded when the CUDA context is made rather than at
-  // their first launch (CUDA's default is lazy): the first setup of a process
-  // would otherwise be charged ~5 ms of loading (3D 7-pt N=128 on the H100:
-  // setup 20-22 ms lazy, 15.7-16.2 eager, 15.0-15.5 warm; the process's wall
-  // time the same). A value the user set is kept.
-  setenv("CUDA_MODULE_LOADING", "EAGER", 0);
   CLI::App app{"saga: GPU smoothed-aggregation AMG"};
   app.require_subcommand(1);
   app.fallthrough();  // -v / -q also after the subcommand
@@ -264,6 +272,7 @@ int main(int argc, char** argv) {
     if (profile->parsed()) {
       RunConfig cfg = load_config(config_path, overrides);
       if (!backend_name.empty()) cfg.backend = backend_name;
+      prefer_eager_loading({cfg}, {spgemm_name});
       return cmd_profile({cfg}, spgemm_name.empty() ? std::vector<std::string>{} : std::vector<std::string>{spgemm_name},
                          repeat, json_path, csv_path, quiet);
     }
@@ -274,10 +283,12 @@ int main(int argc, char** argv) {
         configs.push_back(load_config(path));
         configs.back().backend = backend_name.empty() ? sw.backend : backend_name;
       }
+      prefer_eager_loading(configs, sw.spgemm);
       return cmd_profile(configs, sw.spgemm, sweep_repeat > 0 ? sweep_repeat : sw.repeat, json_path, csv_path, quiet);
     }
     RunConfig cfg = load_config(config_path, overrides);
     if (!backend_name.empty()) cfg.backend = backend_name;
+    prefer_eager_loading({cfg}, {});
     Progress progress;
     progress.every = every_iteration || verbose;
     if (!quiet) {
