@@ -25,7 +25,9 @@
 # benchmarks/python/bench_python.py on 3D 7-pt N=128 (bench_python.md).
 # --amg runs tools/bench_amg.py: the seed suite with the default device SpGEMM,
 # with cuSPARSE's and on the host backend (best of 3 processes each), and the 3D
-# 7-pt ladder N = 128, 256, 384, 512 (bench_amg.md / .json / _ladder.png).
+# 7-pt ladder N = 128, 256, 384, 512, 640 (bench_amg.md / .json / _ladder.png);
+# SAGA_COMMIT=<rev> names the commit in them (the GPU machine's git metadata
+# may be stale).
 # --spmv runs saga-bench-spmv (SpMV, V-cycle and PCG against their floors) and
 # the seed-suite solves through the CLI. --tests-only=FILTER runs only the gpu
 # test cases matching the doctest filter.
@@ -118,7 +120,7 @@ if [ $PYTHON = 1 ]; then
 fi
 if [ $AMG = 1 ]; then
   t0=$(date +%s)
-  python3 tools/bench_amg.py --saga "$SAGA_BUILD_DIR/tools/saga" --out "$OUT" --ladder 128,256,384,512,640 \
+  python3 tools/bench_amg.py --saga "$SAGA_BUILD_DIR/tools/saga" --out "$OUT" --ladder 128,256,384,512,640 ${SAGA_COMMIT:+--commit "$SAGA_COMMIT"} \
     > "$OUT/bench_amg.log" 2>&1 || summary "amg bench failed: $(tail -3 "$OUT/bench_amg.log")"
   summary "amg bench: $(( $(date +%s) - t0 )) s"
 fi
