@@ -111,13 +111,26 @@ std::string format_profile(const SetupProfile& p) {
   s += fmt::format("  {:<24} {:>10} {:>7} {:>8}", "phase", "median s", "share", "spread");
   for (std::size_t l = 0; l < p.phase_level.size(); ++l) s += fmt::format(" {:>9}", fmt::format("L{} s", l));
   s += "\n";
+  const bool memory = p.last.peak_level >= 0;  // device: the last repetition's memory peaks per phase
+  if (memory) s.insert(s.size() - 1, fmt::format(" {:>10}", "peak MiB"));
   for (std::size_t k = 0; k < p.phases.size(); ++k) {
     const TimeStat& t = p.phase_total[k];
     s += fmt::format("  {:<24} {:>10.5f} {:>6.1f}% {:>7.1f}%", setup_phase_label(p.phases[k]), t.median,
                      100 * t.median / p.setup.median, 100 * t.spread());
     for (const auto& level : p.phase_level) s += fmt::format(" {:>9.5f}", level[k].median);
+    if (memory) {
+      std::size_t peak = 0;  // over the levels
+      for (const LevelStats& L : p.last.levels)
+        if (auto it = L.peak_bytes.find(p.phases[k]); it != L.peak_bytes.end()) peak = std::max(peak, it->second);
+      s += peak ? fmt::format(" {:>10.1f}", peak / 1048576.0) : fmt::format(" {:>10}", "-");
+    }
     s += "\n";
   }
+  if (memory)
+    s += fmt::format("  device memory at its peak {:.1f} MiB ({:.0f} B per row of A, problem included) in level {}, "
+                     "phase {}\n",
+                     p.last.peak_bytes / 1048576.0, static_cast<double>(p.last.peak_bytes) / p.rows,
+                     p.last.peak_level, setup_phase_label(p.last.peak_phase));
   s += fmt::format("  SpGEMM share of setup: {:.1f}% ({:.4f} s, spread {:.1f}%)\n", 100 * p.spgemm_share(),
                    p.spgemm_total.median, 100 * p.spgemm_total.spread());
   s += fmt::format("  {:>5} {:<7} {:>12} {:>12} {:>10} {:>8}\n", "level", "product", "products", "nnz(C)", "median s",
@@ -140,6 +153,7 @@ nlohmann::json to_json(const SetupProfile& p) {
   for (std::size_t l = 0; l < p.phase_level.size(); ++l) {
     json lv = {{"rows", p.last.levels[l].rows}, {"nnz", p.last.levels[l].nnz}, {"phases", json::object()}};
     for (std::size_t k = 0; k < p.phases.size(); ++k) lv["phases"][p.phases[k]] = json_stat(p.phase_level[l][k]);
+    if (p.last.peak_level >= 0) lv["peak_bytes"] = p.last.levels[l].peak_bytes;
     levels.push_back(lv);
   }
   json products = json::array();

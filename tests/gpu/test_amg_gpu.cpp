@@ -1,5 +1,7 @@
 // The CUDA backend builds the same hierarchy as the host (aggregates
 // identical, matrices to 1e-12) and PCG takes the same iterations (±1).
+#include <fstream>
+
 #include <Eigen/Dense>
 #include <fmt/format.h>
 
@@ -11,6 +13,7 @@
 #include "problems/rmat.hpp"
 #include "amg/strength.hpp"
 #include "amg/tentative.hpp"
+#include "app/profile.hpp"
 #include "app/run.hpp"
 #include "core/device.hpp"
 #include "api/saga.hpp"
@@ -20,6 +23,7 @@
 #include "sparse/vector_ops.hpp"
 #include "tests/determinism.hpp"
 #include "tests/helpers.hpp"
+#include "tests/json_schema.hpp"
 
 using namespace saga;
 using namespace saga::test;
@@ -475,4 +479,31 @@ TEST_CASE("GPU resetup equals the host resetup (refreshed and kept prolongator),
     Vector x = Vector::zeros(A1.rows(), Space::device);
     CHECK(solver.solve(b, x).converged);
   }
+}
+
+TEST_CASE("GPU reports name the memory peak of every setup phase and validate against their schemas") {
+  auto load = [](const char* path) {
+    std::ifstream in(path);
+    REQUIRE(in.good());
+    return nlohmann::json::parse(in);
+  };
+  const RunConfig c = parse_config("problem: {type: poisson, stencil: 3d7, N: 40}", "c.yaml");
+  const RunResult r = run_solve(c, Executor::cuda());
+  const nlohmann::json j = to_json(r);
+  const auto errors = SchemaValidator(load(SAGA_SOURCE_DIR "/docs/report.schema.json")).validate(j);
+  for (const auto& e : errors) MESSAGE(e);
+  CHECK(errors.empty());
+  REQUIRE(j["device_memory"].contains("setup_phase_peaks"));
+  std::size_t top = 0;
+  for (const auto& x : j["device_memory"]["setup_phase_peaks"]) top = std::max(top, x["bytes"].get<std::size_t>());
+  CHECK(top <= r.setup_peak_bytes);  // the setup's peak, unless building the problem peaked higher
+  CHECK(top >= r.setup_peak_bytes * 8 / 10);
+  CHECK(format_summary(r).find("setup peak in level 0") != std::string::npos);
+
+  const SetupProfile p = profile_setup(c, Executor::cuda(), 2);
+  const auto perrors = SchemaValidator(load(SAGA_SOURCE_DIR "/docs/profile.schema.json")).validate(to_json(p));
+  for (const auto& e : perrors) MESSAGE(e);
+  CHECK(perrors.empty());
+  CHECK(to_json(p)["per_level"][0].contains("peak_bytes"));
+  CHECK(format_profile(p).find("device memory at its peak") != std::string::npos);
 }
