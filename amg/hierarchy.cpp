@@ -375,7 +375,7 @@ Hierarchy::Hierarchy(CsrMatrix A, const SetupParams& params, NearNullspace ns,
     st.spgemm["AT"] = {ss.products, ss.nnz_c, sec["AT"], ss.workspace_bytes, ss.slices};
     L.R = step("transpose", [&] { return transpose(L.P); });
     Level next;
-    st.galerkin_slices = galerkin_slices(L, params_);
+    st.galerkin_slices = galerkin_slices(L, here);  // amg.levels[l] may set it per level
     next.A = galerkin_product(L, *product, st.galerkin_slices, step, st);
     next.B = std::move(T.Bc);
     next.nullspace_columns = L.nullspace_columns;
