@@ -263,6 +263,13 @@ class PySolver {
     d["spgemm_seconds"] = s.spgemm_seconds();
     d["operator_complexity"] = s.operator_complexity;
     d["grid_complexity"] = s.grid_complexity;
+    // Device setups: the memory peak of each phase of each level (empty on the host).
+    py::list peaks;
+    for (const saga::LevelStats& L : s.levels) peaks.append(py::dict(py::cast(L.peak_bytes)));
+    d["phase_peak_bytes"] = peaks;
+    d["peak_bytes"] = s.peak_bytes;
+    d["peak_level"] = s.peak_level;
+    d["peak_phase"] = s.peak_phase;
     return d;
   }
 

@@ -162,6 +162,20 @@ class MultilevelSolver:
             "spgemm_share": s["spgemm_seconds"] / total if total > 0 else 0.0,
         }
 
+    def setup_memory(self):
+        """Device memory of the setup (GPU solvers; None on the host): the peak in bytes, the
+        level and phase where it was reached, and per level a dict phase -> that phase's peak
+        (saga's device memory in use at its highest, the matrix included)."""
+        s = self._core.stats()
+        if s["peak_level"] < 0:
+            return None
+        return {
+            "peak_bytes": s["peak_bytes"],
+            "peak_level": s["peak_level"],
+            "peak_phase": s["peak_phase"],
+            "phase_peak_bytes": [dict(x) for x in s["phase_peak_bytes"]],
+        }
+
     def solve(self, b, x0=None, tol=1e-8, maxiter=500, accel="cg", residuals=None, return_info=False, cycle=None,
               callback=None, cycles_per_level=1):
         """Solves A x = b to ||b - A x|| <= tol ||b||.

@@ -477,3 +477,17 @@ def test_cupy_resetup_in_place():
     y, info_fresh = saga.smoothed_aggregation_solver(A2).solve(b, return_info=True)
     assert info["iterations"] == info_fresh["iterations"]
     assert float(cupy.max(cupy.abs(x - y))) <= 1e-10 * float(cupy.max(cupy.abs(y)))
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_setup_memory(backend):
+    ml = saga.smoothed_aggregation_solver(saga.gallery.poisson("3d7", 24), backend=backend)
+    m = ml.setup_memory()
+    if backend == "host":
+        assert m is None  # no device memory to report
+        return
+    assert m["peak_level"] == 0
+    assert m["peak_bytes"] > 24**3 * 7 * 12  # at least the matrix
+    assert len(m["phase_peak_bytes"]) == len(ml.levels)
+    assert m["phase_peak_bytes"][0][m["peak_phase"]] == m["peak_bytes"]
+    assert all(v <= m["peak_bytes"] for level in m["phase_peak_bytes"] for v in level.values())
