@@ -274,9 +274,14 @@ std::string format_summary(const RunResult& r) {
                      static_cast<double>(L.nnz) / L.rows, L.aggregates ? std::to_string(L.aggregates) : "-",
                      L.rho > 0 ? fmt::format("{:.3f}", L.rho) : "-");
   }
-  for (std::size_t l = 0; l < h.levels.size(); ++l)  // said here too, not only in the JSON report
+  for (std::size_t l = 0; l < h.levels.size(); ++l) {  // said here too, not only in the JSON report
     if (!h.levels[l].theta_fallback.empty())
       s += fmt::format("  note: level {}: {}\n", l, h.levels[l].theta_fallback);
+    if (h.levels[l].galerkin_slices > 1)
+      s += fmt::format("  note: level {}: R (A P) computed in {} blocks of rows, {} rows of A P for {} (less memory; "
+                       "amg.galerkin_slices)\n",
+                       l, h.levels[l].galerkin_slices, h.levels[l].galerkin_ap_rows, h.levels[l].rows);
+  }
   s += fmt::format("setup     {:.4f} s by phase:\n", h.setup_seconds);
   for (const auto& p : setup_phases()) {
     const double t = h.phase_seconds.count(p) ? h.phase_seconds.at(p) : 0.0;
