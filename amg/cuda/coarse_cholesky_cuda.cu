@@ -1,10 +1,14 @@
 // The coarsest matrix's inverse on the GPU by Gauss-Jordan elimination without
 // pivoting (stable for SPD matrices, whose pivots are the positive Schur
-// complements), one kernel per pivot over all n^2 entries, kept as a dense CSR
-// matrix like the host path's. No host round trip of the matrix and no
-// library start-up (cuSOLVER's costs 20-90 ms per process, more than the whole
-// setup of most seed problems). A pivot that is not clearly positive (a
-// semi-definite or indefinite matrix) sends the caller back to the host path.
+// complements), kept as a dense CSR matrix like the host path's. Blocked: kB
+// pivots a step, four kernels a step (the block's inverse in one CTA, the row
+// panel, the trailing update, the column panel), so a 500-row coarse matrix
+// takes 64 launches instead of 500 (a launch each pivot cost ~1.4 ms on the
+// H100, more than the rest of the coarse work). No host round trip of the
+// matrix and no library start-up (cuSOLVER's costs 20-90 ms per process, more
+// than the whole setup of most seed problems). A pivot that is not clearly
+// positive (a semi-definite or indefinite matrix) sends the caller back to
+// the host path.
 #include "amg/coarse_cholesky.hpp"
 #include "core/cuda_check.cuh"
 #include "sparse/cuda/launch.cuh"
@@ -17,50 +21,112 @@ using saga::cuda::grid_for;
 using saga::cuda::grid_stride;
 using saga::cuda::kThreads;
 
-// M (row-major n x n) = A; the pivot row and column 0 and the diagonal.
+constexpr int kB = 32;  // pivots per block step: the diagonal block is kB x kB threads of one CTA
+
+// M (row-major n x n) = A, and its diagonal (the pivots' scale).
 __global__ void scatter_kernel(index_t n, const offset_t* __restrict__ rp, const index_t* __restrict__ ci,
-                               const double* __restrict__ v, double* __restrict__ M, double* __restrict__ row,
-                               double* __restrict__ col, double* __restrict__ diag) {
+                               const double* __restrict__ v, double* __restrict__ M, double* __restrict__ diag) {
   const std::int64_t r = global_thread();
   if (r >= n) return;
   for (offset_t k = rp[r]; k < rp[r + 1]; ++k) {
     const index_t c = ci[k];
     M[r * n + c] = v[k];
-    if (r == 0) row[c] = v[k];
-    if (c == 0) col[r] = v[k];
     if (c == r) diag[r] = v[k];
   }
 }
 
-// Step k of the in-place Gauss-Jordan inverse. row/col hold row k and column
-// k before the step; the entries of row and column k + 1 after it go to
-// next_row/next_col (the buffers alternate, so no entry is read after it is
-// overwritten).
-__global__ void pivot_kernel(index_t n, index_t k, double* __restrict__ M, const double* __restrict__ row,
-                             const double* __restrict__ col, const double* __restrict__ diag,
-                             double* __restrict__ next_row, double* __restrict__ next_col, int* __restrict__ failed) {
-  if (*failed) return;
-  const double p = row[k];
-  if (!(p > 1e-13 * diag[k]) || !isfinite(p)) {  // not positive definite (to working precision)
-    if (global_thread() == 0) *failed = 1;
-    return;
+// D = M[K, K]^-1 for the block K = [k0, k0 + b), by b pivot steps in shared
+// memory (one CTA of kB x kB threads). A pivot that is not clearly positive
+// against the matrix's own diagonal sets *failed.
+__global__ void block_inverse_kernel(index_t n, index_t k0, int b, const double* __restrict__ M,
+                                     const double* __restrict__ diag, double* __restrict__ D,
+                                     int* __restrict__ failed) {
+  __shared__ double S[kB][kB + 1];
+  __shared__ int bad;
+  const int i = threadIdx.y, j = threadIdx.x;
+  if (i == 0 && j == 0) bad = *failed;
+  if (i < b && j < b) S[i][j] = M[static_cast<std::int64_t>(k0 + i) * n + k0 + j];
+  __syncthreads();
+  for (int p = 0; p < b; ++p) {
+    const double piv = S[p][p];
+    if (!(piv > 1e-13 * diag[k0 + p]) || !isfinite(piv)) {  // not positive definite (to working precision)
+      if (i == 0 && j == 0) bad = 1;
+      break;  // the same for every thread: piv is read from shared memory by all
+    }
+    const double inv = 1.0 / piv;
+    double a = 0.0;
+    if (i < b && j < b) {
+      if (i == p && j == p)
+        a = inv;
+      else if (i == p)
+        a = S[p][j] * inv;
+      else if (j == p)
+        a = -S[i][p] * inv;
+      else
+        a = S[i][j] - S[i][p] * S[p][j] * inv;
+    }
+    __syncthreads();  // every thread has read row and column p
+    if (i < b && j < b) S[i][j] = a;
+    __syncthreads();
   }
-  const double inv = 1.0 / p;
+  __syncthreads();
+  if (i < b && j < b) D[i * kB + j] = S[i][j];
+  if (i == 0 && j == 0 && bad) *failed = 1;
+}
+
+// R[r][j] = (D M[K, :])[r][j] for the columns j outside K (the new rows K).
+__global__ void row_panel_kernel(index_t n, index_t k0, int b, const double* __restrict__ M,
+                                 const double* __restrict__ D, double* __restrict__ R, const int* __restrict__ failed) {
+  if (*failed) return;
+  const std::int64_t total = static_cast<std::int64_t>(b) * n;
+  for (std::int64_t e = global_thread(); e < total; e += grid_stride()) {
+    const int r = static_cast<int>(e / n);
+    const index_t j = static_cast<index_t>(e % n);
+    if (j >= k0 && j < k0 + b) continue;
+    double a = 0.0;
+    for (int s = 0; s < b; ++s) a += D[r * kB + s] * M[static_cast<std::int64_t>(k0 + s) * n + j];
+    R[e] = a;
+  }
+}
+
+// M[i][j] -= M[i, K] R[:, j] for i and j outside K (the Schur complement and
+// the already inverted part alike: Gauss-Jordan updates every row).
+__global__ void trailing_kernel(index_t n, index_t k0, int b, double* __restrict__ M, const double* __restrict__ R,
+                                const int* __restrict__ failed) {
+  if (*failed) return;
   const std::int64_t total = static_cast<std::int64_t>(n) * n;
   for (std::int64_t e = global_thread(); e < total; e += grid_stride()) {
-    const std::int64_t i = e / n, j = e % n;
-    double a;
-    if (i == k && j == k)
-      a = inv;
-    else if (i == k)
-      a = row[j] * inv;
-    else if (j == k)
-      a = -col[i] * inv;
-    else
-      a = M[e] - col[i] * row[j] * inv;
-    M[e] = a;
-    if (i == k + 1) next_row[j] = a;
-    if (j == k + 1) next_col[i] = a;
+    const index_t i = static_cast<index_t>(e / n), j = static_cast<index_t>(e % n);
+    if ((i >= k0 && i < k0 + b) || (j >= k0 && j < k0 + b)) continue;
+    const double* mi = M + static_cast<std::int64_t>(i) * n + k0;
+    double a = 0.0;
+    for (int s = 0; s < b; ++s) a += mi[s] * R[static_cast<std::int64_t>(s) * n + j];
+    M[e] -= a;
+  }
+}
+
+// The block's columns and rows: M[i, K] = -M[i, K] D for i outside K (one
+// thread per row, the old M[i, K] in registers), M[K, K] = D, M[K, j] = R.
+__global__ void panels_kernel(index_t n, index_t k0, int b, double* __restrict__ M, const double* __restrict__ D,
+                              const double* __restrict__ R, const int* __restrict__ failed) {
+  if (*failed) return;
+  for (std::int64_t i = global_thread(); i < n; i += grid_stride()) {
+    double* mi = M + i * n;
+    if (i >= k0 && i < k0 + b) {
+      const int r = static_cast<int>(i - k0);
+      for (index_t j = 0; j < n; ++j)
+        mi[j] = (j >= k0 && j < k0 + b) ? D[r * kB + (j - k0)] : R[static_cast<std::int64_t>(r) * n + j];
+      continue;
+    }
+    double old[kB];
+#pragma unroll
+    for (int s = 0; s < kB; ++s) old[s] = s < b ? mi[k0 + s] : 0.0;
+    for (int c = 0; c < b; ++c) {
+      double a = 0.0;
+#pragma unroll
+      for (int s = 0; s < kB; ++s) a += s < b ? old[s] * D[s * kB + c] : 0.0;
+      mi[k0 + c] = -a;
+    }
   }
 }
 
@@ -82,19 +148,25 @@ bool cholesky_inverse(const CsrMatrix& A, CsrMatrix& inverse) {
   const std::size_t nn = static_cast<std::size_t>(n) * n;
   const cudaStream_t st = ::saga::device_stream();
   Array<double> M = Array<double>::zeros(nn, Space::device, "coarse matrix (dense)");
-  Array<double> bufs = Array<double>::zeros(5 * static_cast<std::size_t>(n), Space::device, "pivot rows");
-  double* row[2] = {bufs.data(), bufs.data() + n};
-  double* col[2] = {bufs.data() + 2 * n, bufs.data() + 3 * n};
-  double* diag = bufs.data() + 4 * n;
+  Array<double> diag = Array<double>::zeros(n, Space::device, "coarse diagonal");
+  Array<double> D(static_cast<std::size_t>(kB) * kB, Space::device, "coarse pivot block inverse");
+  Array<double> R(static_cast<std::size_t>(kB) * n, Space::device, "coarse pivot rows");
   Array<int> failed = Array<int>::zeros(1, Space::device, "pivot flag");
   scatter_kernel<<<grid_for(n), kThreads, 0, st>>>(n, A.row_ptr().data(), A.col().data(), A.val().data(), M.data(),
-                                                    row[0], col[0], diag);
+                                                    diag.data());
   SAGA_CUDA_LAUNCH("coarse scatter");
   const unsigned grid = std::min<unsigned>(grid_for(static_cast<std::int64_t>(nn)), 2048u);
-  for (index_t k = 0; k < n; ++k) {
-    pivot_kernel<<<grid, kThreads, 0, st>>>(n, k, M.data(), row[k % 2], col[k % 2], diag, row[(k + 1) % 2],
-                                            col[(k + 1) % 2], failed.data());
-    SAGA_CUDA_LAUNCH("coarse Gauss-Jordan pivot");
+  const unsigned panel_grid = std::min<unsigned>(grid_for(static_cast<std::int64_t>(kB) * n), 2048u);
+  for (index_t k0 = 0; k0 < n; k0 += kB) {
+    const int b = static_cast<int>(std::min<index_t>(kB, n - k0));
+    block_inverse_kernel<<<1, dim3(kB, kB), 0, st>>>(n, k0, b, M.data(), diag.data(), D.data(), failed.data());
+    SAGA_CUDA_LAUNCH("coarse Gauss-Jordan block inverse");
+    row_panel_kernel<<<panel_grid, kThreads, 0, st>>>(n, k0, b, M.data(), D.data(), R.data(), failed.data());
+    SAGA_CUDA_LAUNCH("coarse Gauss-Jordan row panel");
+    trailing_kernel<<<grid, kThreads, 0, st>>>(n, k0, b, M.data(), R.data(), failed.data());
+    SAGA_CUDA_LAUNCH("coarse Gauss-Jordan trailing update");
+    panels_kernel<<<grid_for(n), kThreads, 0, st>>>(n, k0, b, M.data(), D.data(), R.data(), failed.data());
+    SAGA_CUDA_LAUNCH("coarse Gauss-Jordan panels");
   }
   if (failed.get(0) != 0) return false;  // not positive definite: the host path decides
   Array<offset_t> rp(static_cast<std::size_t>(n) + 1, Space::device, "coarse inverse rows");

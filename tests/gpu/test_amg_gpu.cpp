@@ -251,21 +251,26 @@ TEST_CASE("GPU rho(D^-1 A): the device-resident Lanczos equals the host one, bre
 
 TEST_CASE("GPU dense_cholesky coarse solver: the device inverse equals the host one; semi-definite falls back") {
   std::mt19937_64 rng(fresh_seed());
-  RandomSpec sp;
-  sp.rows = sp.cols = 300;
-  sp.density = 0.03;
-  const EigenCsr R = to_eigen(random_csr(sp, rng));
-  EigenCsr M = EigenCsr(R.transpose()) * R;
-  for (int i = 0; i < M.rows(); ++i) M.coeffRef(i, i) += 0.5;
-  M.makeCompressed();
-  const CsrMatrix Ah = from_host_csr(from_eigen(M), Space::host);
-  const amg::CoarseSolver h = amg::factorise_coarse(Ah), d = amg::factorise_coarse(Ah.to(Space::device));
-  CHECK_FALSE(d.pseudo_inverse);
-  CHECK(d.inverse.nnz() == 300 * 300);
-  check_equal(to_host_csr(d.inverse), to_host_csr(h.inverse), 1e-10);
-  // A A^-1 = I on the device.
-  const Eigen::MatrixXd I = Eigen::MatrixXd(M) * Eigen::MatrixXd(to_eigen(d.inverse));
-  CHECK((I - Eigen::MatrixXd::Identity(300, 300)).cwiseAbs().maxCoeff() < 1e-9);
+  for (index_t n : {1, 31, 32, 33, 300}) {  // the device inverts in blocks of 32 pivots: around a block's edges
+    CAPTURE(n);
+    RandomSpec sp;
+    sp.rows = sp.cols = n;
+    sp.density = n < 40 ? 0.2 : 0.03;
+    sp.empty_cols = 0;
+    sp.long_rows = 0;
+    const EigenCsr R = to_eigen(random_csr(sp, rng));
+    EigenCsr M = EigenCsr(R.transpose()) * R;
+    for (int i = 0; i < M.rows(); ++i) M.coeffRef(i, i) += 0.5;
+    M.makeCompressed();
+    const CsrMatrix Ah = from_host_csr(from_eigen(M), Space::host);
+    const amg::CoarseSolver h = amg::factorise_coarse(Ah), d = amg::factorise_coarse(Ah.to(Space::device));
+    CHECK_FALSE(d.pseudo_inverse);
+    CHECK(d.inverse.nnz() == static_cast<offset_t>(n) * n);
+    check_equal(to_host_csr(d.inverse), to_host_csr(h.inverse), 1e-10);
+    // A A^-1 = I on the device.
+    const Eigen::MatrixXd I = Eigen::MatrixXd(M) * Eigen::MatrixXd(to_eigen(d.inverse));
+    CHECK((I - Eigen::MatrixXd::Identity(n, n)).cwiseAbs().maxCoeff() < 1e-9);
+  }
   // A singular Laplacian (1D, Neumann ends): not positive definite, so the host
   // eigen-decomposition gives the pseudo-inverse on both backends.
   HostCsr l{40, 40, {0}, {}, {}};
