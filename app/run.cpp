@@ -8,6 +8,7 @@
 #include <filesystem>
 
 #include "app/component_json.hpp"
+#include "app/profile.hpp"
 #include "core/device.hpp"
 #include "problems/edge_updates.hpp"
 #include "problems/problem.hpp"
@@ -312,14 +313,10 @@ std::string format_summary(const RunResult& r) {
   if (const RunResult::RepeatRun* best = r.best_repeat()) {
     std::vector<double> setup, solve;
     for (const auto& x : r.repeats) setup.push_back(x.setup_seconds), solve.push_back(x.solve_seconds);
-    auto median = [](std::vector<double> v) {
-      std::sort(v.begin(), v.end());
-      return v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
-    };
     s += fmt::format("repeats   {} runs in this process (the first above): best total {:.4f} s (setup {:.4f} s, solve "
                      "{:.4f} s, {} iterations); median setup {:.4f} s, solve {:.4f} s\n",
                      r.repeats.size(), best->setup_seconds + best->solve_seconds, best->setup_seconds,
-                     best->solve_seconds, best->iterations, median(setup), median(solve));
+                     best->solve_seconds, best->iterations, time_stat(setup).median, time_stat(solve).median);
   }
   if (!r.updates.empty()) {
     const UpdatesConfig& u = r.config.updates;
