@@ -91,15 +91,15 @@ CsrMatrix row_block(const CsrMatrix& A, index_t r0, index_t r1, index_t c0, inde
   const offset_t b = A.row_ptr().get(r0), nnz = A.row_ptr().get(r1) - b;
   Array<offset_t> rp(static_cast<std::size_t>(rows) + 1, s, "row block row pointers");
   parallel_for(s, rows + 1, functors::RebaseRowPtr{A.row_ptr().data() + r0, rp.data(), 0});
+  if (nnz > 0 && (c0 > 0 || cols < A.cols())) {  // the entries must lie in the kept columns (views too)
+    const auto [lo, hi] = column_span(A, r0, r1);
+    SAGA_REQUIRE(c0 <= lo && hi < c0 + cols, "row_block: rows [{}, {}) have columns in [{}, {}], outside [{}, {})", r0,
+                 r1, lo, hi, c0, c0 + cols);
+  }
   if (share_entries && c0 == 0) {
     auto col = Array<index_t>::view(const_cast<index_t*>(A.col().data()) + b, static_cast<std::size_t>(nnz), s);
     auto val = Array<double>::view(const_cast<double*>(A.val().data()) + b, static_cast<std::size_t>(nnz), s);
     return CsrMatrix(rows, cols, std::move(rp), std::move(col), std::move(val));
-  }
-  if (nnz > 0 && (c0 > 0 || cols < A.cols())) {  // the entries must lie in the kept columns
-    const auto [lo, hi] = column_span(A, r0, r1);
-    SAGA_REQUIRE(c0 <= lo && hi < c0 + cols, "row_block: rows [{}, {}) have columns in [{}, {}], outside [{}, {})", r0,
-                 r1, lo, hi, c0, c0 + cols);
   }
   Array<index_t> col(nnz, s, "row block columns");
   Array<double> val(nnz, s, "row block values");

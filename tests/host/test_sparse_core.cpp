@@ -251,6 +251,7 @@ TEST_CASE("row_block, stack_rows and column_span: hand case, random round trips,
   CHECK(b.col == std::vector<index_t>{0, 1, 1, 2});
   CHECK(b.val == std::vector<double>{3, 4, 5, 6});
   CHECK_THROWS_AS(row_block(A, 0, 2, 1, 3), InputError);  // row 0 has column 0
+  CHECK_THROWS_AS(row_block(A, 2, 4, 0, 3, true), InputError);  // a view too: row 3 has column 3
   CHECK_THROWS_AS(row_block(A, 3, 2), InputError);
   CHECK(column_span(A, 0, 4) == std::pair<index_t, index_t>{0, 3});
   CHECK(column_span(A, 1, 3) == std::pair<index_t, index_t>{1, 2});
