@@ -110,18 +110,16 @@ int galerkin_slices(const Level& L, const SetupParams& p) {
   return static_cast<int>(std::clamp(std::ceil(ap_bytes / budget), 1.0, 256.0));
 }
 
-// The next level's matrix R (A P), timed as the phases "AP" and "PtAP". In
-// `slices` blocks of R's rows: block b needs the rows of A P that are columns of
-// R's rows I0..I1, which lie in [f0, f1] (the block's column span, `column_span`), so it
-// computes A[f0..f1, :] P and R[I0..I1, f0..f1] times it, and frees both
-// before the next block; the blocks of rows of R (A P) are then stacked. Peak
+// R (A P) in `slices` blocks of R's rows, each handed to take(I0, I1, C_b) with
+// C_b = rows [I0, I1) of R (A P); A P's and the products' work counts added
+// into ap and ptap, the rows of A P computed into ap_rows. Block b needs the
+// rows of A P that are columns of R's rows I0..I1, which lie in [f0, f1] (the
+// block's column span, `column_span`), so it computes A[f0..f1, :] P and
+// R[I0..I1, f0..f1] times it, and frees both before the next block: peak
 // memory holds one block's A P instead of all of it. Where aggregates follow
 // the row order (grids, most meshes) the spans of the blocks hardly overlap;
 // where they do not, each block recomputes more of A P (the time grows, the
 // result does not change: each row of A P is the same product).
-// Block b of R (A P) for b in [0, slices), handed to take(I0, I1, C_b) with
-// C_b = rows [I0, I1) of R (A P); A P's and the products' work counts added
-// into ap and ptap, the rows of A P computed into ap_rows.
 template <class Take>
 void galerkin_blocks(const Level& L, const SpgemmAlgorithm& product, int slices, PhaseStep& step, SpgemmStats& ap,
                      SpgemmStats& ptap, std::int64_t& ap_rows, Take take) {
@@ -156,6 +154,8 @@ void galerkin_blocks(const Level& L, const SpgemmAlgorithm& product, int slices,
   }
 }
 
+// The next level's matrix R (A P), timed as the phases "AP" and "PtAP": whole,
+// or in blocks (galerkin_blocks) stacked into one matrix.
 CsrMatrix galerkin_product(const Level& L, const SpgemmAlgorithm& product, int slices, PhaseStep& step,
                            LevelStats& st) {
   SpgemmStats ap, ptap;
