@@ -206,7 +206,29 @@ void require_finite(const CsrMatrix& A, const char* what) {
                                      h.col[k], h.val[k],
                                      std::isinf(h.val[k]) ? "; values this large overflow double precision" : ""));
 }
+// Level lvl's matrices that only the solve phase reads, stored in single
+// precision where its hierarchy_precision says so: P and R, A below the fine
+// level (the fine matrix is the caller's, and the Krylov method's operator),
+// and on the coarsest the coarse solver's inverse. Called once each has no
+// other reader left in the setup; records the level's bytes as stored.
+void store_for_cycle(Level& L, int lvl, const SetupParams& here, amg::CoarseSolver* coarse, LevelStats& st) {
+  const bool single = here.hierarchy_precision == "float";
+  if (single) {
+    L.P.store_values_single();
+    L.R.store_values_single();
+    if (lvl > 0) L.A.store_values_single();
+    if (coarse) coarse->inverse.store_values_single();
+  }
+  st.single_precision = single;
+  st.matrix_bytes = L.A.bytes() + L.P.bytes() + L.R.bytes() + (coarse ? coarse->inverse.bytes() : 0);
+}
 }  // namespace
+
+std::size_t HierarchyStats::matrix_bytes() const {
+  std::size_t b = 0;
+  for (const auto& l : levels) b += l.matrix_bytes;
+  return b;
+}
 
 Vector Level::near_nullspace() const { return B_is_ones ? ones(A.rows(), A.space()) : B.clone(); }
 
@@ -317,6 +339,7 @@ Hierarchy::Hierarchy(CsrMatrix A, const SetupParams& params, NearNullspace ns,
     const bool coarsest = L.A.rows() <= params_.coarse_size || lvl + 1 >= params_.max_levels;
     if (coarsest) {
       step("coarse_factorisation", [&] { coarse_ = amg::factorise_coarse(L.A, params_.coarse_solver); });
+      step("other", [&] { store_for_cycle(L, lvl, here, &coarse_, st); });
       stats_.levels.push_back(std::move(st));
       break;
     }
@@ -359,6 +382,7 @@ Hierarchy::Hierarchy(CsrMatrix A, const SetupParams& params, NearNullspace ns,
       log_info("level {}: aggregation does not coarsen ({} aggregates of {} columns for {} rows); stopping", lvl,
                ag.count, L.nullspace_columns, L.A.rows());
       step("coarse_factorisation", [&] { coarse_ = amg::factorise_coarse(L.A, params_.coarse_solver); });
+      step("other", [&] { store_for_cycle(L, lvl, here, &coarse_, st); });
       st.aggregates = 0;
       stats_.levels.push_back(std::move(st));
       break;
@@ -385,6 +409,7 @@ Hierarchy::Hierarchy(CsrMatrix A, const SetupParams& params, NearNullspace ns,
     }
     L.aggregates = std::move(ag.of_node);
     L.aggregate_count = ag.count;
+    step("other", [&] { store_for_cycle(L, lvl, here, nullptr, st); });
     stats_.levels.push_back(std::move(st));
     levels_.push_back(std::move(next));
   }
@@ -438,9 +463,12 @@ ResetupStats Hierarchy::resetup(CsrMatrix A, const ResetupOptions& options) {
     Level& L = levels_[l];
     const int lvl = static_cast<int>(l);
     PhaseStep step{timer, rs.phase_seconds, "AMG resetup", lvl, L.A.rows(), L.A.nnz(), spgemm_name};
+    const SetupParams here = params_.at_level(lvl);
+    LevelStats& st = stats_.levels[l];
     step("other", [&] { L.dinv = inverse_diagonal(L.A, lvl == 0 ? "matrix" : "coarse matrix"); });
     if (l + 1 == levels_.size()) {
       step("coarse_factorisation", [&] { coarse_ = amg::factorise_coarse(L.A, params_.coarse_solver); });
+      step("other", [&] { store_for_cycle(L, lvl, here, &coarse_, st); });
       break;
     }
     if (options.refresh_prolongator) {
@@ -454,7 +482,6 @@ ResetupStats Hierarchy::resetup(CsrMatrix A, const ResetupOptions& options) {
         return amg::tentative_prolongator(ag, ones(L.A.rows(), s), L.nullspace_columns);
       });
       L.aggregates = std::move(ag.of_node);
-      const SetupParams here = params_.at_level(lvl);
       L.rho = step("spectral_radius", [&] { return amg::spectral_radius_dinv_a(L.A, L.dinv, here.rho_iterations); });
       stats_.levels[l].rho = L.rho;
       const double omega = here.prolongator_omega > 0 ? here.prolongator_omega : 4.0 / (3.0 * L.rho);
@@ -465,12 +492,21 @@ ResetupStats Hierarchy::resetup(CsrMatrix A, const ResetupOptions& options) {
     // R (A P) in the blocks the setup used where A P did not fit whole; else
     // A P's values into the structure a previous resetup kept, when P was kept
     // too, or the whole product.
+    // A P and R (A P) read P, R and write next in double: a hierarchy stored
+    // in single precision widens them here (the products then use the rounded
+    // P, as the cycle does) and rounds them again below.
     CsrMatrix& next = levels_[l + 1].A;
-    if (const int slices = stats_.levels[l].galerkin_slices; slices > 1) {  // A P did not fit whole
+    step("other", [&] {
+      L.P.store_values_double();
+      L.R.store_values_double();
+      next.store_values_double();
+    });
+    if (const int slices = st.galerkin_slices; slices > 1) {  // A P did not fit whole
       L.AP = CsrMatrix();
       galerkin_values_in_blocks(L, *product, slices, step, next);
       next.values_changed();
       require_finite(next, fmt::format("the level-{} Galerkin product", l + 1).c_str());
+      step("other", [&] { store_for_cycle(L, lvl, here, nullptr, st); });
       continue;
     }
     const bool keep = !options.refresh_prolongator && options.keep_products;
@@ -485,6 +521,7 @@ ResetupStats Hierarchy::resetup(CsrMatrix A, const ResetupOptions& options) {
     if (keep) L.AP = std::move(AP);
     next.values_changed();  // new values: the analyses that read them go, the structural plans stay
     require_finite(next, fmt::format("the level-{} Galerkin product", l + 1).c_str());
+    step("other", [&] { store_for_cycle(L, lvl, here, nullptr, st); });
   }
   exec_->synchronize();
   rs.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

@@ -65,6 +65,11 @@ struct LevelStats {
   // whole; more where the blocks' column spans overlap).
   int galerkin_slices = 1;
   std::int64_t galerkin_ap_rows = 0;
+  // Bytes of this level's A, P and R (and the coarse inverse on the coarsest)
+  // as stored after the setup, and whether P, R and a coarse A keep their
+  // values in single precision (SetupParams::hierarchy_precision).
+  std::size_t matrix_bytes = 0;
+  bool single_precision = false;
 };
 
 // Device memory a setup of A is estimated to need beyond A itself, at its
@@ -92,6 +97,7 @@ struct HierarchyStats {
   int peak_level = -1;
   std::string peak_phase;
   std::size_t peak_bytes = 0;
+  std::size_t matrix_bytes() const;  // summed over levels
 };
 
 struct Level {

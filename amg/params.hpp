@@ -32,6 +32,12 @@ struct SetupParams {
   // the device memory available then, 1 where it fits; 1 on the host).
   // docs/memory.md.
   int galerkin_slices = 0;
+  // Precision of the matrices only the solve phase reads, as stored once the
+  // setup has made them: level l's P and R, and its A below the fine level
+  // (with the coarse solver's inverse on the coarsest). "float" halves their
+  // values' bytes; the fine matrix, every vector and all arithmetic stay double
+  // (each value is widened when read). docs/memory.md.
+  std::string hierarchy_precision = "double";
   // Per-level settings: levels[l] overrides keys of level l (setup keys such as
   // theta, and cycle keys: pre_sweeps, post_sweeps, smoother and the smoother's
   // options as "smoother.NAME").
@@ -49,6 +55,10 @@ struct SetupParams {
       "blocks of R's rows the Galerkin product R (A P) is computed in, each with its own rows of A P only "
       "(0: by device memory; 1: whole)",
       zero_is_auto());
+    v("hierarchy_precision", hierarchy_precision,
+      "precision P, R and the coarse operators are stored in after the setup: double, or float (half the bytes of "
+      "their values; the fine matrix, the vectors and the arithmetic stay double)",
+      one_of({"double", "float"}));
   }
   // The parameters on level l (levels[l] applied; keys of the cycle ignored).
   SetupParams at_level(int l) const;

@@ -308,6 +308,10 @@ std::string format_summary(const RunResult& r) {
   if (h.peak_level >= 0)
     s += fmt::format("          setup peak in level {}, phase '{}' ({:.0f} B per unknown)\n", h.peak_level,
                      setup_phase_label(h.peak_phase), static_cast<double>(h.peak_bytes) / r.rows);
+  if (r.peak_bytes > 0)
+    s += fmt::format("          hierarchy matrices {:.3f} GiB ({:.0f} B per unknown; P, R and coarse values in {})\n",
+                   h.matrix_bytes() / 1073741824.0, static_cast<double>(h.matrix_bytes()) / r.rows,
+                   !h.levels.empty() && h.levels.front().single_precision ? "float" : "double");
   s += fmt::format("time      setup {:.4f} s, solve {:.4f} s, total {:.4f} s (problem generation {:.4f} s)\n",
                    r.setup_seconds, r.solve_seconds, r.setup_seconds + r.solve_seconds, r.problem_seconds);
   if (const RunResult::RepeatRun* best = r.best_repeat()) {
@@ -375,7 +379,8 @@ nlohmann::json to_json(const RunResult& r) {
   for (const auto& L : h.levels) {
     json l = {{"rows", L.rows},       {"nnz", L.nnz},       {"aggregates", L.aggregates},
               {"mis2_rounds", L.mis2_rounds}, {"galerkin_slices", L.galerkin_slices}, {"rho", L.rho}, {"theta", L.theta}, {"phase_seconds", L.seconds},
-              {"nodes", L.nodes}, {"dropped_columns", L.dropped_columns}};
+              {"nodes", L.nodes}, {"dropped_columns", L.dropped_columns},
+              {"matrix_bytes", L.matrix_bytes}, {"single_precision", L.single_precision}};
     for (const auto& [name, rec] : L.spgemm)
       l["spgemm"][name] = {{"products", rec.products},
                            {"nnz", rec.nnz_c},
@@ -388,6 +393,7 @@ nlohmann::json to_json(const RunResult& r) {
   j["hierarchy"] = {{"levels", levels},
                     {"grid_complexity", h.grid_complexity},
                     {"operator_complexity", h.operator_complexity},
+                    {"matrix_bytes", h.matrix_bytes()},
                     {"coarse_pseudo_inverse", h.coarse_pseudo_inverse}};
   json shares = json::object();
   for (const auto& [phase, t] : h.phase_seconds) shares[phase] = h.setup_seconds > 0 ? t / h.setup_seconds : 0.0;

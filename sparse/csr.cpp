@@ -25,8 +25,49 @@ CsrMatrix CsrMatrix::zeros(index_t rows, index_t cols, Space space) {
 }
 
 CsrMatrix CsrMatrix::to(Space space) const {
-  return CsrMatrix(rows_, cols_, row_ptr_.to(space, "CSR row_ptr"), col_.to(space, "CSR col"),
-                   val_.to(space, "CSR val"));
+  if (!single_)
+    return CsrMatrix(rows_, cols_, row_ptr_.to(space, "CSR row_ptr"), col_.to(space, "CSR col"),
+                     val_.to(space, "CSR val"));
+  CsrMatrix m;
+  m.rows_ = rows_;
+  m.cols_ = cols_;
+  m.row_ptr_ = row_ptr_.to(space, "CSR row_ptr");
+  m.col_ = col_.to(space, "CSR col");
+  m.val_single_ = val_single_.to(space, "CSR single-precision values");
+  m.single_ = true;
+  return m;
+}
+
+void CsrMatrix::require_double_values() const {
+  throw Error(fmt::format("a {}x{} matrix stores its values in single precision (amg.hierarchy_precision: float) "
+                          "and this operation needs them in double; only the products of the solve phase read "
+                          "single-precision values",
+                          rows_, cols_));
+}
+
+void CsrMatrix::store_values_single() {
+  if (single_) return;
+  Array<float> v(val_.size(), space(), "CSR single-precision values");
+  parallel_for(space(), static_cast<std::int64_t>(val_.size()), functors::ValuesToSingle{val_.data(), v.data()});
+  val_single_ = std::move(v);
+  val_ = Array<double>();  // freed (a view's memory stays the caller's)
+  single_ = true;
+  values_changed();
+}
+
+void CsrMatrix::store_values_double() {
+  if (!single_) return;
+  Array<double> v(val_single_.size(), space(), "CSR val");
+  parallel_for(space(), static_cast<std::int64_t>(v.size()), functors::ValuesToDouble{val_single_.data(), v.data()});
+  val_ = std::move(v);
+  val_single_ = Array<float>();
+  single_ = false;
+  values_changed();
+}
+
+std::size_t CsrMatrix::bytes() const {
+  return row_ptr_.size() * sizeof(offset_t) + col_.size() * sizeof(index_t) + val_.size() * sizeof(double) +
+         val_single_.size() * sizeof(float);
 }
 
 // Every row checked where the matrix lives (one flag per row, a parallel loop on
@@ -61,7 +102,11 @@ void CsrMatrix::validate(const std::string& name) const {
 }
 
 HostCsr to_host_csr(const CsrMatrix& A) {
-  return HostCsr{A.rows(), A.cols(), A.row_ptr().to_vector(), A.col().to_vector(), A.val().to_vector()};
+  if (!A.single_precision())
+    return HostCsr{A.rows(), A.cols(), A.row_ptr().to_vector(), A.col().to_vector(), A.val().to_vector()};
+  const std::vector<float> v = A.val_single().to_vector();
+  return HostCsr{A.rows(), A.cols(), A.row_ptr().to_vector(), A.col().to_vector(),
+                 std::vector<double>(v.begin(), v.end())};
 }
 
 namespace {

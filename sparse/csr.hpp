@@ -49,11 +49,36 @@ class CsrMatrix {
 
   const Array<offset_t>& row_ptr() const { return row_ptr_; }
   const Array<index_t>& col() const { return col_; }
-  const Array<double>& val() const { return val_; }
+  // The values in double precision; an Error where they are stored in single
+  // precision (below): the operation asking for them needs doubles.
+  const Array<double>& val() const {
+    if (single_) require_double_values();
+    return val_;
+  }
   // Mutable access drops all cached analyses.
   Array<offset_t>& mutable_row_ptr() { clear_analysis(); return row_ptr_; }
   Array<index_t>& mutable_col() { clear_analysis(); return col_; }
-  Array<double>& mutable_val() { values_changed(); return val_; }
+  Array<double>& mutable_val() {
+    if (single_) require_double_values();
+    values_changed();
+    return val_;
+  }
+
+  // Values stored in single precision (amg.hierarchy_precision: float,
+  // docs/memory.md): 4 bytes a nonzero instead of 8, for the matrices of a
+  // hierarchy that only the solve phase reads. The products of the solve phase
+  // read them (SpMV and its fused forms: each value widened to double, the
+  // arithmetic in double), and so do diagonal(), row_abs_sums(), to(), clone()
+  // and to_host_csr() (widened); every other operation asks for val() and gets
+  // an Error naming the storage. store_values_single() rounds the values to
+  // float and frees the doubles; store_values_double() widens them back (the
+  // rounded values) for an operation that reads or writes doubles (a resetup).
+  bool single_precision() const { return single_; }
+  const Array<float>& val_single() const { return val_single_; }
+  void store_values_single();
+  void store_values_double();
+  // Bytes of the matrix's arrays (row_ptr, col and the values as stored).
+  std::size_t bytes() const;
 
   // Explicit transfer / deep copy.
   CsrMatrix to(Space space) const;
@@ -94,6 +119,9 @@ class CsrMatrix {
   Array<offset_t> row_ptr_;
   Array<index_t> col_;
   Array<double> val_;
+  Array<float> val_single_;  // the values where single_ (val_ is then empty)
+  bool single_ = false;
+  [[noreturn]] void require_double_values() const;
   mutable std::map<std::string, std::shared_ptr<void>> analyses_;
   mutable std::map<std::string, std::shared_ptr<void>> structural_;
 };

@@ -29,9 +29,15 @@ Vector diagonal(const CsrMatrix& A, bool require_positive, const char* name) {
   SAGA_REQUIRE(A.rows() == A.cols(), "{}: diagonal of a non-square {}x{} matrix", name, A.rows(), A.cols());
   Vector d(A.rows(), A.space(), "diagonal");
   Array<std::int32_t> bad(require_positive ? A.rows() : 0, A.space(), "diagonal check flags");
-  parallel_for(A.space(), A.rows(),
-               functors::ExtractDiagonal{A.row_ptr().data(), A.col().data(), A.val().data(), d.data(),
-                                         require_positive ? bad.data() : nullptr});
+  std::int32_t* flags = require_positive ? bad.data() : nullptr;
+  if (A.single_precision())
+    parallel_for(A.space(), A.rows(),
+                 functors::ExtractDiagonal<float>{A.row_ptr().data(), A.col().data(), A.val_single().data(), d.data(),
+                                                  flags});
+  else
+    parallel_for(A.space(), A.rows(),
+                 functors::ExtractDiagonal<double>{A.row_ptr().data(), A.col().data(), A.val().data(), d.data(),
+                                                   flags});
   if (require_positive) {
     const std::int64_t row = first_flagged(bad);
     SAGA_REQUIRE(row < 0, "{}: diagonal entry of row {} is {} (AMG needs a positive diagonal; is the matrix SPD?)",
@@ -59,7 +65,10 @@ std::int64_t first_pattern_difference(const CsrMatrix& A, const CsrMatrix& B) {
 
 Vector row_abs_sums(const CsrMatrix& A) {
   Vector d(A.rows(), A.space(), "row absolute sums");
-  parallel_for(A.space(), A.rows(), functors::RowAbsSums{A.row_ptr().data(), A.val().data(), d.data()});
+  if (A.single_precision())
+    parallel_for(A.space(), A.rows(), functors::RowAbsSums<float>{A.row_ptr().data(), A.val_single().data(), d.data()});
+  else
+    parallel_for(A.space(), A.rows(), functors::RowAbsSums<double>{A.row_ptr().data(), A.val().data(), d.data()});
   return d;
 }
 

@@ -8,10 +8,13 @@
 
 namespace saga::functors {
 
+// V: the type the values are stored in (double, or float for a matrix stored
+// in single precision, CsrMatrix::store_values_single).
+template <class V>
 struct ExtractDiagonal {
   const offset_t* rp;
   const index_t* ci;
-  const double* v;
+  const V* v;
   double* d;
   std::int32_t* bad;  // optional: 1 where the diagonal is missing / not positive / not finite
   SAGA_HD void operator()(std::int64_t i) const {
@@ -100,16 +103,31 @@ struct ScaleRows {
 };
 
 // d[i] = Σ_j |a_ij| (L1-Jacobi diagonal, Gershgorin bounds).
+template <class V>
 struct RowAbsSums {
   const offset_t* rp;
-  const double* v;
+  const V* v;
   double* d;
   SAGA_HD void operator()(std::int64_t i) const {
     double s = 0.0;
-    for (offset_t k = rp[i]; k < rp[i + 1]; ++k) s += v[k] < 0 ? -v[k] : v[k];
+    for (offset_t k = rp[i]; k < rp[i + 1]; ++k) {
+      const double a = v[k];
+      s += a < 0 ? -a : a;
+    }
     d[i] = s;
   }
 };
+
+// out[i] = in[i] converted (rounded to nearest for double -> float): a
+// matrix's values stored in the other precision.
+template <class From, class To>
+struct ConvertValues {
+  const From* in;
+  To* out;
+  SAGA_HD void operator()(std::int64_t i) const { out[i] = static_cast<To>(in[i]); }
+};
+using ValuesToSingle = ConvertValues<double, float>;
+using ValuesToDouble = ConvertValues<float, double>;
 
 // Merge of two sorted rows: counts (out == nullptr) or writes alpha a + beta b.
 struct AddRows {

@@ -7,7 +7,7 @@ same machine and build; optionally a 3D 7-pt scale ladder.
 
     /usr/bin/python3 tools/bench_amg.py --saga build/tools/saga --out OUTDIR \\
         [--variants cuda,cuda-cusparse,host] [--repeat 3] [--in-process 3] [--ladder 128,256,384,512] \\
-        [--configs configs/poisson_2d5_N1024.yaml ...] [--commit REV]
+        [--ladder-variants cuda,cuda-float] [--configs configs/poisson_2d5_N1024.yaml ...] [--commit REV]
 
 Each (config, variant) runs `--repeat` times in separate processes; the run with
 the smallest total is kept. Its first setup and solve are what a process that
@@ -30,6 +30,8 @@ import tempfile
 VARIANTS = {
     "cuda": ("cuda", []),
     "cuda-cusparse": ("cuda", ["amg.spgemm=cusparse"]),
+    # P, R and the coarse operators stored in single precision (docs/memory.md)
+    "cuda-float": ("cuda", ["amg.hierarchy_precision=float"]),
     "host": ("host", []),
 }
 PHASES = ["strength", "aggregation", "tentative", "spectral_radius", "AT", "smooth_update", "transpose", "AP",
@@ -122,11 +124,13 @@ def main():
     ap.add_argument("--variants", default="cuda,cuda-cusparse,host")
     ap.add_argument("--repeat", type=int, default=3, help="processes per row")
     ap.add_argument("--in-process", type=int, default=3, help="setups and solves per process (saga solve --repeat)")
-    ap.add_argument("--ladder", default="", help="3D 7-pt N values on the first variant, e.g. 128,256,384,512")
+    ap.add_argument("--ladder", default="", help="3D 7-pt N values, e.g. 128,256,384,512")
+    ap.add_argument("--ladder-variants", default="", help="variants the ladder runs (default: the first of --variants)")
     ap.add_argument("--commit", default="", help="the commit measured (the GPU machine's git metadata may be stale)")
     args = ap.parse_args()
     variants = [v for v in args.variants.split(",") if v]
-    for v in variants:
+    ladder_variants = [v for v in args.ladder_variants.split(",") if v] or variants[:1]
+    for v in variants + ladder_variants:
         if v not in VARIANTS:
             ap.error("unknown variant %s (known: %s)" % (v, ", ".join(VARIANTS)))
     configs = args.configs or sorted(glob.glob("configs/poisson_*_N*.yaml"))
@@ -148,13 +152,15 @@ def main():
     device = next((x["device"] for per in result["suite"].values() for x in per.values() if x.get("device")), "")
     result["device"] = device or "host only"
     if args.ladder:
-        backend, sets = VARIANTS[variants[0]]
         for n in [int(x) for x in args.ladder.split(",")]:
-            row = best_of(args.saga, "configs/poisson_3d7_N128.yaml", backend, sets + ["problem.N=%d" % n],
-                          max(1, min(args.repeat, 2)), args.in_process if n <= 256 else 2)
-            row["N"] = n
-            result["ladder"].append(row)
-            print("  ladder N=%d" % n, file=sys.stderr)
+            for v in ladder_variants:
+                backend, sets = VARIANTS[v]
+                row = best_of(args.saga, "configs/poisson_3d7_N128.yaml", backend, sets + ["problem.N=%d" % n],
+                              max(1, min(args.repeat, 2)), args.in_process if n <= 256 else 2)
+                row["N"] = n
+                row["variant"] = v
+                result["ladder"].append(row)
+                print("  ladder N=%d %s" % (n, v), file=sys.stderr)
     (out / "bench_amg.json").write_text(json.dumps(result, indent=2))
 
     md = ["# Time to solution (tools/bench_amg.py)", "",
@@ -188,16 +194,16 @@ def main():
         if "phase_s" in x:
             md.append("| %s | " % name + " | ".join(ms(x["phase_s"].get(p, 0.0)) for p in PHASES) + " |")
     if result["ladder"]:
-        md += ["", "3D 7-pt scale ladder (%s):" % variants[0], "",
-               "| N | unknowns | setup s | solve s | its | total s | warm total s (setup + solve) | setup ns / unknown "
-               "| peak GiB | B / unknown | setup peak at |",
-               "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"]
+        md += ["", "3D 7-pt scale ladder:", "",
+               "| N | variant | unknowns | setup s | solve s | its | total s | warm total s (setup + solve) "
+               "| setup ns / unknown | peak GiB | B / unknown | setup peak at |",
+               "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"]
         for x in result["ladder"]:
             if "error" in x:
-                md.append("| %d | failed: %s ||||||||||" % (x["N"], x["error"]))
+                md.append("| %d | %s | failed: %s ||||||||||" % (x["N"], x["variant"], x["error"]))
                 continue
-            md.append("| %d | %d | %.3f | %.3f | %d | %.3f | %.3f (%.3f + %.3f) | %.1f | %.2f | %.0f | %s |" % (
-                x["N"], x["rows"], x["setup_s"], x["solve_s"], x["iterations"], x["total_s"],
+            md.append("| %d | %s | %d | %.3f | %.3f | %d | %.3f | %.3f (%.3f + %.3f) | %.1f | %.2f | %.0f | %s |" % (
+                x["N"], x["variant"], x["rows"], x["setup_s"], x["solve_s"], x["iterations"], x["total_s"],
                 x["warm_total_s"], x["warm_setup_s"], x["warm_solve_s"],
                 x["setup_ns_per_unknown"], x["peak_device_bytes"] / 2**30, x["bytes_per_unknown"],
                 x["setup_peak_at"] or "-"))
@@ -205,14 +211,17 @@ def main():
             import matplotlib
             matplotlib.use("Agg")
             import matplotlib.pyplot as plt
-            ok = [x for x in result["ladder"] if "error" not in x]
             fig, ax = plt.subplots(1, 2, figsize=(9, 3.5))
-            ax[0].plot([x["N"] for x in ok], [1e9 * x["total_s"] / x["rows"] for x in ok], "o-", label="total")
-            ax[0].plot([x["N"] for x in ok], [x["setup_ns_per_unknown"] for x in ok], "s-", label="setup")
+            for v in ladder_variants:
+                ok = [x for x in result["ladder"] if "error" not in x and x["variant"] == v]
+                ax[0].plot([x["N"] for x in ok], [1e9 * x["total_s"] / x["rows"] for x in ok], "o-",
+                           label="total (%s)" % v)
+                ax[0].plot([x["N"] for x in ok], [x["setup_ns_per_unknown"] for x in ok], "s-", label="setup (%s)" % v)
+                ax[1].plot([x["N"] for x in ok], [x["bytes_per_unknown"] for x in ok], "o-", label=v)
             ax[0].set_xlabel("N (3D 7-pt, N^3 unknowns)")
             ax[0].set_ylabel("ns per unknown")
-            ax[0].legend()
-            ax[1].plot([x["N"] for x in ok], [x["bytes_per_unknown"] for x in ok], "o-")
+            ax[0].legend(fontsize=7)
+            ax[1].legend(fontsize=7)
             ax[1].set_xlabel("N")
             ax[1].set_ylabel("peak device bytes per unknown")
             fig.suptitle("%s, commit %s" % (result["device"], commit))
@@ -223,7 +232,7 @@ def main():
     (out / "bench_amg.md").write_text("\n".join(md) + "\n")
     print("\n".join(md))
     failed = [name for name, per in result["suite"].items() for x in per.values() if "error" in x]
-    failed += ["ladder N=%d" % x["N"] for x in result["ladder"] if "error" in x]
+    failed += ["ladder N=%d %s" % (x["N"], x["variant"]) for x in result["ladder"] if "error" in x]
     if failed:  # the tables are written; the exit status says that some runs did not finish
         print("bench_amg: failed runs: " + ", ".join(failed), file=sys.stderr)
         return 1

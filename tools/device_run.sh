@@ -27,7 +27,8 @@
 # with cuSPARSE's and on the host backend (best of 3 processes each), and the 3D
 # 7-pt ladder N = 128, 256, 384, 512, 640 (bench_amg.md / .json / _ladder.png);
 # SAGA_COMMIT=<rev> names the commit in them (the GPU machine's git metadata
-# may be stale).
+# may be stale); SAGA_AMG_ARGS replaces the default arguments (e.g.
+# "--variants cuda,cuda-float --ladder 512,640 --ladder-variants cuda,cuda-float").
 # --spmv runs saga-bench-spmv (SpMV, V-cycle and PCG against their floors) and
 # the seed-suite solves through the CLI. --tests-only=FILTER runs only the gpu
 # test cases matching the doctest filter.
@@ -120,7 +121,8 @@ if [ $PYTHON = 1 ]; then
 fi
 if [ $AMG = 1 ]; then
   t0=$(date +%s)
-  python3 tools/bench_amg.py --saga "$SAGA_BUILD_DIR/tools/saga" --out "$OUT" --ladder 128,256,384,512,640 ${SAGA_COMMIT:+--commit "$SAGA_COMMIT"} \
+  # shellcheck disable=SC2086  # SAGA_AMG_ARGS is a list of arguments
+  python3 tools/bench_amg.py --saga "$SAGA_BUILD_DIR/tools/saga" --out "$OUT" ${SAGA_AMG_ARGS:---ladder 128,256,384,512,640} ${SAGA_COMMIT:+--commit "$SAGA_COMMIT"} \
     > "$OUT/bench_amg.log" 2>&1 || summary "amg bench failed: $(tail -3 "$OUT/bench_amg.log")"
   summary "amg bench: $(( $(date +%s) - t0 )) s"
 fi

@@ -33,6 +33,7 @@ struct CsrRef {
   const offset_t* rp = nullptr;
   const index_t* ci = nullptr;
   const double* v = nullptr;
+  const float* v_single = nullptr;  // the values where stored in single precision (then v is null)
 };
 std::shared_ptr<void> spmv_binned_plan(const CsrRef& A);
 void spmv_binned(double alpha, const CsrRef& A, void* plan, const Vector& x, double beta, Vector& y);

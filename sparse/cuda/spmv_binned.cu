@@ -173,7 +173,9 @@ BinnedPlan make_plan(const CsrRef& A, int max_units) {
 }
 
 CsrRef ref_of(const CsrMatrix& A) {
-  return CsrRef{A.rows(), A.cols(), A.nnz(), A.row_ptr().data(), A.col().data(), A.val().data()};
+  if (A.single_precision())
+    return CsrRef{A.rows(), A.cols(), A.nnz(), A.row_ptr().data(), A.col().data(), nullptr, A.val_single().data()};
+  return CsrRef{A.rows(), A.cols(), A.nnz(), A.row_ptr().data(), A.col().data(), A.val().data(), nullptr};
 }
 
 // One plan per block size (the analysis key names it).
@@ -186,9 +188,9 @@ BinnedPlan& plan_of(const CsrMatrix& A, int max_units = kUnits) {
 // prod[k - k0] = v[k] x[col[k]] for k = first, first + kStride, ... < end: the
 // staging loop of the row blocks (kStride = the CTA) and of the warp bin
 // (kStride = a warp), four loads in flight per thread before any use.
-template <int kStride>
+template <int kStride, class Value>
 __device__ inline void stage_products(offset_t first, offset_t end, offset_t k0, const index_t* __restrict__ ci,
-                                      const double* __restrict__ v, const double* __restrict__ x,
+                                      const Value* __restrict__ v, const double* __restrict__ x,
                                       double* __restrict__ prod) {
   offset_t k = first;
   for (; k + 3 * kStride < end; k += 4 * kStride) {
@@ -212,10 +214,10 @@ struct BlockPolicy {
   int max_units;         // work units per row block (256..8192)
 };
 
-template <class Out>
+template <class Out, class Value>
 __global__ __launch_bounds__(kBlock) void rows_kernel(const index_t* __restrict__ block_row,
                                                       const offset_t* __restrict__ rp,
-                                                      const index_t* __restrict__ ci, const double* __restrict__ v,
+                                                      const index_t* __restrict__ ci, const Value* __restrict__ v,
                                                       const double* __restrict__ x, Out out, int units,
                                                       int entries_per_lane, bool stage,
                                                       double* __restrict__ partial) {
@@ -286,12 +288,13 @@ __global__ __launch_bounds__(kBlock) void rows_kernel(const index_t* __restrict_
   if (partial) write_block_partial<kBlock>(mine, partial);
 }
 
+template <class Value>
 __global__ __launch_bounds__(kBlock) void chunks_kernel(const index_t* __restrict__ long_row,
                                                         const index_t* __restrict__ chunk_ptr,
                                                         const index_t* __restrict__ owner,
                                                         const offset_t* __restrict__ rp,
                                                         const index_t* __restrict__ ci,
-                                                        const double* __restrict__ v, const double* __restrict__ x,
+                                                        const Value* __restrict__ v, const double* __restrict__ x,
                                                         int units, double* __restrict__ chunk_sum) {
   const index_t c = blockIdx.x, i = owner[c], r = long_row[i];
   const offset_t a = rp[r] + (c - chunk_ptr[i]) * units;
@@ -320,10 +323,10 @@ __global__ __launch_bounds__(kBlock) void long_rows_kernel(index_t long_rows, co
 
 // Every row at most thread_max_row entries: one thread per row from global
 // memory (L1 turns the strided loads of short rows into full lines).
-template <class Out>
+template <class Out, class Value>
 __global__ __launch_bounds__(kBlock) void thread_rows_kernel(index_t n, const offset_t* __restrict__ rp,
                                                              const index_t* __restrict__ ci,
-                                                             const double* __restrict__ v,
+                                                             const Value* __restrict__ v,
                                                              const double* __restrict__ x, Out out,
                                                              double* __restrict__ partial) {
   const std::int64_t r = global_thread();
@@ -342,10 +345,10 @@ __global__ __launch_bounds__(kBlock) void thread_rows_kernel(index_t n, const of
 // lanes per row sum them. Coalesced like the row blocks, with no CTA
 // bookkeeping and no L1 working set per thread as in the thread bin.
 constexpr int kWarpsPerBlock = kBlock / 32;
-template <class Out>
+template <class Out, class Value>
 __global__ __launch_bounds__(kBlock) void warp_rows_kernel(index_t n, const offset_t* __restrict__ rp,
                                                            const index_t* __restrict__ ci,
-                                                           const double* __restrict__ v,
+                                                           const Value* __restrict__ v,
                                                            const double* __restrict__ x, Out out, int V, int span,
                                                            double* __restrict__ partial) {
   extern __shared__ double warp_products[];
@@ -374,9 +377,9 @@ __global__ void set_zero_kernel(double* p) { *p = 0.0; }
 
 // One product with output functor `out`; with `dot`, (*dot)[slot] = Σ out's
 // returns. A's arrays and its plan (made with policy.max_units) from the caller.
-template <class Out>
-void run_binned(const CsrRef& A, BinnedPlan& p, const Vector& x, Out out, BlockPolicy policy, Scalars* dot,
-                int slot) {
+template <class Out, class Value>
+void run_bins(const CsrRef& A, const Value* v, BinnedPlan& p, const Vector& x, Out out, BlockPolicy policy,
+              Scalars* dot, int slot) {
   const cudaStream_t st = ::saga::device_stream();
   // Every kernel below writes one partial sum of the fused dot per CTA.
   std::size_t parts = 0;
@@ -388,38 +391,38 @@ void run_binned(const CsrRef& A, BinnedPlan& p, const Vector& x, Out out, BlockP
   if (p.max_row <= policy.thread_max_row) {  // the thread bin holds every row
     const unsigned blocks = grid_for(A.rows, kBlock);
     partials_for(blocks);
-    thread_rows_kernel<Out><<<blocks, kBlock, 0, st>>>(A.rows, A.rp, A.ci, A.v, x.data(), out, partial);
+    thread_rows_kernel<Out, Value><<<blocks, kBlock, 0, st>>>(A.rows, A.rp, A.ci, v, x.data(), out, partial);
     SAGA_CUDA_LAUNCH("binned SpMV thread_rows_kernel");
   } else if (p.max_row <= policy.warp_max_row) {  // the warp bin holds every row
     const int V = p.max_row <= 32 ? 1 : 2;
     const int span = (32 / V) * static_cast<int>(p.max_row);
     const std::size_t smem = sizeof(double) * kWarpsPerBlock * static_cast<std::size_t>(span);
     static const bool opted_in = [] {  // up to 64 KB of dynamic shared memory per CTA
-      SAGA_CUDA(cudaFuncSetAttribute(warp_rows_kernel<Out>, cudaFuncAttributeMaxDynamicSharedMemorySize, 65536));
+      SAGA_CUDA(cudaFuncSetAttribute(warp_rows_kernel<Out, Value>, cudaFuncAttributeMaxDynamicSharedMemorySize, 65536));
       return true;
     }();
     (void)opted_in;
     const std::int64_t warps = (static_cast<std::int64_t>(A.rows) + 32 / V - 1) / (32 / V);
     const unsigned blocks = static_cast<unsigned>((warps + kWarpsPerBlock - 1) / kWarpsPerBlock);
     partials_for(blocks);
-    warp_rows_kernel<Out><<<blocks, kBlock, smem, st>>>(A.rows, A.rp, A.ci, A.v, x.data(), out, V, span, partial);
+    warp_rows_kernel<Out, Value><<<blocks, kBlock, smem, st>>>(A.rows, A.rp, A.ci, v, x.data(), out, V, span, partial);
     SAGA_CUDA_LAUNCH("binned SpMV warp_rows_kernel");
   } else {  // row blocks, and the long rows after them
     const unsigned long_blocks = p.long_rows ? grid_for(p.long_rows, kBlock) : 0;
     partials_for(static_cast<std::size_t>(p.blocks) + long_blocks);
     static const bool rows_opted_in = [] {  // up to 8192 + 32 staged products (64.3 KB)
-      SAGA_CUDA(cudaFuncSetAttribute(rows_kernel<Out>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+      SAGA_CUDA(cudaFuncSetAttribute(rows_kernel<Out, Value>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                      static_cast<int>(sizeof(double)) * (8192 + 32)));
       return true;
     }();
     (void)rows_opted_in;
     const std::size_t stage_bytes = sizeof(double) * (static_cast<std::size_t>(p.units) + 32);
-    rows_kernel<Out><<<p.blocks, kBlock, stage_bytes, st>>>(p.block_row.data(), A.rp, A.ci, A.v, x.data(), out,
+    rows_kernel<Out, Value><<<p.blocks, kBlock, stage_bytes, st>>>(p.block_row.data(), A.rp, A.ci, v, x.data(), out,
                                                             p.units, policy.entries_per_lane, policy.stage, partial);
     SAGA_CUDA_LAUNCH("binned SpMV rows_kernel");
     if (p.long_rows) {
-      chunks_kernel<<<p.chunks, kBlock, 0, st>>>(p.long_row.data(), p.chunk_ptr.data(), p.chunk_owner.data(), A.rp,
-                                                 A.ci, A.v, x.data(), p.units, p.chunk_sum.data());
+      chunks_kernel<Value><<<p.chunks, kBlock, 0, st>>>(p.long_row.data(), p.chunk_ptr.data(), p.chunk_owner.data(), A.rp,
+                                                 A.ci, v, x.data(), p.units, p.chunk_sum.data());
       SAGA_CUDA_LAUNCH("binned SpMV chunks_kernel");
       long_rows_kernel<Out><<<long_blocks, kBlock, 0, st>>>(p.long_rows, p.long_row.data(), p.chunk_ptr.data(),
                                                             p.chunk_sum.data(), out,
@@ -431,6 +434,16 @@ void run_binned(const CsrRef& A, BinnedPlan& p, const Vector& x, Out out, BlockP
     sum_partials_into<<<1, kSumThreads, 0, st>>>(partial, static_cast<long long>(parts), dot->data() + slot);
     SAGA_CUDA_LAUNCH("binned SpMV dot");
   }
+}
+
+// Values stored in double or (CsrMatrix::store_values_single) in float.
+template <class Out>
+void run_binned(const CsrRef& A, BinnedPlan& p, const Vector& x, Out out, BlockPolicy policy, Scalars* dot,
+                int slot) {
+  if (A.v_single)
+    run_bins(A, A.v_single, p, x, out, policy, dot, slot);
+  else
+    run_bins(A, A.v, p, x, out, policy, dot, slot);
 }
 
 // The CsrMatrix entry: an empty matrix has no plan (only the dot to clear).
@@ -515,9 +528,15 @@ struct Scalar {
 void spmv_scalar(double alpha, const CsrMatrix& A, const Vector& x, double beta, Vector& y) {
   if (A.rows() == 0) return;
   // The thread bin's kernel, whatever the row lengths (the baseline the bins are measured against).
-  thread_rows_kernel<AxpbyOut><<<grid_for(A.rows(), kBlock), kBlock, 0, ::saga::device_stream()>>>(
-      A.rows(), A.row_ptr().data(), A.col().data(), A.val().data(), x.data(), AxpbyOut{alpha, beta, y.data(), y.data()},
-      nullptr);
+  const unsigned grid = grid_for(A.rows(), kBlock);
+  const cudaStream_t st = ::saga::device_stream();
+  const AxpbyOut out{alpha, beta, y.data(), y.data()};
+  if (A.single_precision())
+    thread_rows_kernel<AxpbyOut><<<grid, kBlock, 0, st>>>(A.rows(), A.row_ptr().data(), A.col().data(),
+                                                          A.val_single().data(), x.data(), out, nullptr);
+  else
+    thread_rows_kernel<AxpbyOut><<<grid, kBlock, 0, st>>>(A.rows(), A.row_ptr().data(), A.col().data(),
+                                                          A.val().data(), x.data(), out, nullptr);
   SAGA_CUDA_LAUNCH("scalar SpMV");
 }
 

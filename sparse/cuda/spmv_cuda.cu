@@ -11,15 +11,15 @@
 namespace saga::cuda {
 
 namespace {
-template <int V>
+template <int V, class Value>
 __global__ void csr_vector_kernel(index_t rows, const offset_t* __restrict__ rp, const index_t* __restrict__ ci,
-                                  const double* __restrict__ v, const double* __restrict__ x, double alpha,
+                                  const Value* __restrict__ v, const double* __restrict__ x, double alpha,
                                   double beta, double* __restrict__ y) {
   const std::int64_t row = global_thread() / V;
   const int lane = threadIdx.x % V;
   if (row >= rows) return;
   double s = 0.0;
-  for (offset_t k = rp[row] + lane; k < rp[row + 1]; k += V) s += v[k] * __ldg(x + ci[k]);
+  for (offset_t k = rp[row] + lane; k < rp[row + 1]; k += V) s += static_cast<double>(v[k]) * __ldg(x + ci[k]);
 #pragma unroll
   for (int off = V / 2; off > 0; off /= 2) s += __shfl_down_sync(0xffffffffu, s, off, V);
   if (lane == 0) y[row] = beta == 0.0 ? alpha * s : alpha * s + beta * y[row];
@@ -27,8 +27,14 @@ __global__ void csr_vector_kernel(index_t rows, const offset_t* __restrict__ rp,
 
 template <int V>
 void launch_csr_vector(double alpha, const CsrMatrix& A, const Vector& x, double beta, Vector& y) {
-  csr_vector_kernel<V><<<grid_for(static_cast<std::int64_t>(A.rows()) * V), kThreads, 0, ::saga::device_stream()>>>(
-      A.rows(), A.row_ptr().data(), A.col().data(), A.val().data(), x.data(), alpha, beta, y.data());
+  const unsigned grid = grid_for(static_cast<std::int64_t>(A.rows()) * V);
+  const cudaStream_t st = ::saga::device_stream();
+  if (A.single_precision())  // values stored as float, widened to double
+    csr_vector_kernel<V><<<grid, kThreads, 0, st>>>(A.rows(), A.row_ptr().data(), A.col().data(),
+                                                    A.val_single().data(), x.data(), alpha, beta, y.data());
+  else
+    csr_vector_kernel<V><<<grid, kThreads, 0, st>>>(A.rows(), A.row_ptr().data(), A.col().data(), A.val().data(),
+                                                    x.data(), alpha, beta, y.data());
   SAGA_CUDA_LAUNCH("csr_vector_kernel");
 }
 

@@ -3,18 +3,29 @@
 
 namespace saga::host {
 
-void spmv(double alpha, const CsrMatrix& A, const Vector& x, double beta, Vector& y) {
+namespace {
+// V: the values' storage type (float for a matrix stored in single precision:
+// each value widened to double, the arithmetic in double).
+template <class V>
+void spmv_rows(double alpha, const CsrMatrix& A, const V* v, const Vector& x, double beta, Vector& y) {
   const offset_t* rp = A.row_ptr().data();
   const index_t* ci = A.col().data();
-  const double* v = A.val().data();
   const double* xp = x.data();
   double* yp = y.data();
 #pragma omp parallel for schedule(static)
   for (index_t i = 0; i < A.rows(); ++i) {
     double s = 0.0;
-    for (offset_t k = rp[i]; k < rp[i + 1]; ++k) s += v[k] * xp[ci[k]];
+    for (offset_t k = rp[i]; k < rp[i + 1]; ++k) s += static_cast<double>(v[k]) * xp[ci[k]];
     yp[i] = beta == 0.0 ? alpha * s : alpha * s + beta * yp[i];
   }
+}
+}  // namespace
+
+void spmv(double alpha, const CsrMatrix& A, const Vector& x, double beta, Vector& y) {
+  if (A.single_precision())
+    spmv_rows(alpha, A, A.val_single().data(), x, beta, y);
+  else
+    spmv_rows(alpha, A, A.val().data(), x, beta, y);
 }
 
 namespace {
