@@ -113,11 +113,12 @@ TEST_CASE("GPU hierarchy_precision float: the device hierarchy equals the host's
     AmgParams pf, pd;
     pf.hierarchy_precision = "float";
     const CsrMatrix Ah = poisson(s, N, Space::host);
+    // On the active executor (whose pool pool_usage() reads).
     std::size_t before = device::pool_usage().current;
-    Solver sd(Ah.to(Space::device), pd, SolverParams{}, Executor::cuda());
+    Solver sd(Ah.to(Space::device), pd);
     const std::size_t double_held = device::pool_usage().current - before;
     before = device::pool_usage().current;
-    Solver sf(Ah.to(Space::device), pf, SolverParams{}, Executor::cuda());
+    Solver sf(Ah.to(Space::device), pf);
     const std::size_t float_held = device::pool_usage().current - before;
     const Solver sh(Ah, pf);
     const Hierarchy& hf = sf.preconditioner().hierarchy();
