@@ -116,7 +116,11 @@ int galerkin_slices(const Level& L, const SetupParams& p) {
 // rows of A P that are columns of R's rows I0..I1, which lie in [f0, f1] (the
 // block's column span, `column_span`), so it computes A[f0..f1, :] P and
 // R[I0..I1, f0..f1] times it, and frees both before the next block: peak
-// memory holds one block's A P instead of all of it. Where aggregates follow
+// memory holds one block's A P instead of all of it. Where R is not formed yet
+// (the setup forms it after the blocks), each block's rows of R are made from
+// P: the transpose of P's entries in columns [I0, I1) of rows [f0, f1] (the
+// rows with such entries, `row_span_of_columns`), so the setup's peak holds
+// neither R nor A P whole. Where aggregates follow
 // the row order (grids, most meshes) the spans of the blocks hardly overlap;
 // where they do not, each block recomputes more of A P (the time grows, the
 // result does not change: each row of A P is the same product).
@@ -129,12 +133,15 @@ void galerkin_blocks(const Level& L, const SpgemmAlgorithm& product, int slices,
     total.workspace_bytes = std::max(total.workspace_bytes, s.workspace_bytes);
     total.slices += s.slices;
   };
-  const index_t nc = L.R.rows();
+  const index_t nc = L.P.cols();
+  const bool have_R = L.R.rows() == nc && nc > 0;
   ap_rows = 0;
   for (int b = 0; b < slices; ++b) {
     const index_t I0 = static_cast<index_t>(static_cast<std::int64_t>(nc) * b / slices);
     const index_t I1 = static_cast<index_t>(static_cast<std::int64_t>(nc) * (b + 1) / slices);
-    const std::pair<index_t, index_t> span = step("PtAP", [&] { return column_span(L.R, I0, I1); });
+    const std::pair<index_t, index_t> span = step("PtAP", [&] {
+      return have_R ? column_span(L.R, I0, I1) : row_span_of_columns(L.P, I0, I1);
+    });
     const index_t f0 = span.first, f1 = span.second;  // named, not bound: the lambdas below capture them
     if (f1 < f0) {  // no entries in these rows of R
       take(I0, I1, CsrMatrix::zeros(I1 - I0, nc, L.A.space()));
@@ -148,7 +155,11 @@ void galerkin_blocks(const Level& L, const SpgemmAlgorithm& product, int slices,
     add(ap, s);
     ap_rows += f1 + 1 - f0;
     s = SpgemmStats{};
-    CsrMatrix C = step("PtAP", [&] { return product.multiply(row_block(L.R, I0, I1, f0, f1 + 1 - f0), AP, &s); });
+    CsrMatrix C = step("PtAP", [&] {
+      const CsrMatrix R_rows = have_R ? row_block(L.R, I0, I1, f0, f1 + 1 - f0)
+                                      : transpose(column_block(row_block(L.P, f0, f1 + 1, 0, -1, true), I0, I1));
+      return product.multiply(R_rows, AP, &s);
+    });
     add(ptap, s);
     take(I0, I1, std::move(C));
   }
@@ -397,10 +408,13 @@ Hierarchy::Hierarchy(CsrMatrix A, const SetupParams& params, NearNullspace ns,
     L.P = smoothed_prolongator(L, T.T, omega, *product, step, ss);
     T.T = CsrMatrix();  // freed before the products (16 B per row of this level)
     st.spgemm["AT"] = {ss.products, ss.nnz_c, sec["AT"], ss.workspace_bytes, ss.slices};
-    L.R = step("transpose", [&] { return transpose(L.P); });
     Level next;
     st.galerkin_slices = galerkin_slices(L, here);  // amg.levels[l] may set it per level
+    // In blocks, R is formed after the product (each block makes its rows of R
+    // from P), when no A P is held any more.
+    if (st.galerkin_slices == 1) L.R = step("transpose", [&] { return transpose(L.P); });
     next.A = galerkin_product(L, *product, st.galerkin_slices, step, st);
+    if (st.galerkin_slices > 1) L.R = step("transpose", [&] { return transpose(L.P); });
     next.B = std::move(T.Bc);
     next.nullspace_columns = L.nullspace_columns;
     if (L.nullspace_columns > 1) {

@@ -148,6 +148,25 @@ void copy_values(const CsrMatrix& A, double* dst) {
   parallel_for(A.space(), A.nnz(), functors::CopyValues{A.val().data(), dst});
 }
 
+std::pair<index_t, index_t> row_span_of_columns(const CsrMatrix& A, index_t c0, index_t c1) {
+  SAGA_REQUIRE(0 <= c0 && c0 <= c1 && c1 <= A.cols(), "row_span_of_columns: columns [{}, {}) of a matrix of {} columns",
+               c0, c1, A.cols());
+  Array<index_t> span = Array<index_t>::from_vector({0x7fffffff, -1}, A.space(), "row span");
+  parallel_for(A.space(), A.rows(),
+               functors::RowsWithColumnsIn{A.row_ptr().data(), A.col().data(), c0, c1, span.data()});
+  const std::vector<index_t> h = span.to_vector();
+  return {h[0], h[1]};
+}
+
+CsrMatrix column_block(const CsrMatrix& A, index_t c0, index_t c1) {
+  SAGA_REQUIRE(0 <= c0 && c0 <= c1 && c1 <= A.cols(), "column_block: columns [{}, {}) of a matrix of {} columns", c0,
+               c1, A.cols());
+  return build_csr_two_pass(A.space(), A.rows(), c1 - c0,
+                            functors::ColumnBlockRows{A.row_ptr().data(), A.col().data(), A.val().data(), c0, c1,
+                                                      nullptr, nullptr, nullptr, nullptr},
+                            "column block");
+}
+
 std::pair<index_t, index_t> column_span(const CsrMatrix& A, index_t r0, index_t r1) {
   SAGA_REQUIRE(0 <= r0 && r0 <= r1 && r1 <= A.rows(), "column_span: rows [{}, {}) of a matrix of {} rows", r0, r1,
                A.rows());

@@ -44,5 +44,12 @@ void copy_values(const CsrMatrix& A, double* dst);
 // The smallest and the largest column of rows [r0, r1) of A ({0x7fffffff, -1}
 // when those rows are empty): one pass over their bounds, two values read back.
 std::pair<index_t, index_t> column_span(const CsrMatrix& A, index_t r0, index_t r1);
+// The first and the last row of A with an entry in columns [c0, c1) ({0x7fffffff,
+// -1} when none): the column span of rows [c0, c1) of A's transpose, without it.
+std::pair<index_t, index_t> row_span_of_columns(const CsrMatrix& A, index_t c0, index_t c1);
+// A's entries in columns [c0, c1) as a rows(A) x (c1 - c0) matrix (columns
+// shifted by -c0): with row_block and transpose, a block of A's transpose
+// (rows [c0, c1) of Aᵀ) without the whole transpose.
+CsrMatrix column_block(const CsrMatrix& A, index_t c0, index_t c1);
 
 }  // namespace saga

@@ -224,4 +224,58 @@ struct RowsColumnSpan {
   }
 };
 
+// The rows with an entry in columns [c0, c1) (a row's columns are sorted: one
+// binary search each): span[0] = the first, span[1] = the last.
+struct RowsWithColumnsIn {
+  const offset_t* rp;
+  const index_t* ci;
+  index_t c0, c1;
+  index_t* span;
+  SAGA_HD void operator()(std::int64_t i) const {
+    offset_t lo = rp[i], hi = rp[i + 1];
+    const offset_t end = hi;
+    while (lo < hi) {  // the first column >= c0
+      const offset_t mid = lo + (hi - lo) / 2;
+      if (ci[mid] < c0)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+    if (lo == end || ci[lo] >= c1) return;
+    atomic_min_index(span, static_cast<index_t>(i));
+    atomic_max_index(span + 1, static_cast<index_t>(i));
+  }
+};
+
+// Row i's entries with columns in [c0, c1), the columns shifted by -c0
+// (build_csr_two_pass: counts, then fills).
+struct ColumnBlockRows {
+  const offset_t* rp;
+  const index_t* ci;
+  const double* v;
+  index_t c0, c1;
+  offset_t* count;         // count pass
+  const offset_t* out_rp;  // fill pass
+  index_t* out_col;
+  double* out_val;
+  SAGA_HD void operator()(std::int64_t i) const {
+    offset_t lo = rp[i], hi = rp[i + 1];
+    const offset_t end = hi;
+    while (lo < hi) {  // the first column >= c0
+      const offset_t mid = lo + (hi - lo) / 2;
+      if (ci[mid] < c0)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+    offset_t n = 0;
+    for (offset_t k = lo; k < end && ci[k] < c1; ++k, ++n)
+      if (out_rp) {
+        out_col[out_rp[i] + n] = ci[k] - c0;
+        out_val[out_rp[i] + n] = v[k];
+      }
+    if (!out_rp) count[i] = n;
+  }
+};
+
 }  // namespace saga::functors

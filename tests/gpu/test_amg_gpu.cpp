@@ -53,6 +53,10 @@ TEST_CASE("GPU csr_ops equal host") {
     const index_t cols = span.second + 1 - span.first;
     check_equal(to_host_csr(row_block(Ad, r0, r1, span.first, cols)), to_host_csr(row_block(Ah, r0, r1, span.first, cols)),
                 0.0);
+    // ... and the blocks of the transpose made without it
+    const auto rows = row_span_of_columns(Ad, r0, r1);
+    CHECK(rows == row_span_of_columns(Ah, r0, r1));
+    check_equal(to_host_csr(column_block(Ad, r0, r1)), to_host_csr(column_block(Ah, r0, r1)), 0.0);
   }
   std::vector<CsrMatrix> blocks;
   for (auto [r0, r1] : {std::pair<index_t, index_t>{0, 100}, {100, 100}, {100, 250}, {250, 300}})

@@ -275,3 +275,46 @@ TEST_CASE("row_block, stack_rows and column_span: hand case, random round trips,
     check_equal(to_host_csr(stack_rows(std::move(blocks))), r, 0.0);
   }
 }
+
+TEST_CASE("row_span_of_columns and column_block give the blocks of a transpose without it") {
+  // [1 0 2 0]
+  // [0 0 0 0]
+  // [0 3 4 0]
+  // [0 0 5 6]
+  const HostCsr h{4, 4, {0, 2, 2, 4, 6}, {0, 2, 1, 2, 2, 3}, {1, 2, 3, 4, 5, 6}};
+  const CsrMatrix A = from_host_csr(h, Space::host);
+  CHECK(row_span_of_columns(A, 0, 4) == std::pair<index_t, index_t>{0, 3});
+  CHECK(row_span_of_columns(A, 1, 2) == std::pair<index_t, index_t>{2, 2});
+  CHECK(row_span_of_columns(A, 2, 3) == std::pair<index_t, index_t>{0, 3});
+  CHECK(row_span_of_columns(A, 3, 3) == std::pair<index_t, index_t>{0x7fffffff, -1});  // no columns
+  const HostCsr c = to_host_csr(column_block(A, 1, 3));  // columns 1..2 as 0..1
+  CHECK(c.rows == 4);
+  CHECK(c.cols == 2);
+  CHECK(c.row_ptr == std::vector<offset_t>{0, 1, 1, 3, 4});
+  CHECK(c.col == std::vector<index_t>{1, 0, 1, 1});
+  CHECK(c.val == std::vector<double>{2, 3, 4, 5});
+  CHECK_THROWS_AS(column_block(A, 2, 5), InputError);
+  CHECK_THROWS_AS(row_span_of_columns(A, 3, 1), InputError);
+  // Random matrices with empty rows and columns: rows [c0, c1) of the
+  // transpose, restricted to their column span, equal the transpose of the
+  // column block of that row span, exactly.
+  std::mt19937_64 rng(fresh_seed());
+  for (int t = 0; t < 6; ++t) {
+    RandomSpec spec;
+    spec.rows = 40 + t * 13;
+    spec.cols = 30 + t * 7;
+    const CsrMatrix R = from_host_csr(random_csr(spec, rng), Space::host);
+    const CsrMatrix Rt = transpose(R);
+    for (auto [c0, c1] : {std::pair<index_t, index_t>{0, spec.cols}, {3, 9}, {spec.cols / 2, spec.cols},
+                          {5, 5}, {spec.cols - 1, spec.cols}}) {
+      CAPTURE(c0);
+      CAPTURE(c1);
+      const auto span = row_span_of_columns(R, c0, c1);
+      CHECK(span == column_span(Rt, c0, c1));
+      if (span.second < span.first) continue;
+      const index_t f0 = span.first, f1 = span.second;
+      check_equal(to_host_csr(transpose(column_block(row_block(R, f0, f1 + 1, 0, -1, true), c0, c1))),
+                  to_host_csr(row_block(Rt, c0, c1, f0, f1 + 1 - f0)), 0.0);
+    }
+  }
+}
