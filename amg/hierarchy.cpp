@@ -411,10 +411,12 @@ Hierarchy::Hierarchy(CsrMatrix A, const SetupParams& params, NearNullspace ns,
     Level next;
     st.galerkin_slices = galerkin_slices(L, here);  // amg.levels[l] may set it per level
     // In blocks, R is formed after the product (each block makes its rows of R
-    // from P), when no A P is held any more.
+    // from P), when no A P is held any more, and in as many blocks (the sort of
+    // a whole transpose takes ~24 B per entry of P besides R).
     if (st.galerkin_slices == 1) L.R = step("transpose", [&] { return transpose(L.P); });
     next.A = galerkin_product(L, *product, st.galerkin_slices, step, st);
-    if (st.galerkin_slices > 1) L.R = step("transpose", [&] { return transpose(L.P); });
+    if (st.galerkin_slices > 1)
+      L.R = step("transpose", [&] { return transpose_in_blocks(L.P, st.galerkin_slices); });
     next.B = std::move(T.Bc);
     next.nullspace_columns = L.nullspace_columns;
     if (L.nullspace_columns > 1) {

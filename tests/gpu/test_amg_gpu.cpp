@@ -19,6 +19,7 @@
 #include "api/saga.hpp"
 #include "problems/structured.hpp"
 #include "sparse/csr_ops.hpp"
+#include "sparse/transpose.hpp"
 #include "sparse/spgemm.hpp"
 #include "sparse/vector_ops.hpp"
 #include "tests/determinism.hpp"
@@ -58,6 +59,7 @@ TEST_CASE("GPU csr_ops equal host") {
     CHECK(rows == row_span_of_columns(Ah, r0, r1));
     check_equal(to_host_csr(column_block(Ad, r0, r1)), to_host_csr(column_block(Ah, r0, r1)), 0.0);
   }
+  for (int blocks : {2, 5, 64}) check_equal(to_host_csr(transpose_in_blocks(Ad, blocks)), to_host_csr(transpose(Ah)), 0.0);
   std::vector<CsrMatrix> blocks;
   for (auto [r0, r1] : {std::pair<index_t, index_t>{0, 100}, {100, 100}, {100, 250}, {250, 300}})
     blocks.push_back(row_block(Ad, r0, r1, 0, -1, r0 > 0));

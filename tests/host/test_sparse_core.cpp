@@ -316,5 +316,9 @@ TEST_CASE("row_span_of_columns and column_block give the blocks of a transpose w
       check_equal(to_host_csr(transpose(column_block(row_block(R, f0, f1 + 1, 0, -1, true), c0, c1))),
                   to_host_csr(row_block(Rt, c0, c1, f0, f1 + 1 - f0)), 0.0);
     }
+    for (int blocks : {2, 3, 7, spec.cols, spec.cols + 5}) {  // empty blocks too (the random matrix has empty columns)
+      CAPTURE(blocks);
+      check_equal(to_host_csr(transpose_in_blocks(R, blocks)), to_host_csr(Rt), 0.0);
+    }
   }
 }
