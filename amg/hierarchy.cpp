@@ -415,8 +415,13 @@ Hierarchy::Hierarchy(CsrMatrix A, const SetupParams& params, NearNullspace ns,
     // a whole transpose takes ~24 B per entry of P besides R).
     if (st.galerkin_slices == 1) L.R = step("transpose", [&] { return transpose(L.P); });
     next.A = galerkin_product(L, *product, st.galerkin_slices, step, st);
-    if (st.galerkin_slices > 1)
+    if (st.galerkin_slices > 1) {
+      // With a single-precision hierarchy P is rounded first: R is then made
+      // in float from it (the same values as rounding R), and the double P and
+      // a double R are never held together.
+      if (here.hierarchy_precision == "float") step("other", [&] { L.P.store_values_single(); });
       L.R = step("transpose", [&] { return transpose_in_blocks(L.P, st.galerkin_slices); });
+    }
     next.B = std::move(T.Bc);
     next.nullspace_columns = L.nullspace_columns;
     if (L.nullspace_columns > 1) {

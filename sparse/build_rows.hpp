@@ -9,7 +9,8 @@
 
 namespace saga {
 
-template <class F>
+// V: the values' type (float: a matrix stored in single precision).
+template <class F, class V = double>
 CsrMatrix build_csr_two_pass(Space s, index_t rows, index_t cols, F f, const char* what) {
   Array<offset_t> count(rows, s, what);
   f.count = count.data();
@@ -19,7 +20,7 @@ CsrMatrix build_csr_two_pass(Space s, index_t rows, index_t cols, F f, const cha
   exclusive_scan_total(count, rp);
   const offset_t nnz = rp.get(rows);
   Array<index_t> col(nnz, s, what);
-  Array<double> val(nnz, s, what);
+  Array<V> val(nnz, s, what);
   f.out_rp = rp.data();
   f.out_col = col.data();
   f.out_val = val.data();

@@ -11,12 +11,27 @@ namespace saga {
 CsrMatrix::CsrMatrix(index_t rows, index_t cols, Array<offset_t> row_ptr, Array<index_t> col,
                      Array<double> val)
     : rows_(rows), cols_(cols), row_ptr_(std::move(row_ptr)), col_(std::move(col)), val_(std::move(val)) {
-  SAGA_REQUIRE(rows >= 0 && cols >= 0, "CSR: negative shape {}x{}", rows, cols);
-  SAGA_REQUIRE(row_ptr_.size() == static_cast<std::size_t>(rows) + 1, "CSR: row_ptr has {} entries, expected {}",
-               row_ptr_.size(), static_cast<std::size_t>(rows) + 1);
-  SAGA_REQUIRE(col_.size() == val_.size(), "CSR: {} column indices but {} values", col_.size(), val_.size());
-  SAGA_REQUIRE(row_ptr_.space() == col_.space() && col_.space() == val_.space(),
+  check_arrays(val_.size(), val_.space());
+}
+
+CsrMatrix::CsrMatrix(index_t rows, index_t cols, Array<offset_t> row_ptr, Array<index_t> col, Array<float> val)
+    : rows_(rows), cols_(cols), row_ptr_(std::move(row_ptr)), col_(std::move(col)), val_single_(std::move(val)),
+      single_(true) {
+  check_arrays(val_single_.size(), val_single_.space());
+}
+
+void CsrMatrix::check_arrays(std::size_t values, Space values_space) const {
+  SAGA_REQUIRE(rows_ >= 0 && cols_ >= 0, "CSR: negative shape {}x{}", rows_, cols_);
+  SAGA_REQUIRE(row_ptr_.size() == static_cast<std::size_t>(rows_) + 1, "CSR: row_ptr has {} entries, expected {}",
+               row_ptr_.size(), static_cast<std::size_t>(rows_) + 1);
+  SAGA_REQUIRE(col_.size() == values, "CSR: {} column indices but {} values", col_.size(), values);
+  SAGA_REQUIRE(row_ptr_.space() == col_.space() && col_.space() == values_space,
                "CSR: row_ptr, col and val must live in the same memory space");
+}
+
+void CsrMatrix::val_single_required() const {
+  throw Error(fmt::format("a {}x{} matrix stores its values in double precision where single precision was expected",
+                          rows_, cols_));
 }
 
 CsrMatrix CsrMatrix::zeros(index_t rows, index_t cols, Space space) {

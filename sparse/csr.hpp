@@ -22,6 +22,8 @@ class CsrMatrix {
  public:
   CsrMatrix() = default;
   CsrMatrix(index_t rows, index_t cols, Array<offset_t> row_ptr, Array<index_t> col, Array<double> val);
+  // The same with its values stored in single precision (see store_values_single).
+  CsrMatrix(index_t rows, index_t cols, Array<offset_t> row_ptr, Array<index_t> col, Array<float> val);
   // An empty (all-zero) rows x cols matrix.
   static CsrMatrix zeros(index_t rows, index_t cols, Space space);
   // A matrix over the caller's CSR arrays in `space` (device pointers for
@@ -74,6 +76,7 @@ class CsrMatrix {
   // float and frees the doubles; store_values_double() widens them back (the
   // rounded values) for an operation that reads or writes doubles (a resetup).
   bool single_precision() const { return single_; }
+  [[noreturn]] void val_single_required() const;  // the Error of stored_values<float> on a double matrix
   const Array<float>& val_single() const { return val_single_; }
   void store_values_single();
   void store_values_double();
@@ -122,9 +125,22 @@ class CsrMatrix {
   Array<float> val_single_;  // the values where single_ (val_ is then empty)
   bool single_ = false;
   [[noreturn]] void require_double_values() const;
+  void check_arrays(std::size_t values, Space values_space) const;  // the constructors' checks
   mutable std::map<std::string, std::shared_ptr<void>> analyses_;
   mutable std::map<std::string, std::shared_ptr<void>> structural_;
 };
+
+// A's values as stored, for code written once for both storages (V = double
+// or float; val() and its Error where A stores the other).
+template <class V>
+const Array<V>& stored_values(const CsrMatrix& A);
+template <>
+inline const Array<double>& stored_values<double>(const CsrMatrix& A) { return A.val(); }
+template <>
+inline const Array<float>& stored_values<float>(const CsrMatrix& A) {
+  if (!A.single_precision()) A.val_single_required();
+  return A.val_single();
+}
 
 // Host copy of a matrix as plain std::vectors, convenient for tests and I/O.
 struct HostCsr {

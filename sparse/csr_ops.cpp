@@ -105,16 +105,22 @@ CsrMatrix row_block(const CsrMatrix& A, index_t r0, index_t r1, index_t c0, inde
     SAGA_REQUIRE(c0 <= lo && hi < c0 + cols, "row_block: rows [{}, {}) have columns in [{}, {}], outside [{}, {})", r0,
                  r1, lo, hi, c0, c0 + cols);
   }
-  if (share_entries && c0 == 0) {
-    auto col = Array<index_t>::view(const_cast<index_t*>(A.col().data()) + b, static_cast<std::size_t>(nnz), s);
-    auto val = Array<double>::view(const_cast<double*>(A.val().data()) + b, static_cast<std::size_t>(nnz), s);
+  // The values as stored (a single-precision matrix's blocks are single precision).
+  auto block = [&](auto value) {
+    using V = decltype(value);
+    const V* v = stored_values<V>(A).data() + b;
+    if (share_entries && c0 == 0) {
+      auto col = Array<index_t>::view(const_cast<index_t*>(A.col().data()) + b, static_cast<std::size_t>(nnz), s);
+      auto val = Array<V>::view(const_cast<V*>(v), static_cast<std::size_t>(nnz), s);
+      return CsrMatrix(rows, cols, std::move(rp), std::move(col), std::move(val));
+    }
+    Array<index_t> col(nnz, s, "row block columns");
+    Array<V> val(nnz, s, "row block values");
+    parallel_for(s, nnz, functors::ShiftColumns{A.col().data() + b, col.data(), c0});
+    parallel_for(s, nnz, functors::CopyValuesOf<V>{v, val.data()});
     return CsrMatrix(rows, cols, std::move(rp), std::move(col), std::move(val));
-  }
-  Array<index_t> col(nnz, s, "row block columns");
-  Array<double> val(nnz, s, "row block values");
-  parallel_for(s, nnz, functors::ShiftColumns{A.col().data() + b, col.data(), c0});
-  parallel_for(s, nnz, functors::CopyValues{A.val().data() + b, val.data()});
-  return CsrMatrix(rows, cols, std::move(rp), std::move(col), std::move(val));
+  };
+  return A.single_precision() ? block(float()) : block(double());
 }
 
 CsrMatrix stack_rows(std::vector<CsrMatrix> blocks) {
@@ -158,13 +164,21 @@ std::pair<index_t, index_t> row_span_of_columns(const CsrMatrix& A, index_t c0, 
   return {h[0], h[1]};
 }
 
+namespace {
+template <class V>
+CsrMatrix column_block_of(const CsrMatrix& A, index_t c0, index_t c1) {
+  using F = functors::ColumnBlockRows<V>;
+  return build_csr_two_pass<F, V>(
+      A.space(), A.rows(), c1 - c0,
+      F{A.row_ptr().data(), A.col().data(), stored_values<V>(A).data(), c0, c1, nullptr, nullptr, nullptr, nullptr},
+      "column block");
+}
+}  // namespace
+
 CsrMatrix column_block(const CsrMatrix& A, index_t c0, index_t c1) {
   SAGA_REQUIRE(0 <= c0 && c0 <= c1 && c1 <= A.cols(), "column_block: columns [{}, {}) of a matrix of {} columns", c0,
                c1, A.cols());
-  return build_csr_two_pass(A.space(), A.rows(), c1 - c0,
-                            functors::ColumnBlockRows{A.row_ptr().data(), A.col().data(), A.val().data(), c0, c1,
-                                                      nullptr, nullptr, nullptr, nullptr},
-                            "column block");
+  return A.single_precision() ? column_block_of<float>(A, c0, c1) : column_block_of<double>(A, c0, c1);
 }
 
 std::pair<index_t, index_t> column_span(const CsrMatrix& A, index_t r0, index_t r1) {

@@ -186,11 +186,14 @@ struct ShiftColumns {
   index_t shift;
   SAGA_HD void operator()(std::int64_t k) const { dst[k] = src[k] - shift; }
 };
-struct CopyValues {
-  const double* src;
-  double* dst;
+template <class V>
+struct CopyValuesOf {
+  const V* src;
+  V* dst;
   SAGA_HD void operator()(std::int64_t k) const { dst[k] = src[k]; }
 };
+using CopyValues = CopyValuesOf<double>;
+using CopySingleValues = CopyValuesOf<float>;
 // span[0] = min, span[1] = max over rows r0 + i (i in [0, n)) of their first
 // and last columns (sorted rows): atomic min / max of integers, so the result
 // does not depend on the order (span starts at {0x7fffffff, -1}).
@@ -249,15 +252,16 @@ struct RowsWithColumnsIn {
 
 // Row i's entries with columns in [c0, c1), the columns shifted by -c0
 // (build_csr_two_pass: counts, then fills).
+template <class V>
 struct ColumnBlockRows {
   const offset_t* rp;
   const index_t* ci;
-  const double* v;
+  const V* v;
   index_t c0, c1;
   offset_t* count;         // count pass
   const offset_t* out_rp;  // fill pass
   index_t* out_col;
-  double* out_val;
+  V* out_val;
   SAGA_HD void operator()(std::int64_t i) const {
     offset_t lo = rp[i], hi = rp[i + 1];
     const offset_t end = hi;

@@ -2,7 +2,8 @@
 #include "sparse/csr.hpp"
 
 namespace saga {
-// B = Aᵀ, in A's memory space, with sorted columns.
+// B = Aᵀ, in A's memory space, with sorted columns; its values stored as A's
+// (double, or float for a matrix stored in single precision).
 CsrMatrix transpose(const CsrMatrix& A);
 // The same matrix, made in `blocks` blocks of its rows (A's columns): each
 // block transposes only A's entries in its columns (csr_ops: row_span_of_columns,

@@ -27,9 +27,11 @@ __global__ void entry_rows(const offset_t* rp, index_t rows, int lanes, index_t*
 
 // Row pointers of the transpose from its sorted row indices (= A's columns),
 // and the gathered columns (= A's rows) and values.
+// (V: the values' type, float for a matrix stored in single precision.)
+template <class V>
 __global__ void assemble(const std::uint32_t* sorted_col, const std::int32_t* perm, std::int64_t n, index_t cols,
-                         const index_t* row_of, const double* val_in, offset_t* row_ptr, index_t* col_out,
-                         double* val_out) {
+                         const index_t* row_of, const V* val_in, offset_t* row_ptr, index_t* col_out,
+                         V* val_out) {
   for (std::int64_t p = global_thread(); p <= n; p += grid_stride()) {
     const std::int64_t c = p < n ? static_cast<std::int64_t>(sorted_col[p]) : cols;
     const std::int64_t prev = p == 0 ? -1 : static_cast<std::int64_t>(sorted_col[p - 1]);
@@ -59,12 +61,16 @@ CsrMatrix transpose(const CsrMatrix& A) {
                    perm.data(), n, prim::bits_for(A.cols()));
   Array<offset_t> row_ptr(static_cast<std::size_t>(A.cols()) + 1, Space::device, "transpose row_ptr");
   Array<index_t> col(n, Space::device, "transpose col");
-  Array<double> val(n, Space::device, "transpose val");
-  assemble<<<grid_for(static_cast<std::int64_t>(n) + 1), kThreads, 0, ::saga::device_stream()>>>(
-      sorted_col.data(), perm.data(), static_cast<std::int64_t>(n), A.cols(), row_of.data(), A.val().data(),
-      row_ptr.data(), col.data(), val.data());
-  SAGA_CUDA_LAUNCH("transpose assemble");
-  return CsrMatrix(A.cols(), A.rows(), std::move(row_ptr), std::move(col), std::move(val));
+  auto finish = [&](auto value) {  // the values in A's storage
+    using V = decltype(value);
+    Array<V> val(n, Space::device, "transpose val");
+    assemble<V><<<grid_for(static_cast<std::int64_t>(n) + 1), kThreads, 0, ::saga::device_stream()>>>(
+        sorted_col.data(), perm.data(), static_cast<std::int64_t>(n), A.cols(), row_of.data(),
+        stored_values<V>(A).data(), row_ptr.data(), col.data(), val.data());
+    SAGA_CUDA_LAUNCH("transpose assemble");
+    return CsrMatrix(A.cols(), A.rows(), std::move(row_ptr), std::move(col), std::move(val));
+  };
+  return A.single_precision() ? finish(float()) : finish(double());
 }
 
 }  // namespace saga::cuda

@@ -12,6 +12,7 @@
 #include "problems/rmat.hpp"
 #include "problems/structured.hpp"
 #include "sparse/spmv.hpp"
+#include "sparse/transpose.hpp"
 #include "sparse/vector_ops.hpp"
 #include "tests/helpers.hpp"
 
@@ -62,6 +63,10 @@ TEST_CASE("GPU SpMV on single-precision values equals the host's on the rounded 
     S.store_values_single();
     REQUIRE(S.single_precision());
     CHECK(to_host_csr(S).val == to_host_csr(Ar).val);  // the device rounds as the host does
+    for (const CsrMatrix& T : {transpose(S), transpose_in_blocks(S, 5)}) {  // float values moved, not rounded again
+      CHECK(T.single_precision());
+      check_equal(to_host_csr(T), to_host_csr(transpose(Ar)), 0.0);
+    }
     const Vector xh = random_vector(A.cols(), rng(), Space::host), zh = random_vector(A.rows(), rng(), Space::host);
     const Vector xd = xh.to(Space::device), zd = zh.to(Space::device);
     Vector yh = zh.clone();
@@ -112,6 +117,7 @@ TEST_CASE("GPU hierarchy_precision float: the device hierarchy equals the host's
     const index_t N = stencil_dim(s) == 2 ? sized(300, 64) : sized(40, 14);
     AmgParams pf, pd;
     pf.hierarchy_precision = "float";
+    if (s == Stencil::fd3d_7pt) pf.galerkin_slices = 3;  // R made in float from the rounded P, in blocks
     const CsrMatrix Ah = poisson(s, N, Space::host);
     // On the active executor (whose pool pool_usage() reads).
     std::size_t before = device::pool_usage().current;

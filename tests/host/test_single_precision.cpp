@@ -67,9 +67,20 @@ TEST_CASE("single-precision storage: rounded values, fewer bytes, clear errors w
   CHECK(!widened(S).single_precision());
   // Operations that need doubles name the storage.
   CHECK_THROWS_WITH_AS(S.val(), doctest::Contains("single precision"), Error);
-  CHECK_THROWS_WITH_AS(transpose(S), doctest::Contains("single precision"), Error);
+  CHECK_THROWS_WITH_AS(add(1.0, S, 1.0, A), doctest::Contains("single precision"), Error);
   CHECK_THROWS_WITH_AS(spgemm(S, transpose(A)), doctest::Contains("needs them in double"), Error);
   CHECK_THROWS_WITH_AS(S.mutable_val(), doctest::Contains("single precision"), Error);
+  // Transposes and blocks move values: a single-precision matrix's are single precision, the same values.
+  const CsrMatrix At = transpose(rounded(A));
+  for (const CsrMatrix& T : {transpose(S), transpose_in_blocks(S, 4), transpose_in_blocks(S, 1000)}) {
+    CHECK(T.single_precision());
+    check_equal(to_host_csr(T), to_host_csr(At), 0.0);
+  }
+  const CsrMatrix B = row_block(S, 10, 70), Bv = row_block(S, 10, 70, 0, -1, true), Bc = column_block(S, 20, 50);
+  CHECK((B.single_precision() && Bv.single_precision() && Bc.single_precision()));
+  check_equal(to_host_csr(B), to_host_csr(row_block(rounded(A), 10, 70)), 0.0);
+  check_equal(to_host_csr(Bv), to_host_csr(B), 0.0);
+  check_equal(to_host_csr(Bc), to_host_csr(column_block(rounded(A), 20, 50)), 0.0);
   // The row reductions of the smoothers read float values.
   CHECK(row_abs_sums(S).to_vector() == row_abs_sums(rounded(A)).to_vector());
   HostCsr spd = to_host_csr(poisson(Stencil::fd2d_5pt, 9, Space::host));  // a positive diagonal
@@ -120,6 +131,17 @@ TEST_CASE("hierarchy_precision float: P, R and coarse operators in float, the fi
     AmgParams pd, pf;
     pd.coarse_size = pf.coarse_size = 60;
     pf.hierarchy_precision = "float";
+    {  // In blocks, R is made in float from the rounded P: the same values as rounding R.
+      AmgParams pb = pf;
+      pb.galerkin_slices = 3;
+      const Hierarchy hb(A.clone(), pb), hw(A.clone(), pd);
+      for (std::size_t l = 0; l + 1 < hb.levels().size(); ++l) {
+        CAPTURE(l);
+        CHECK(hb.levels()[l].R.single_precision());
+        check_equal(to_host_csr(hb.levels()[l].R), to_host_csr(rounded(hw.levels()[l].R)), 0.0);
+        check_equal(to_host_csr(hb.levels()[l + 1].A), to_host_csr(rounded(hw.levels()[l + 1].A)), 0.0);
+      }
+    }
     Solver sd(A, pd), sf(A, pf);
     const Hierarchy& hd = sd.preconditioner().hierarchy();
     const Hierarchy& hf = sf.preconditioner().hierarchy();
