@@ -3,7 +3,12 @@
 // Jacobi (W = D^-1) and L1-Jacobi (W = D_l1^-1). Each sweep is one fused pass
 // over A (spmv_relax: the product, the residual and the update together),
 // written to another vector than it reads (rows still read the old x), so
-// sweeps alternate between x and a scratch vector.
+// sweeps alternate between x and a scratch vector. The scratch is made on
+// first need: the default V(1,1) cycle never needs it (its pre-sweep from a
+// zero guess has no product, its post-sweep reads the cycle's residual vector
+// and writes x), and on the fine level it would be 8 B per unknown held for
+// nothing. (A solve's first iteration runs uncaptured, so a CUDA graph finds
+// it made.)
 #include "solver/smoother.hpp"
 #include "sparse/spmv.hpp"
 #include "sparse/vector_ops.hpp"
@@ -14,10 +19,10 @@ class DiagonalRelaxation : public Smoother {
  public:
   // W given by the caller (the level's inverse diagonal), which outlives the smoother.
   DiagonalRelaxation(const CsrMatrix& A, const Vector& w, double omega)
-      : A_(A), w_(&w), omega_(omega), t_(A.rows(), A.space(), "smoother scratch") {}
+      : A_(A), w_(&w), omega_(omega) {}
   // W made for this smoother, and kept by it.
   DiagonalRelaxation(const CsrMatrix& A, Vector&& w, double omega)
-      : A_(A), owned_(std::move(w)), w_(&owned_), omega_(omega), t_(A.rows(), A.space(), "smoother scratch") {}
+      : A_(A), owned_(std::move(w)), w_(&owned_), omega_(omega) {}
   DiagonalRelaxation(const DiagonalRelaxation&) = delete;  // w_ may point into owned_
   DiagonalRelaxation& operator=(const DiagonalRelaxation&) = delete;
   void smooth(const Vector& b, Vector& x, int sweeps, bool zero_guess) const override {
@@ -28,7 +33,7 @@ class DiagonalRelaxation : public Smoother {
     }
     if (sweeps == 0) return;
     // Sweeps alternate x -> t -> x ...; an odd count ends in t and is copied back.
-    sweep_pairs(b, x, t_, sweeps);
+    sweep_pairs(b, x, scratch(), sweeps);
     if (sweeps % 2 == 1) copy(t_, x);
   }
   // The first sweep reads x_in and writes x_out: one sweep costs one pass.
@@ -43,7 +48,7 @@ class DiagonalRelaxation : public Smoother {
     if (sweeps % 2 == 1)
       sweep_pairs(b, x_in, x_out, sweeps, dot, slot);
     else {
-      spmv_relax(A_, x_in, b, *w_, omega_, t_);
+      spmv_relax(A_, x_in, b, *w_, omega_, scratch());
       sweep_pairs(b, t_, x_out, sweeps - 1, dot, slot);
     }
   }
@@ -60,6 +65,10 @@ class DiagonalRelaxation : public Smoother {
       else
         spmv_relax(A_, b, rhs, *w_, omega_, a, d, slot);
     }
+  }
+  Vector& scratch() const {
+    if (t_.size() != static_cast<std::size_t>(A_.rows())) t_ = Vector(A_.rows(), A_.space(), "smoother scratch");
+    return t_;
   }
   const CsrMatrix& A_;
   Vector owned_;

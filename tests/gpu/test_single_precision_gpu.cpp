@@ -56,7 +56,9 @@ TEST_CASE("GPU SpMV on single-precision values equals the host's on the rounded 
   algs.emplace_back("binned", Options().set("thread_max_row", 0));
   algs.emplace_back("binned", Options().set("thread_max_row", 256));
   algs.emplace_back("binned", Options().set("thread_max_row", 0).set("warp_max_row", 0).set("max_units", 300));
-  for (const auto& [name, A] : cases) {
+  for (const auto& named : cases) {
+    const std::string& name = named.first;  // named, not bound: CAPTURE is a lambda
+    const CsrMatrix& A = named.second;
     CAPTURE(name);
     const CsrMatrix Ar = rounded(A);
     CsrMatrix S = A.to(Space::device);

@@ -92,7 +92,8 @@ TEST_CASE("single-precision storage: rounded values, fewer bytes, clear errors w
 
 TEST_CASE("host SpMV and its fused forms on single-precision values equal them on the rounded doubles, bitwise") {
   std::mt19937_64 rng(fresh_seed());
-  for (auto [rows, cols] : {std::pair<index_t, index_t>{300, 300}, {200, 500}, {1, 40}, {40, 1}, {0, 0}}) {
+  for (const auto& shape : {std::pair<index_t, index_t>{300, 300}, {200, 500}, {1, 40}, {40, 1}, {0, 0}}) {
+    const index_t rows = shape.first, cols = shape.second;  // named, not bound: CAPTURE is a lambda
     CAPTURE(rows);
     CAPTURE(cols);
     const CsrMatrix A = from_host_csr(random_matrix(rows, cols, rng), Space::host), Ar = rounded(A);

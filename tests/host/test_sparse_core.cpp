@@ -305,8 +305,9 @@ TEST_CASE("row_span_of_columns and column_block give the blocks of a transpose w
     spec.cols = 30 + t * 7;
     const CsrMatrix R = from_host_csr(random_csr(spec, rng), Space::host);
     const CsrMatrix Rt = transpose(R);
-    for (auto [c0, c1] : {std::pair<index_t, index_t>{0, spec.cols}, {3, 9}, {spec.cols / 2, spec.cols},
-                          {5, 5}, {spec.cols - 1, spec.cols}}) {
+    for (const auto& range : {std::pair<index_t, index_t>{0, spec.cols}, {3, 9}, {spec.cols / 2, spec.cols},
+                              {5, 5}, {spec.cols - 1, spec.cols}}) {
+      const index_t c0 = range.first, c1 = range.second;  // named, not bound: CAPTURE is a lambda
       CAPTURE(c0);
       CAPTURE(c1);
       const auto span = row_span_of_columns(R, c0, c1);
