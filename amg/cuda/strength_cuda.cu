@@ -7,7 +7,6 @@
 #include "amg/strength.hpp"
 #include "core/cuda_check.cuh"
 #include "sparse/cuda/launch.cuh"
-#include "sparse/scan.hpp"
 
 namespace saga::amg::cuda {
 
@@ -48,27 +47,15 @@ __global__ void __launch_bounds__(kBlock)
   }
 }
 
-void launch(const CsrMatrix& A, const Vector& diag, double theta, offset_t* count, const offset_t* out_rp,
-            index_t* out_col, double* out_val) {
+}  // namespace
+
+void symmetric_strength_warp_rows_pass(const CsrMatrix& A, const Vector& diag, double theta, offset_t* count,
+                                       const offset_t* out_rp, index_t* out_col, double* out_val) {
   const index_t n = A.rows();
   const unsigned grid = saga::cuda::grid_capped(static_cast<std::int64_t>(n) * 32, 1u << 16);
   strength_rows_kernel<<<grid, kBlock, 0, device_stream()>>>(n, A.row_ptr().data(), A.col().data(), A.val().data(),
                                                              diag.data(), theta, count, out_rp, out_col, out_val);
   SAGA_CUDA_LAUNCH("strength filter");
-}
-}  // namespace
-
-CsrMatrix symmetric_strength_warp_rows(const CsrMatrix& A, const Vector& diag, double theta) {
-  const index_t n = A.rows();
-  Array<offset_t> count(n, Space::device, "strength matrix");
-  launch(A, diag, theta, count.data(), nullptr, nullptr, nullptr);
-  Array<offset_t> rp(static_cast<std::size_t>(n) + 1, Space::device, "strength matrix");
-  exclusive_scan_total(count, rp);
-  const offset_t nnz = rp.get(n);
-  Array<index_t> col(nnz, Space::device, "strength matrix");
-  Array<double> val(nnz, Space::device, "strength matrix");
-  launch(A, diag, theta, nullptr, rp.data(), col.data(), val.data());
-  return CsrMatrix(n, A.cols(), std::move(rp), std::move(col), std::move(val));
 }
 
 }  // namespace saga::amg::cuda

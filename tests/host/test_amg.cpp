@@ -90,12 +90,24 @@ TEST_CASE("strength of connection keeps the diagonal and strong entries (hand ca
   CHECK(s.col == std::vector<index_t>{0, 1, 0, 1, 2});
   CHECK(to_host_csr(amg::symmetric_strength(A, d, 0.0)).col.size() == 7);
   CHECK_THROWS_AS(amg::symmetric_strength(A, d, 1.5), InputError);
-  // The measure's theta = 0 shortcut (a copy of A) is exactly the filter's result.
+  // The measure's theta = 0 shortcut (A itself) is exactly the filter's result.
   const auto measure = amg::strength_measures().create(Component("symmetric"), Space::host);
   const HostCsr fast = to_host_csr(measure->strong(A, 0.0)), filtered = to_host_csr(amg::symmetric_strength(A, d, 0.0));
   CHECK(fast.row_ptr == filtered.row_ptr);
   CHECK(fast.col == filtered.col);
   CHECK(fast.val == filtered.val);
+  // Every entry strong: S is a view of A's arrays (no copy); one entry weak: S has arrays of its own.
+  for (double theta : {0.0, 0.25}) {
+    CAPTURE(theta);
+    const CsrMatrix S = amg::symmetric_strength(A, d, theta), M = measure->strong(A, theta);
+    CHECK((S.col().data() == A.col().data()) == (theta == 0.0));
+    CHECK((M.col().data() == A.col().data()) == (theta == 0.0));
+  }
+  const CsrMatrix P = poisson(Stencil::fd3d_7pt, 6, Space::host);  // all strong at the default theta
+  const CsrMatrix SP = amg::symmetric_strength(P, diagonal(P, true), 0.08);
+  CHECK(SP.val().data() == P.val().data());
+  CHECK(SP.row_ptr().data() == P.row_ptr().data());
+  CHECK(SP.nnz() == P.nnz());
 }
 
 TEST_CASE("MIS-2 is independent at distance 2 and maximal, deterministically") {
