@@ -250,6 +250,8 @@ class PySolver {
       d["nnz"] = L.nnz;
       d["aggregates"] = L.aggregates;
       d["rho"] = L.rho;
+      d["matrix_bytes"] = L.matrix_bytes;          // A, P and R as stored after the setup
+      d["single_precision"] = L.single_precision;  // amg.hierarchy_precision: float
       out.append(d);
     }
     return out;

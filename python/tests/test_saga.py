@@ -220,6 +220,22 @@ def test_options_reach_the_setup():
     assert len(one.levels) == 1
 
 
+def test_single_precision_hierarchy_same_iterations_fewer_bytes():
+    A = saga.gallery.poisson("3d7", 24)
+    b = np.ones(A.shape[0])
+    runs = {}
+    for precision in ("double", "float"):
+        ml = saga.smoothed_aggregation_solver(A, hierarchy_precision=precision, backend="host")
+        x, info = ml.solve(b, return_info=True)
+        assert np.linalg.norm(b - A @ x) <= 1.01e-8 * np.linalg.norm(b)
+        assert all(l["single_precision"] == (precision == "float") for l in ml.levels)
+        runs[precision] = (info["iterations"], sum(l["matrix_bytes"] for l in ml.levels))
+    assert runs["float"][0] == runs["double"][0]
+    assert runs["float"][1] < runs["double"][1]
+    with pytest.raises(ValueError, match="hierarchy_precision"):
+        saga.smoothed_aggregation_solver(A, hierarchy_precision="half", backend="host")
+
+
 def test_statistics_and_repr():
     A = saga.gallery.poisson("3d7", 20)
     ml = saga.smoothed_aggregation_solver(A, backend="host")
