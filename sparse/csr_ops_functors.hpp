@@ -8,6 +8,18 @@
 
 namespace saga::functors {
 
+// The first position in [lo, hi) of a sorted row whose column is >= c (hi if none).
+SAGA_HD inline offset_t first_column_at_least(const index_t* ci, offset_t lo, offset_t hi, index_t c) {
+  while (lo < hi) {
+    const offset_t mid = lo + (hi - lo) / 2;
+    if (ci[mid] < c)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
 // V: the type the values are stored in (double, or float for a matrix stored
 // in single precision, CsrMatrix::store_values_single).
 template <class V>
@@ -18,15 +30,8 @@ struct ExtractDiagonal {
   double* d;
   std::int32_t* bad;  // optional: 1 where the diagonal is missing / not positive / not finite
   SAGA_HD void operator()(std::int64_t i) const {
-    offset_t lo = rp[i], hi = rp[i + 1];
+    const offset_t lo = first_column_at_least(ci, rp[i], rp[i + 1], static_cast<index_t>(i));
     double x = 0.0;
-    while (lo < hi) {  // binary search in the sorted row
-      const offset_t mid = lo + (hi - lo) / 2;
-      if (ci[mid] < i)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
     if (lo < rp[i + 1] && ci[lo] == i) x = v[lo];
     d[i] = x;
     if (bad) bad[i] = !(x > 0.0) || !(x - x == 0.0);  // x - x is NaN for Inf and NaN
@@ -235,15 +240,7 @@ struct RowsWithColumnsIn {
   index_t c0, c1;
   index_t* span;
   SAGA_HD void operator()(std::int64_t i) const {
-    offset_t lo = rp[i], hi = rp[i + 1];
-    const offset_t end = hi;
-    while (lo < hi) {  // the first column >= c0
-      const offset_t mid = lo + (hi - lo) / 2;
-      if (ci[mid] < c0)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
+    const offset_t end = rp[i + 1], lo = first_column_at_least(ci, rp[i], end, c0);
     if (lo == end || ci[lo] >= c1) return;
     atomic_min_index(span, static_cast<index_t>(i));
     atomic_max_index(span + 1, static_cast<index_t>(i));
@@ -263,15 +260,7 @@ struct ColumnBlockRows {
   index_t* out_col;
   V* out_val;
   SAGA_HD void operator()(std::int64_t i) const {
-    offset_t lo = rp[i], hi = rp[i + 1];
-    const offset_t end = hi;
-    while (lo < hi) {  // the first column >= c0
-      const offset_t mid = lo + (hi - lo) / 2;
-      if (ci[mid] < c0)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
+    const offset_t end = rp[i + 1], lo = first_column_at_least(ci, rp[i], end, c0);
     offset_t n = 0;
     for (offset_t k = lo; k < end && ci[k] < c1; ++k, ++n)
       if (out_rp) {

@@ -105,6 +105,14 @@ inline void check_equal(const HostCsr& a, const HostCsr& b, double rel = 1e-12) 
     REQUIRE(std::abs(a.val[k] - b.val[k]) <= rel * std::max(scale, 1e-300) + 0.0);
 }
 
+// A double matrix holding A's values rounded to float (the oracle of matrices
+// stored in single precision), on the host.
+inline CsrMatrix rounded_to_float(const CsrMatrix& A) {
+  HostCsr h = to_host_csr(A);
+  for (double& v : h.val) v = static_cast<double>(static_cast<float>(v));
+  return from_host_csr(h, Space::host);
+}
+
 inline HostCsr from_eigen(EigenCsr m) {
   m.makeCompressed();
   HostCsr h{static_cast<index_t>(m.rows()), static_cast<index_t>(m.cols()), {}, {}, {}};

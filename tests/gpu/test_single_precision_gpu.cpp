@@ -20,11 +20,6 @@ using namespace saga;
 using namespace saga::test;
 
 namespace {
-CsrMatrix rounded(const CsrMatrix& A) {
-  HostCsr h = to_host_csr(A);
-  for (double& v : h.val) v = static_cast<double>(static_cast<float>(v));
-  return from_host_csr(h, Space::host);
-}
 double max_abs_diff(const std::vector<double>& a, const std::vector<double>& b) {
   REQUIRE(a.size() == b.size());
   double d = 0.0;
@@ -60,7 +55,7 @@ TEST_CASE("GPU SpMV on single-precision values equals the host's on the rounded 
     const std::string& name = named.first;  // named, not bound: CAPTURE is a lambda
     const CsrMatrix& A = named.second;
     CAPTURE(name);
-    const CsrMatrix Ar = rounded(A);
+    const CsrMatrix Ar = rounded_to_float(A);
     CsrMatrix S = A.to(Space::device);
     S.store_values_single();
     REQUIRE(S.single_precision());

@@ -25,12 +25,6 @@ using namespace saga;
 using namespace saga::test;
 
 namespace {
-// A double matrix holding A's values rounded to float (the oracle).
-CsrMatrix rounded(const CsrMatrix& A) {
-  HostCsr h = to_host_csr(A);
-  for (double& v : h.val) v = static_cast<double>(static_cast<float>(v));
-  return from_host_csr(h, A.space());
-}
 // A copy of M with its values in double (widened where stored in float).
 CsrMatrix widened(const CsrMatrix& M) {
   CsrMatrix c = M.clone();
@@ -55,7 +49,7 @@ TEST_CASE("single-precision storage: rounded values, fewer bytes, clear errors w
   CHECK(S.single_precision());
   CHECK(S.nnz() == A.nnz());
   CHECK(S.bytes() == double_bytes - 4 * static_cast<std::size_t>(A.nnz()));
-  const HostCsr hs = to_host_csr(S), hr = to_host_csr(rounded(A));
+  const HostCsr hs = to_host_csr(S), hr = to_host_csr(rounded_to_float(A));
   CHECK(hs.row_ptr == hr.row_ptr);
   CHECK(hs.col == hr.col);
   CHECK(hs.val == hr.val);  // exactly the rounded values
@@ -71,23 +65,23 @@ TEST_CASE("single-precision storage: rounded values, fewer bytes, clear errors w
   CHECK_THROWS_WITH_AS(spgemm(S, transpose(A)), doctest::Contains("needs them in double"), Error);
   CHECK_THROWS_WITH_AS(S.mutable_val(), doctest::Contains("single precision"), Error);
   // Transposes and blocks move values: a single-precision matrix's are single precision, the same values.
-  const CsrMatrix At = transpose(rounded(A));
+  const CsrMatrix At = transpose(rounded_to_float(A));
   for (const CsrMatrix& T : {transpose(S), transpose_in_blocks(S, 4), transpose_in_blocks(S, 1000)}) {
     CHECK(T.single_precision());
     check_equal(to_host_csr(T), to_host_csr(At), 0.0);
   }
   const CsrMatrix B = row_block(S, 10, 70), Bv = row_block(S, 10, 70, 0, -1, true), Bc = column_block(S, 20, 50);
   CHECK((B.single_precision() && Bv.single_precision() && Bc.single_precision()));
-  check_equal(to_host_csr(B), to_host_csr(row_block(rounded(A), 10, 70)), 0.0);
+  check_equal(to_host_csr(B), to_host_csr(row_block(rounded_to_float(A), 10, 70)), 0.0);
   check_equal(to_host_csr(Bv), to_host_csr(B), 0.0);
-  check_equal(to_host_csr(Bc), to_host_csr(column_block(rounded(A), 20, 50)), 0.0);
+  check_equal(to_host_csr(Bc), to_host_csr(column_block(rounded_to_float(A), 20, 50)), 0.0);
   // The row reductions of the smoothers read float values.
-  CHECK(row_abs_sums(S).to_vector() == row_abs_sums(rounded(A)).to_vector());
+  CHECK(row_abs_sums(S).to_vector() == row_abs_sums(rounded_to_float(A)).to_vector());
   HostCsr spd = to_host_csr(poisson(Stencil::fd2d_5pt, 9, Space::host));  // a positive diagonal
   for (double& v : spd.val) v *= 1.0 + 1e-3 * std::uniform_real_distribution<double>(0, 1)(rng);
   CsrMatrix P = from_host_csr(spd, Space::host), Ps = P.clone();
   Ps.store_values_single();
-  CHECK(diagonal(Ps, true, "test").to_vector() == diagonal(rounded(P), true, "test").to_vector());
+  CHECK(diagonal(Ps, true, "test").to_vector() == diagonal(rounded_to_float(P), true, "test").to_vector());
 }
 
 TEST_CASE("host SpMV and its fused forms on single-precision values equal them on the rounded doubles, bitwise") {
@@ -96,7 +90,7 @@ TEST_CASE("host SpMV and its fused forms on single-precision values equal them o
     const index_t rows = shape.first, cols = shape.second;  // named, not bound: CAPTURE is a lambda
     CAPTURE(rows);
     CAPTURE(cols);
-    const CsrMatrix A = from_host_csr(random_matrix(rows, cols, rng), Space::host), Ar = rounded(A);
+    const CsrMatrix A = from_host_csr(random_matrix(rows, cols, rng), Space::host), Ar = rounded_to_float(A);
     CsrMatrix S = A.clone();
     S.store_values_single();
     const Vector x = random_vector(cols, rng(), Space::host), z = random_vector(rows, rng(), Space::host);
@@ -139,8 +133,8 @@ TEST_CASE("hierarchy_precision float: P, R and coarse operators in float, the fi
       for (std::size_t l = 0; l + 1 < hb.levels().size(); ++l) {
         CAPTURE(l);
         CHECK(hb.levels()[l].R.single_precision());
-        check_equal(to_host_csr(hb.levels()[l].R), to_host_csr(rounded(hw.levels()[l].R)), 0.0);
-        check_equal(to_host_csr(hb.levels()[l + 1].A), to_host_csr(rounded(hw.levels()[l + 1].A)), 0.0);
+        check_equal(to_host_csr(hb.levels()[l].R), to_host_csr(rounded_to_float(hw.levels()[l].R)), 0.0);
+        check_equal(to_host_csr(hb.levels()[l + 1].A), to_host_csr(rounded_to_float(hw.levels()[l + 1].A)), 0.0);
       }
     }
     Solver sd(A, pd), sf(A, pf);
@@ -158,9 +152,9 @@ TEST_CASE("hierarchy_precision float: P, R and coarse operators in float, the fi
         CHECK(L.P.single_precision());
         CHECK(L.R.single_precision());
         // the values are the double setup's, rounded (the same aggregates: the setup is the same up to here)
-        CHECK(to_host_csr(L.P).val == to_host_csr(rounded(hd.levels()[l].P)).val);
+        CHECK(to_host_csr(L.P).val == to_host_csr(rounded_to_float(hd.levels()[l].P)).val);
       }
-      if (l > 0) CHECK(to_host_csr(L.A).val == to_host_csr(rounded(hd.levels()[l].A)).val);
+      if (l > 0) CHECK(to_host_csr(L.A).val == to_host_csr(rounded_to_float(hd.levels()[l].A)).val);
       CHECK(hf.stats().levels[l].matrix_bytes <= hd.stats().levels[l].matrix_bytes);
     }
     CHECK(hf.coarse().inverse.single_precision());
@@ -208,7 +202,7 @@ TEST_CASE("hierarchy_precision float: resetups (P kept, refreshed, in blocks) wi
         const Level& L = h.levels()[l];
         CHECK(L.A.single_precision() == (l > 0));
         // (float rounding of values that may differ in the last double bits: one float ulp)
-        if (l > 0) check_equal(to_host_csr(L.A), to_host_csr(rounded(Al)), 1.2e-7);
+        if (l > 0) check_equal(to_host_csr(L.A), to_host_csr(rounded_to_float(Al)), 1.2e-7);
         if (l + 1 == h.levels().size()) break;
         CHECK(L.P.single_precision());
         CHECK(L.R.single_precision());
