@@ -5,20 +5,9 @@
 #include "core/hd.hpp"
 #include "core/splitmix.hpp"
 #include "core/types.hpp"
+#include "sparse/sorted_row.hpp"
 
 namespace saga::functors {
-
-// The first position in [lo, hi) of a sorted row whose column is >= c (hi if none).
-SAGA_HD inline offset_t first_column_at_least(const index_t* ci, offset_t lo, offset_t hi, index_t c) {
-  while (lo < hi) {
-    const offset_t mid = lo + (hi - lo) / 2;
-    if (ci[mid] < c)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  return lo;
-}
 
 // V: the type the values are stored in (double, or float for a matrix stored
 // in single precision, CsrMatrix::store_values_single).

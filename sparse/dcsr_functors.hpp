@@ -7,6 +7,7 @@
 
 #include "core/hd.hpp"
 #include "core/types.hpp"
+#include "sparse/sorted_row.hpp"
 
 namespace saga::functors {
 
@@ -276,14 +277,7 @@ struct DcsrEraseRow {
     for (offset_t r = 0; r < sz; ++r) {
       const offset_t from = t.locate(i, r);
       const index_t c = col[from];
-      offset_t lo = p0, hi = p1;  // binary search in the sorted positions
-      while (lo < hi) {
-        const offset_t mid = lo + (hi - lo) / 2;
-        if (pcol[mid] < c)
-          lo = mid + 1;
-        else
-          hi = mid;
-      }
+      const offset_t lo = first_column_at_least(pcol, p0, p1, c);  // in the sorted positions
       if (lo < p1 && pcol[lo] == c) continue;
       if (w != r) {
         const offset_t to = t.locate(i, w);
