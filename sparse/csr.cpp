@@ -43,14 +43,8 @@ CsrMatrix CsrMatrix::to(Space space) const {
   if (!single_)
     return CsrMatrix(rows_, cols_, row_ptr_.to(space, "CSR row_ptr"), col_.to(space, "CSR col"),
                      val_.to(space, "CSR val"));
-  CsrMatrix m;
-  m.rows_ = rows_;
-  m.cols_ = cols_;
-  m.row_ptr_ = row_ptr_.to(space, "CSR row_ptr");
-  m.col_ = col_.to(space, "CSR col");
-  m.val_single_ = val_single_.to(space, "CSR single-precision values");
-  m.single_ = true;
-  return m;
+  return CsrMatrix(rows_, cols_, row_ptr_.to(space, "CSR row_ptr"), col_.to(space, "CSR col"),
+                   val_single_.to(space, "CSR single-precision values"));
 }
 
 void CsrMatrix::require_double_values() const {
