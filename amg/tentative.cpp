@@ -21,7 +21,7 @@ Tentative tentative_prolongator(const Aggregates& ag, const Vector& B, int k) {
   CsrMatrix indicator = indicator_matrix(ag.of_node, ag.count);
   const offset_t aggregated = indicator.nnz();
   const offset_t nnz = checked_offset(static_cast<std::int64_t>(aggregated) * k, "tentative prolongator");
-  const index_t cols = checked_offset(static_cast<std::int64_t>(ag.count) * k, "tentative prolongator columns");
+  const index_t cols = checked_index(static_cast<std::int64_t>(ag.count) * k, "tentative prolongator");
   Array<offset_t> rp(static_cast<std::size_t>(n) + 1, s, "T row_ptr");
   Array<index_t> ci(nnz, s, "T col");
   Array<double> tv(nnz, s, "T val");

@@ -4,6 +4,7 @@
 #include "api/saga_c_internal.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <memory>
 #include <new>
 #include <string>
@@ -19,13 +20,11 @@ struct saga_solver_t {
   saga::SolverParams params;
   std::unique_ptr<saga::Solver> solver;
   saga::HostCsr pattern;  // the setup's CSR (values of the last setup), for resetup; rows only for a device setup
-  // saga_solver_setup_device: the caller's device arrays (used in place).
-  const std::int32_t* device_row_ptr = nullptr;
-  const std::int32_t* device_col = nullptr;
-  std::int32_t device_nnz = -1;  // -1: the setup was from host arrays
-  // saga_solver_setup_device_i64: the indices narrowed to 32 bits (device_row_ptr / device_col point here).
-  saga::Array<saga::offset_t> narrowed_row_ptr;
-  saga::Array<saga::index_t> narrowed_col;
+  // saga_solver_setup_device(_i64): the matrix's index arrays, views of the caller's
+  // where their width is saga's, converted copies otherwise (setup_on_device).
+  saga::Array<saga::offset_t> device_row_ptr;
+  saga::Array<saga::index_t> device_col;
+  saga::offset_t device_nnz = -1;  // -1: the setup was from host arrays
   saga::SolveResult last;
   saga::ResetupStats last_resetup;
   bool solved = false;
@@ -95,9 +94,10 @@ saga::HostCsr host_csr(std::int64_t n, const I* row_ptr, const I* col, const dou
   require(val, "val");
   if (n <= 0 || n > 2147483647LL) throw saga::InputError(fmt::format("n = {}: expected 1 to 2^31 - 1 rows", n));
   const std::int64_t nnz = static_cast<std::int64_t>(row_ptr[n]);
-  if (row_ptr[0] != 0 || nnz < 0 || nnz > 2147483647LL)
-    throw saga::InputError(fmt::format("row_ptr[0] = {}, row_ptr[n] = {}: expected 0 and 0 to 2^31 - 1 nonzeros",
-                                       static_cast<long long>(row_ptr[0]), static_cast<long long>(nnz)));
+  constexpr long long max_nnz = std::numeric_limits<saga::offset_t>::max();  // the build's offset width
+  if (row_ptr[0] != 0 || nnz < 0 || nnz > max_nnz)
+    throw saga::InputError(fmt::format("row_ptr[0] = {}, row_ptr[n] = {}: expected 0 and 0 to {} nonzeros",
+                                       static_cast<long long>(row_ptr[0]), static_cast<long long>(nnz), max_nnz));
   saga::HostCsr h{static_cast<saga::index_t>(n), static_cast<saga::index_t>(n), {}, {}, {}};
   h.row_ptr.resize(n + 1);
   for (std::int64_t i = 0; i <= n; ++i) {
@@ -127,6 +127,8 @@ saga_status setup(saga_solver s, std::int64_t n, const I* row_ptr, const I* col,
     h.solver.reset();
     h.solver = std::make_unique<saga::Solver>(std::move(A), h.amg, h.params, h.exec);
     h.pattern = std::move(csr);
+    h.device_row_ptr = saga::Array<saga::offset_t>();
+    h.device_col = saga::Array<saga::index_t>();
     h.device_nnz = -1;
     h.solved = false;
   });
@@ -140,9 +142,10 @@ const std::shared_ptr<const saga::Executor>& gpu(const saga_solver_t& h, const c
 }
 
 // The device setups (32- and 64-bit indices): the caller's arrays checked and
-// used in place. The 64-bit view holds its indices narrowed once to 32 bits;
-// they move to the handle, where the numeric resetups find them, as the 32-bit
-// call's resetups find the caller's arrays.
+// used in place where their width is saga's (offset_t row offsets, index_t
+// columns), converted once otherwise (64-bit columns narrowed; 32-bit row
+// offsets widened in a 64-bit-offset build). The handle keeps the index arrays,
+// views or converted copies, where the numeric resetups find them.
 template <class I>
 void setup_on_device(saga_solver_t& h, const char* call, I n, I nnz, const I* row_ptr, const I* col,
                      const double* val) {
@@ -153,27 +156,17 @@ void setup_on_device(saga_solver_t& h, const char* call, I n, I nnz, const I* ro
     require_device(val, "val");
   }
   saga::CsrMatrix A = saga::CsrMatrix::view(n, n, nnz, row_ptr, col, val, saga::Space::device);
-  const std::int32_t rows = static_cast<std::int32_t>(n), z = static_cast<std::int32_t>(nnz);
-  saga::Array<saga::offset_t> rp;
-  saga::Array<saga::index_t> ci;
-  if constexpr (sizeof(I) == 8) {
-    rp = std::move(A.mutable_row_ptr());
-    ci = std::move(A.mutable_col());
-    A = saga::CsrMatrix::view(rows, rows, z, rp.data(), ci.data(), val, saga::Space::device);
-  }
+  const saga::index_t rows = A.rows();
+  const saga::offset_t z = A.nnz();
+  saga::Array<saga::offset_t> rp = std::move(A.mutable_row_ptr());  // a view stays a view when moved
+  saga::Array<saga::index_t> ci = std::move(A.mutable_col());
+  A = saga::CsrMatrix::view(rows, rows, z, rp.data(), ci.data(), val, saga::Space::device);
   A.validate("the matrix");  // on the GPU: monotone row_ptr, sorted unique columns in range
   h.solver.reset();
   h.solver = std::make_unique<saga::Solver>(std::move(A), h.amg, h.params, h.exec);
-  h.narrowed_row_ptr = std::move(rp);  // empty for the 32-bit call (drops an earlier 64-bit setup's)
-  h.narrowed_col = std::move(ci);
+  h.device_row_ptr = std::move(rp);
+  h.device_col = std::move(ci);
   h.pattern = saga::HostCsr{rows, rows, {}, {}, {}};
-  if constexpr (sizeof(I) == 8) {
-    h.device_row_ptr = h.narrowed_row_ptr.data();
-    h.device_col = h.narrowed_col.data();
-  } else {
-    h.device_row_ptr = row_ptr;
-    h.device_col = col;
-  }
   h.device_nnz = z;
   h.solved = false;
 }
@@ -344,7 +337,9 @@ saga_status saga_solver_resetup_device(saga_solver solver, const double* val, in
     o.refresh_prolongator = refresh_prolongator != 0;
     const std::int32_t n = h.pattern.rows;
     h.last_resetup = s.resetup(
-        saga::CsrMatrix::view(n, n, h.device_nnz, h.device_row_ptr, h.device_col, val, saga::Space::device), o);
+        saga::CsrMatrix::view(n, n, h.device_nnz, h.device_row_ptr.data(), h.device_col.data(), val,
+                              saga::Space::device),
+        o);
   });
 }
 

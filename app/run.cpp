@@ -361,6 +361,7 @@ nlohmann::json to_json(const RunResult& r) {
   const auto& h = r.hierarchy;
   json j;
   j["saga_version"] = SAGA_VERSION;
+  j["offset_bits"] = 8 * sizeof(offset_t);  // the build's row-offset width (SAGA_OFFSET_BITS)
   j["config"] = {{"name", r.config.name},
                  {"problem", problem_json(r.config.problem, r.backend)},
                  {"amg", amg_json(r.config.amg, r.backend)},

@@ -7,14 +7,21 @@
 namespace saga {
 
 // Row and column indices are 32-bit. Row offsets (and every nnz count) use
-// offset_t. Today offset_t is 32-bit too, which keeps CSR traffic and cuSPARSE
-// interop at 4 B per row pointer; every place that could overflow it (SpGEMM
-// result size, generator nnz, COO size) goes through checked_offset(), so moving
-// to >2^31 nonzeros is a change of this one alias (to int64_t) plus the CUB/cuSPARSE
-// index-type flags in sparse/cuda, not a rewrite. Expansion/product counts are
-// always 64-bit (std::int64_t) already.
+// offset_t: 32-bit by default, which keeps CSR traffic and cuSPARSE interop at
+// 4 B per row pointer, or 64-bit in a build configured with SAGA_OFFSET_BITS=64
+// for matrices past 2^31 nonzeros (docs/design.md, "Index widths"). Every place
+// that could overflow a 32-bit offset (SpGEMM result size, generator nnz, COO
+// size) goes through checked_offset(). Expansion/product counts are always 64-bit.
 using index_t = std::int32_t;
+#if defined(SAGA_OFFSET_BITS) && SAGA_OFFSET_BITS == 64
+#define SAGA_WIDE_OFFSETS 1
+using offset_t = std::int64_t;
+#elif !defined(SAGA_OFFSET_BITS) || SAGA_OFFSET_BITS == 32
+#define SAGA_WIDE_OFFSETS 0
 using offset_t = std::int32_t;
+#else
+#error "SAGA_OFFSET_BITS must be 32 or 64"
+#endif
 
 // Where data lives and work runs: the one backend notion of saga. The
 // executor (core/executor.hpp) adds which GPU and which stream.

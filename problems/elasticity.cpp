@@ -35,7 +35,7 @@ ElasticSystem assemble_elasticity(const Mesh& m, const ElasticityMaterial& mater
   for (index_t v : m.cells) used[v] = 1;
   for (index_t v = 0; v < m.vertices(); ++v)
     SAGA_REQUIRE(used[v] || m.dirichlet[v], "{}: vertex {} belongs to no cell (its rows would be empty)", m.source, v);
-  const index_t n = static_cast<index_t>(checked_offset(static_cast<std::int64_t>(nodes) * dim, "elasticity unknowns"));
+  const index_t n = checked_index(static_cast<std::int64_t>(nodes) * dim, "elasticity problem");
 
   const auto coords = Array<double>::from_vector(m.coords, space, "mesh coordinates");
   const auto cells = Array<index_t>::from_vector(m.cells, space, "mesh cells");

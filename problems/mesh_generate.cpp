@@ -34,7 +34,7 @@ Mesh simplex_box_mesh(int dim, const index_t cells[3], const double size[3], dou
   const std::int64_t nv = np[0] * np[1] * np[2];
   const std::int64_t nq = std::int64_t(cells[0]) * cells[1] * (dim == 3 ? cells[2] : 1);
   const std::int64_t ncells = (dim == 2 ? 2 : 6) * nq;
-  checked_offset(nv, "generated mesh vertices");
+  checked_index(nv, "generated mesh (vertices)");
   checked_offset(ncells * (dim + 1), "generated mesh cells");
   Mesh m;
   m.dim = dim;

@@ -115,7 +115,7 @@ CsrMatrix poisson(Stencil s, index_t N, Space space) { return poisson(make_stenc
 CsrMatrix poisson(const StencilSpec& spec, index_t N, Space space) {
   SAGA_REQUIRE(N >= 1, "Poisson grid size N must be at least 1 (got {})", N);
   const Stencil s = spec.shape;
-  const index_t rows = checked_offset(poisson_rows(s, N), "Poisson grid");
+  const index_t rows = checked_index(poisson_rows(s, N), "Poisson grid");
   checked_offset(poisson_nnz(spec, N), "Poisson matrix");
   if (space == Space::device) SAGA_DEVICE_CALL(return cuda::poisson(spec, N, rows));
 

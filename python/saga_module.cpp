@@ -123,10 +123,11 @@ saga::Vector from_numpy(const DoubleArray& a, std::size_t n, saga::Space space, 
   return v;
 }
 
-// A matrix's CSR arrays as NumPy arrays (int32 indices, as saga holds them).
+// A matrix's CSR arrays as NumPy arrays, as saga holds them (int32 columns;
+// int32 row offsets, int64 in a build with SAGA_OFFSET_BITS=64).
 py::tuple csr_tuple(const saga::CsrMatrix& A) {
   const saga::HostCsr h = saga::to_host_csr(A);
-  return py::make_tuple(py::array_t<std::int32_t>(static_cast<py::ssize_t>(h.row_ptr.size()), h.row_ptr.data()),
+  return py::make_tuple(py::array_t<saga::offset_t>(static_cast<py::ssize_t>(h.row_ptr.size()), h.row_ptr.data()),
                         py::array_t<std::int32_t>(static_cast<py::ssize_t>(h.col.size()), h.col.data()),
                         py::array_t<double>(static_cast<py::ssize_t>(h.val.size()), h.val.data()),
                         py::make_tuple(h.rows, h.cols));

@@ -1,6 +1,7 @@
 #include "sparse/csr.hpp"
 
 #include <limits>
+#include <type_traits>
 
 #include "core/parallel_for.hpp"
 #include "sparse/csr_ops.hpp"
@@ -124,12 +125,16 @@ void require_view_pointers(const void* row_ptr, const void* col, const void* val
                "CSR view: a null pointer for {} arrays", row_ptr == nullptr ? "row_ptr" : "col or val");
 }
 
-// The matrix of both views: row_ptr's ends checked, the caller's values in place.
-CsrMatrix with_values_in_place(index_t rows, index_t cols, offset_t nnz, Array<offset_t> rp, Array<index_t> ci,
-                               const double* val, Space space) {
+void require_ends(const Array<offset_t>& rp, index_t rows, offset_t nnz) {
   const offset_t first = rp.get(0), last = rp.get(rows);
   SAGA_REQUIRE(first == 0 && last == nnz, "CSR view: row_ptr[0] = {} and row_ptr[{}] = {} (expected 0 and nnz = {})",
                first, rows, last, nnz);
+}
+
+// The matrix of the views: row_ptr's ends checked, the caller's values in place.
+CsrMatrix with_values_in_place(index_t rows, index_t cols, offset_t nnz, Array<offset_t> rp, Array<index_t> ci,
+                               const double* val, Space space) {
+  require_ends(rp, rows, nnz);
   // saga reads a matrix it is given and never writes to it: the views are const in use.
   return CsrMatrix(rows, cols, std::move(rp), std::move(ci), Array<double>::view(const_cast<double*>(val), nnz, space));
 }
@@ -144,28 +149,64 @@ CsrMatrix CsrMatrix::view(index_t rows, index_t cols, offset_t nnz, const offset
       Array<index_t>::view(const_cast<index_t*>(col), nnz, space), val, space);
 }
 
+namespace {
+// The caller's n = rows + 1 row offsets as offset_t: in place where the widths
+// agree, else a converted copy (narrowed, each checked to lie in [0, nnz]; or widened).
+template <class I>
+Array<offset_t> caller_offsets(const I* row_ptr, index_t rows, offset_t nnz, Space space) {
+  const std::size_t n = static_cast<std::size_t>(rows) + 1;
+  if constexpr (std::is_same_v<I, offset_t>) {
+    return Array<offset_t>::view(const_cast<offset_t*>(row_ptr), n, space);
+  } else if constexpr (sizeof(I) > sizeof(offset_t)) {
+    Array<offset_t> out(n, space, "row_ptr");
+    Array<std::int32_t> bad(n, space, "index range flags");
+    parallel_for(space, static_cast<std::int64_t>(n), functors::NarrowIndex{row_ptr, out.data(), bad.data(), 0, nnz});
+    const std::int64_t first = first_flagged(bad);
+    SAGA_REQUIRE(first < 0, "CSR view: row_ptr[{}] is outside [0, {}]", first, nnz);
+    return out;
+  } else {
+    Array<offset_t> out(n, space, "row_ptr (widened to 64-bit offsets)");
+    parallel_for(space, static_cast<std::int64_t>(n), functors::WidenIndex{row_ptr, out.data()});
+    return out;
+  }
+}
+}  // namespace
+
 CsrMatrix CsrMatrix::view(std::int64_t rows, std::int64_t cols, std::int64_t nnz, const std::int64_t* row_ptr,
                           const std::int64_t* col, const double* val, Space space) {
-  const index_t r = static_cast<index_t>(checked_offset(rows, "CSR view (rows)"));
-  const index_t c = static_cast<index_t>(checked_offset(cols, "CSR view (columns)"));
+  const index_t r = checked_index(rows, "CSR view (rows)");
+  const index_t c = checked_index(cols, "CSR view (columns)");
   const offset_t z = checked_offset(nnz, "CSR view (nonzeros)");
   require_view_pointers(row_ptr, col, val, nnz);
-  // Narrows n 64-bit indices into a new 32-bit array; names the first outside [lo, hi].
-  auto narrow = [&](const std::int64_t* in, std::size_t n, std::int64_t lo, std::int64_t hi, const char* what) {
-    Array<std::int32_t> out(n, space, what), bad(n, space, "index range flags");
-    parallel_for(space, static_cast<std::int64_t>(n), functors::NarrowIndex{in, out.data(), bad.data(), lo, hi});
-    const std::int64_t first = first_flagged(bad);
-    SAGA_REQUIRE(first < 0, "CSR view: {}[{}] is outside [{}, {}]", what, first, lo, hi);
-    return out;
-  };
-  return with_values_in_place(r, c, z, narrow(row_ptr, static_cast<std::size_t>(r) + 1, 0, z, "row_ptr"),
-                              narrow(col, static_cast<std::size_t>(z), 0, c - 1, "col"), val, space);
+  Array<offset_t> rp = caller_offsets(row_ptr, r, z, space);
+  require_ends(rp, r, z);  // before col is read up to nnz
+  Array<index_t> ci(static_cast<std::size_t>(z), space, "col"), bad(static_cast<std::size_t>(z), space, "index range flags");
+  parallel_for(space, static_cast<std::int64_t>(z), functors::NarrowIndex{col, ci.data(), bad.data(), 0, c - 1});
+  const std::int64_t first = first_flagged(bad);
+  SAGA_REQUIRE(first < 0, "CSR view: col[{}] is outside [0, {}]", first, c - 1);
+  return with_values_in_place(r, c, z, std::move(rp), std::move(ci), val, space);
 }
+
+#if SAGA_WIDE_OFFSETS
+CsrMatrix CsrMatrix::view(index_t rows, index_t cols, std::int32_t nnz, const std::int32_t* row_ptr,
+                          const index_t* col, const double* val, Space space) {
+  SAGA_REQUIRE(rows >= 0 && cols >= 0 && nnz >= 0, "CSR view: negative shape {}x{} or nnz {}", rows, cols, nnz);
+  require_view_pointers(row_ptr, col, val, nnz);
+  return with_values_in_place(rows, cols, nnz, caller_offsets(row_ptr, rows, nnz, space),
+                              Array<index_t>::view(const_cast<index_t*>(col), nnz, space), val, space);
+}
+#endif
 
 CsrMatrix from_host_csr(const HostCsr& h, Space space) {
   return CsrMatrix(h.rows, h.cols, Array<offset_t>::from_vector(h.row_ptr, space, "CSR row_ptr"),
                    Array<index_t>::from_vector(h.col, space, "CSR col"),
                    Array<double>::from_vector(h.val, space, "CSR val"));
+}
+
+index_t checked_index(std::int64_t n, const char* what) {
+  SAGA_REQUIRE(n >= 0 && n <= std::numeric_limits<index_t>::max(), "{} has {} rows or columns, more than saga's 32-bit indices allow",
+               what, n);
+  return static_cast<index_t>(n);
 }
 
 offset_t checked_offset(std::int64_t n, const char* what) {

@@ -33,11 +33,18 @@ class CsrMatrix {
   // the rest (on a host copy).
   static CsrMatrix view(index_t rows, index_t cols, offset_t nnz, const offset_t* row_ptr, const index_t* col,
                         const double* val, Space space);
-  // The same from 64-bit row_ptr and col: the indices are narrowed to saga's
-  // 32-bit ones (a copy of them, in `space`; an InputError names the first one
-  // out of range), the values are used in place.
+  // The same from 64-bit row_ptr and col: the columns are narrowed to saga's
+  // 32-bit ones (a copy, in `space`; an InputError names the first one out of
+  // range), and so are the row offsets unless this build's are 64-bit (then
+  // they are used in place); the values are used in place.
   static CsrMatrix view(std::int64_t rows, std::int64_t cols, std::int64_t nnz, const std::int64_t* row_ptr,
                         const std::int64_t* col, const double* val, Space space);
+#if SAGA_WIDE_OFFSETS
+  // 32-bit row offsets in a build whose offsets are 64-bit: row_ptr widened
+  // into a copy in `space`, col and val used in place.
+  static CsrMatrix view(index_t rows, index_t cols, std::int32_t nnz, const std::int32_t* row_ptr, const index_t* col,
+                        const double* val, Space space);
+#endif
 
   CsrMatrix(CsrMatrix&&) noexcept = default;
   CsrMatrix& operator=(CsrMatrix&&) noexcept = default;
@@ -155,5 +162,7 @@ CsrMatrix from_host_csr(const HostCsr& h, Space space);
 // Converts a 64-bit count to offset_t, throwing when it does not fit (see
 // core/types.hpp for how the offset width is widened).
 offset_t checked_offset(std::int64_t n, const char* what);
+// The same for a count of rows or columns (index_t, 32-bit in every build).
+index_t checked_index(std::int64_t n, const char* what);
 
 }  // namespace saga

@@ -82,6 +82,12 @@ struct NarrowIndex {
   }
 };
 
+struct WidenIndex {
+  const std::int32_t* in;
+  std::int64_t* out;
+  SAGA_HD void operator()(std::int64_t i) const { out[i] = in[i]; }
+};
+
 struct Reciprocal {
   double* d;
   SAGA_HD void operator()(std::int64_t i) const { d[i] = 1.0 / d[i]; }

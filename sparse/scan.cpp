@@ -6,12 +6,12 @@
 namespace saga {
 
 namespace {
-template <class T>
-void scan(const Array<T>& in, Array<T>& out) {
+template <class In, class Out>
+void scan(const Array<In>& in, Array<Out>& out) {
   SAGA_REQUIRE(out.size() == in.size() + 1, "scan: output needs {} entries, has {}", in.size() + 1, out.size());
   SAGA_REQUIRE(in.space() == out.space(), "scan: input and output in different spaces");
   if (in.space() == Space::host) {
-    T s = 0;
+    Out s = 0;
     for (std::size_t i = 0; i < in.size(); ++i) {
       out[i] = s;
       s += in[i];
@@ -25,5 +25,6 @@ void scan(const Array<T>& in, Array<T>& out) {
 
 void exclusive_scan_total(const Array<std::int32_t>& in, Array<std::int32_t>& out) { scan(in, out); }
 void exclusive_scan_total(const Array<std::int64_t>& in, Array<std::int64_t>& out) { scan(in, out); }
+void exclusive_scan_total(const Array<std::int32_t>& in, Array<std::int64_t>& out) { scan(in, out); }
 
 }  // namespace saga

@@ -31,11 +31,12 @@
 # "--variants cuda,cuda-float --ladder 512,640 --ladder-variants cuda,cuda-float").
 # --spmv runs saga-bench-spmv (SpMV, V-cycle and PCG against their floors) and
 # the seed-suite solves through the CLI. --tests-only=FILTER runs only the gpu
-# test cases matching the doctest filter.
+# test cases matching the doctest filter. --offsets64 builds with 64-bit row
+# offsets (SAGA_OFFSET_BITS=64) in build-device64 (tests and --amg use it).
 set -uo pipefail
 OUT=${1:?usage: device_run.sh OUTDIR [--no-tests] [--no-bench] [--seed-suite] [--profile] [--fe] [--quick] [--components]}
 shift
-AMG=0 PYTHON=0 TESTS=1 BENCH=1 SEED=0 PROFILE=0 FE=0 QUICK="" COMPONENTS=0 SPGEMM=0 SCALE=0 SPMV=0 SPMSPV=0 DCSR=0 EMBED=0 AGG=0 SETUP=0 TC=""
+OFFSETS64=0 AMG=0 PYTHON=0 TESTS=1 BENCH=1 SEED=0 PROFILE=0 FE=0 QUICK="" COMPONENTS=0 SPGEMM=0 SCALE=0 SPMV=0 SPMSPV=0 DCSR=0 EMBED=0 AGG=0 SETUP=0 TC=""
 for a in "$@"; do
   case "$a" in
     --no-tests) TESTS=0 ;;
@@ -55,6 +56,7 @@ for a in "$@"; do
     --setup) SETUP=1 ;;
     --python) PYTHON=1 ;;
     --amg) AMG=1 ;;
+    --offsets64) OFFSETS64=1 ;;
     --tests-only=*) TC="${a#--tests-only=}" ;;
     *) echo "unknown option $a"; exit 2 ;;
   esac
@@ -92,6 +94,10 @@ if [ $PYTHON = 1 ]; then
     export CC=/usr/bin/gcc CXX=/usr/bin/g++ CUDAHOSTCXX=/usr/bin/g++
     export SAGA_BUILD_DIR=build-device-py
   fi
+fi
+if [ $OFFSETS64 = 1 ]; then
+  BUILD_ARGS+=(-DSAGA_OFFSET_BITS=64)
+  export SAGA_BUILD_DIR=build-device64
 fi
 if ! bash tools/build.sh "${BUILD_ARGS[@]}" > "$OUT/build.log" 2>&1; then
   tail -40 "$OUT/build.log"; summary "BUILD FAILED"; cat "$OUT/summary.txt"; exit 1

@@ -102,8 +102,8 @@ void print_components(bool details) {
 
 int cmd_info(bool components) {
   fmt::print("saga {}\n", SAGA_VERSION);
-  fmt::print("build: {} | {} | CUDA {} | OpenMP {} threads\n", SAGA_BUILD_TYPE, SAGA_CXX_COMPILER, SAGA_CUDA_INFO,
-             omp_get_max_threads());
+  fmt::print("build: {} | {} | CUDA {} | OpenMP {} threads | {}-bit offsets\n", SAGA_BUILD_TYPE, SAGA_CXX_COMPILER,
+             SAGA_CUDA_INFO, omp_get_max_threads(), 8 * sizeof(offset_t));
   fmt::print("CUDA backend compiled: {}\n", device::compiled() ? "yes" : "no");
   const int n = device::count();
   fmt::print("GPUs present: {}\n", n);

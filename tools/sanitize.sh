@@ -8,7 +8,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD_DIR=${SAGA_FUZZ_BUILD_DIR:-build-fuzz}
-CC=clang CXX=clang++ cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSAGA_CUDA=OFF -DSAGA_FUZZ=ON
+# 64-bit row offsets here (SAGA_OFFSET_BITS, docs/design.md "Index widths"), so that CI compiles and
+# tests the wide build too; tools/run_tests.sh covers the default 32-bit one.
+CC=clang CXX=clang++ cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSAGA_CUDA=OFF -DSAGA_FUZZ=ON \
+  -DSAGA_OFFSET_BITS="${SAGA_FUZZ_OFFSET_BITS:-64}"
 # What the checks run (not the benchmarks): the tests, the binary the battery drives, the fuzzers.
 cmake --build "$BUILD_DIR" -j "${SAGA_JOBS:-$(nproc)}" --target saga_tests saga_gmsh_tests saga-cli \
   fuzz_matrix_market fuzz_gmsh fuzz_config

@@ -21,10 +21,9 @@ cusparseHandle_t cusparse_handle() {
 
 CusparseCsr::CusparseCsr(const CsrMatrix& A) {
   // cuSPARSE wants non-null pointers even for empty arrays.
-  static_assert(sizeof(offset_t) == 4 && sizeof(index_t) == 4, "update the cuSPARSE index types");
   SAGA_CUSPARSE(cusparseCreateCsr(&d, A.rows(), A.cols(), A.nnz(), const_cast<offset_t*>(A.row_ptr().data()),
                                   const_cast<index_t*>(A.col().data()), const_cast<double*>(A.val().data()),
-                                  CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_64F));
+                                  kCusparseOffsetType, kCusparseIndexType, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_64F));
 }
 
 CusparseCsr::~CusparseCsr() {

@@ -1,6 +1,7 @@
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_reduce.cuh>
 #include <cub/device/device_scan.cuh>
+#include <thrust/iterator/transform_iterator.h>
 
 #include "core/device.hpp"
 #include "sparse/array.hpp"
@@ -17,28 +18,37 @@ struct Temp {
   ~Temp() { device::release(p, device::current_stream()); }
 };
 
-template <class T>
-void scan_impl(const T* in, T* out, std::size_t n) {
+// Reads an In as an Out, so that the scan accumulates in the output's width
+// (CUB's accumulator follows the input's value type).
+template <class Out>
+struct Widen {
+  template <class In>
+  __host__ __device__ Out operator()(In v) const { return static_cast<Out>(v); }
+};
+
+template <class In, class Out>
+void scan_impl(const In* in, Out* out, std::size_t n) {
   // out[0..n) = exclusive scan; out[n] = out[n-1] + in[n-1].
   if (n == 0) {
-    SAGA_CUDA(cudaMemsetAsync(out, 0, sizeof(T), ::saga::device_stream()));
+    SAGA_CUDA(cudaMemsetAsync(out, 0, sizeof(Out), ::saga::device_stream()));
     return;
   }
+  auto input = thrust::make_transform_iterator(in, Widen<Out>{});
   std::size_t bytes = 0;
-  SAGA_CUDA(cub::DeviceScan::InclusiveSum(nullptr, bytes, in, out + 1, static_cast<std::int64_t>(n), ::saga::device_stream()));
+  SAGA_CUDA(cub::DeviceScan::InclusiveSum(nullptr, bytes, input, out + 1, static_cast<std::int64_t>(n), ::saga::device_stream()));
   Temp t(bytes, "scan temporary storage");
-  SAGA_CUDA(cudaMemsetAsync(out, 0, sizeof(T), ::saga::device_stream()));
-  SAGA_CUDA(cub::DeviceScan::InclusiveSum(t.p, bytes, in, out + 1, static_cast<std::int64_t>(n), ::saga::device_stream()));
+  SAGA_CUDA(cudaMemsetAsync(out, 0, sizeof(Out), ::saga::device_stream()));
+  SAGA_CUDA(cub::DeviceScan::InclusiveSum(t.p, bytes, input, out + 1, static_cast<std::int64_t>(n), ::saga::device_stream()));
 }
 
 __global__ void keys_to_csr_kernel(const std::uint64_t* keys, std::int64_t n, int rows, int col_bits,
-                                   std::int32_t base, std::int32_t* row_ptr, std::int32_t* col) {
+                                   offset_t base, offset_t* row_ptr, std::int32_t* col) {
   const std::uint64_t mask = (std::uint64_t(1) << col_bits) - 1;
   for (std::int64_t p = global_thread(); p <= n; p += grid_stride()) {
     const std::int64_t r = p < n ? static_cast<std::int64_t>(keys[p] >> col_bits) : rows;
     const std::int64_t prev = p == 0 ? -1 : static_cast<std::int64_t>(keys[p - 1] >> col_bits);
     // Every row in (prev, r] starts at p.
-    for (std::int64_t rr = prev + 1; rr <= r; ++rr) row_ptr[rr] = base + static_cast<std::int32_t>(p);
+    for (std::int64_t rr = prev + 1; rr <= r; ++rr) row_ptr[rr] = base + static_cast<offset_t>(p);
     if (p < n) col[p] = static_cast<std::int32_t>(keys[p] & mask);
   }
 }
@@ -46,6 +56,7 @@ __global__ void keys_to_csr_kernel(const std::uint64_t* keys, std::int64_t n, in
 
 void exclusive_scan_total(const std::int32_t* in, std::int32_t* out, std::size_t n) { scan_impl(in, out, n); }
 void exclusive_scan_total(const std::int64_t* in, std::int64_t* out, std::size_t n) { scan_impl(in, out, n); }
+void exclusive_scan_total(const std::int32_t* in, std::int64_t* out, std::size_t n) { scan_impl(in, out, n); }
 
 void sort_pairs(const std::uint64_t* keys_in, std::uint64_t* keys_out, const double* vals_in, double* vals_out,
                 std::size_t n, int end_bit) {
@@ -98,8 +109,8 @@ int bits_for(std::int64_t count) {
   return b;
 }
 
-void keys_to_csr(const std::uint64_t* keys, std::size_t n, int rows, int col_bits, std::int32_t base,
-                 std::int32_t* row_ptr, std::int32_t* col) {
+void keys_to_csr(const std::uint64_t* keys, std::size_t n, int rows, int col_bits, offset_t base,
+                 offset_t* row_ptr, std::int32_t* col) {
   keys_to_csr_kernel<<<grid_for(static_cast<std::int64_t>(n) + 1), kThreads, 0, ::saga::device_stream()>>>(
       keys, static_cast<std::int64_t>(n), rows, col_bits, base, row_ptr, col);
   SAGA_CUDA_LAUNCH("keys_to_csr");

@@ -5,11 +5,15 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "core/types.hpp"
+
 namespace saga::cuda::prim {
 
 // out[i] = Σ_{j<i} in[j] for i in [0, n]; `out` has n+1 entries (out[n] = total).
 void exclusive_scan_total(const std::int32_t* in, std::int32_t* out, std::size_t n);
 void exclusive_scan_total(const std::int64_t* in, std::int64_t* out, std::size_t n);
+// int32 counts summed in 64 bits (offsets of a matrix past 2^31 nonzeros).
+void exclusive_scan_total(const std::int32_t* in, std::int64_t* out, std::size_t n);
 
 // Stable radix sort of (key, value) pairs on key bits [0, end_bit).
 void sort_pairs(const std::uint64_t* keys_in, std::uint64_t* keys_out, const double* vals_in, double* vals_out,
@@ -31,7 +35,7 @@ int bits_for(std::int64_t count);
 
 // Given n row-major sorted keys (row << col_bits | col) of a matrix with `rows`
 // rows: writes row_ptr[0..rows] (plus `base` on every entry) and col[0..n).
-void keys_to_csr(const std::uint64_t* keys, std::size_t n, int rows, int col_bits, std::int32_t base,
-                 std::int32_t* row_ptr, std::int32_t* col);
+void keys_to_csr(const std::uint64_t* keys, std::size_t n, int rows, int col_bits, offset_t base,
+                 offset_t* row_ptr, std::int32_t* col);
 
 }  // namespace saga::cuda::prim

@@ -513,7 +513,7 @@ CsrMatrix binned_product(const CsrMatrix& A, const CsrMatrix& B, const Operands&
     SAGA_CUDA_LAUNCH("binned SpGEMM long-row lengths");
   }
   const std::int64_t nnz = static_cast<std::int64_t>(total.get(0));
-  checked_offset(nnz, "SpGEMM result");  // throws, naming the size, before the int32 scan
+  checked_offset(nnz, "SpGEMM result");  // throws, naming the size, before the offsets scan
   Array<offset_t> row_ptr(static_cast<std::size_t>(m) + 1, Space::device, "SpGEMM row_ptr");
   prim::exclusive_scan_total(nnz_row.data(), row_ptr.data(), m);
   nnz_row = Array<int>();

@@ -23,8 +23,8 @@ CsrMatrix spgemm_cusparse(const CsrMatrix& A, const CsrMatrix& B, const SpgemmOp
   CusparseCsr a(A), b(B);
   Array<offset_t> row_ptr(static_cast<std::size_t>(A.rows()) + 1, Space::device, "cuSPARSE SpGEMM row_ptr");
   cusparseSpMatDescr_t c;
-  SAGA_CUSPARSE(cusparseCreateCsr(&c, A.rows(), B.cols(), 0, row_ptr.data(), nullptr, nullptr, CUSPARSE_INDEX_32I,
-                                  CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_64F));
+  SAGA_CUSPARSE(cusparseCreateCsr(&c, A.rows(), B.cols(), 0, row_ptr.data(), nullptr, nullptr, kCusparseOffsetType,
+                                  kCusparseIndexType, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_64F));
   cusparseSpGEMMDescr_t g;
   SAGA_CUSPARSE(cusparseSpGEMM_createDescr(&g));
   const double alpha = 1.0, beta = 0.0;

@@ -65,13 +65,18 @@ TEST_CASE("GPU zero-copy: a solve from device pointers keeps no copy of the matr
   CHECK(rv.iterations == rc.iterations);
   CHECK(xd.to_vector() == xc.to_vector());
 
-  // The C API on device pointers, on a stream of the caller's.
+  // The C API on device pointers, on a stream of the caller's. Its 32-bit entry
+  // takes int32 row offsets whatever this build's offset_t (a 64-bit-offset build widens them).
+  const std::vector<offset_t> offsets = A.row_ptr().to_vector();
+  const std::vector<std::int32_t> host_rp(offsets.begin(), offsets.end());
+  const Array<std::int32_t> rp32 = Array<std::int32_t>::from_vector(host_rp, Space::device);
+  const std::int32_t nnz32 = static_cast<std::int32_t>(A.nnz());
   void* stream = device::stream_create(0);
   saga_solver h = nullptr;
   REQUIRE(saga_solver_create(&h, "cuda") == SAGA_OK);
   REQUIRE(saga_solver_set(h, "solver.tolerance", "1e-8") == SAGA_OK);
   REQUIRE(saga_solver_set_stream(h, stream) == SAGA_OK);
-  REQUIRE(saga_solver_setup_device(h, n, A.nnz(), A.row_ptr().data(), A.col().data(), A.val().data()) == SAGA_OK);
+  REQUIRE(saga_solver_setup_device(h, n, nnz32, rp32.data(), A.col().data(), A.val().data()) == SAGA_OK);
   Vector xcapi = Vector::zeros(n, Space::device);
   REQUIRE(saga_solver_solve_device(h, b.data(), xcapi.data()) == SAGA_OK);
   int its = 0, conv = 0;
@@ -133,8 +138,7 @@ TEST_CASE("GPU zero-copy: a solve from device pointers keeps no copy of the matr
   CHECK(saga_solver_apply_device(h, b.data(), host_x.data()) == SAGA_ERROR_INPUT);
   const std::vector<double> host_val = A.val().to_vector();
   CHECK(saga_solver_resetup_device(h, host_val.data(), 0) == SAGA_ERROR_INPUT);
-  const std::vector<offset_t> host_rp = A.row_ptr().to_vector();
-  CHECK(saga_solver_setup_device(h, n, A.nnz(), host_rp.data(), A.col().data(), A.val().data()) == SAGA_ERROR_INPUT);
+  CHECK(saga_solver_setup_device(h, n, nnz32, host_rp.data(), A.col().data(), A.val().data()) == SAGA_ERROR_INPUT);
   CHECK(std::string(saga_last_error()).find("row_ptr is not a device pointer") != std::string::npos);
   REQUIRE(saga_solver_solve_device(h, b.data(), x2.data()) == SAGA_OK);  // the handle is still set up
   {  // device arrays with two columns of a row swapped: found on the GPU, named by row
@@ -144,7 +148,7 @@ TEST_CASE("GPU zero-copy: a solve from device pointers keeps no copy of the matr
     while (rp[row + 1] - rp[row] < 2) ++row;
     std::swap(cols[rp[row]], cols[rp[row] + 1]);
     const Array<index_t> bad = Array<index_t>::from_vector(cols, Space::device);
-    CHECK(saga_solver_setup_device(h, n, A.nnz(), A.row_ptr().data(), bad.data(), A.val().data()) ==
+    CHECK(saga_solver_setup_device(h, n, nnz32, rp32.data(), bad.data(), A.val().data()) ==
           SAGA_ERROR_INPUT);
     const std::string want = fmt::format("row {} columns not strictly increasing", row);
     CHECK(std::string(saga_last_error()).find(want) != std::string::npos);
@@ -154,7 +158,7 @@ TEST_CASE("GPU zero-copy: a solve from device pointers keeps no copy of the matr
   device::stream_destroy(stream);
   saga_solver hh = nullptr;
   REQUIRE(saga_solver_create(&hh, "host") == SAGA_OK);
-  CHECK(saga_solver_setup_device(hh, n, A.nnz(), A.row_ptr().data(), A.col().data(), A.val().data()) ==
+  CHECK(saga_solver_setup_device(hh, n, nnz32, rp32.data(), A.col().data(), A.val().data()) ==
         SAGA_ERROR_INPUT);
   CHECK(std::string(saga_last_error()).find("host") != std::string::npos);
   saga_solver_destroy(hh);

@@ -148,7 +148,7 @@ TEST_CASE("GPU binned SpMV: bins, fused products against their composition, bitw
     MESSAGE(k.name << ": " << bins.blocks << " blocks, " << bins.long_rows << " long rows in " << bins.chunks
                    << " chunks");
     const auto hh = to_host_csr(Ah);
-    index_t longest = 0;
+    offset_t longest = 0;
     for (index_t i = 0; i < hh.rows; ++i) longest = std::max(longest, hh.row_ptr[i + 1] - hh.row_ptr[i]);
     CHECK(bins.max_row == longest);
     CHECK((bins.long_rows > 0) == (longest > bins.units));

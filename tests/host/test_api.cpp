@@ -92,6 +92,21 @@ TEST_CASE("CSR views: the caller's arrays used in place (32-bit), narrowed indic
   test::check_equal(to_host_csr(W), h, 0.0);
   CHECK(W.val().data() == h.val.data());
   CHECK(W.col().owns());  // the narrowed copy
+  CHECK(W.row_ptr().owns() == (sizeof(offset_t) == 4));  // narrowed, or in place where offsets are 64-bit
+#if SAGA_WIDE_OFFSETS
+  {  // 32-bit row offsets in a 64-bit-offset build: widened into a copy, the rest in place
+    std::vector<std::int32_t> rp32(h.row_ptr.begin(), h.row_ptr.end());
+    const CsrMatrix X = CsrMatrix::view(n, n, static_cast<std::int32_t>(nnz), rp32.data(), h.col.data(), h.val.data(),
+                                        Space::host);
+    test::check_equal(to_host_csr(X), h, 0.0);
+    CHECK(X.row_ptr().owns());
+    CHECK(X.col().data() == h.col.data());
+    rp32[n] = static_cast<std::int32_t>(nnz) + 1;
+    CHECK_THROWS_WITH_AS(CsrMatrix::view(n, n, static_cast<std::int32_t>(nnz), rp32.data(), h.col.data(),
+                                         h.val.data(), Space::host),
+                         doctest::Contains("row_ptr"), InputError);
+  }
+#endif
   col[11] = -2;
   CHECK_THROWS_WITH_AS(CsrMatrix::view(std::int64_t{n}, std::int64_t{n}, std::int64_t{nnz}, rp.data(), col.data(),
                                        h.val.data(), Space::host),

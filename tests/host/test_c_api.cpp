@@ -16,6 +16,11 @@
 using namespace saga;
 using namespace saga::test;
 
+// The C API's 32-bit entry takes int32 row offsets whatever this build's offset_t.
+namespace {
+std::vector<std::int32_t> int32_offsets(const HostCsr& h) { return {h.row_ptr.begin(), h.row_ptr.end()}; }
+}  // namespace
+
 TEST_CASE("C API: parameters by name, setup (32/64-bit), solve, apply, resetup, results") {
   const HostCsr h = to_host_csr(poisson(Stencil::fd2d_5pt, 40, Space::host));
   const int n = h.rows;
@@ -26,7 +31,7 @@ TEST_CASE("C API: parameters by name, setup (32/64-bit), solve, apply, resetup, 
   CHECK(saga_solver_set(s, "amg.smoother.degree", "3") == SAGA_OK);
   CHECK(saga_solver_set_many(s, "amg.theta = 0.1; solver.tolerance=1e-10\n# a comment\nsolver.max_iterations=200") ==
         SAGA_OK);
-  REQUIRE(saga_solver_setup(s, n, h.row_ptr.data(), h.col.data(), h.val.data()) == SAGA_OK);
+  REQUIRE(saga_solver_setup(s, n, int32_offsets(h).data(), h.col.data(), h.val.data()) == SAGA_OK);
   int levels = 0;
   double oc = 0;
   CHECK(saga_solver_hierarchy(s, &levels, &oc) == SAGA_OK);
@@ -110,13 +115,13 @@ TEST_CASE("C API misuse: a status and a message, never a crash") {
   CHECK(std::string(saga_last_error()).find("row_ptr") != std::string::npos);
   std::vector<int32_t> bad_col(h.col);
   bad_col[3] = n + 5;
-  CHECK(saga_solver_setup(s, n, h.row_ptr.data(), bad_col.data(), h.val.data()) == SAGA_ERROR_INPUT);
+  CHECK(saga_solver_setup(s, n, int32_offsets(h).data(), bad_col.data(), h.val.data()) == SAGA_ERROR_INPUT);
   CHECK(std::string(saga_last_error()).find("col[3]") != std::string::npos);
   std::vector<double> bad_val(h.val);
   bad_val[0] = -4;  // a non-positive diagonal
-  CHECK(saga_solver_setup(s, n, h.row_ptr.data(), h.col.data(), bad_val.data()) == SAGA_ERROR_INPUT);
+  CHECK(saga_solver_setup(s, n, int32_offsets(h).data(), h.col.data(), bad_val.data()) == SAGA_ERROR_INPUT);
   CHECK(std::string(saga_last_error()).find("row 0") != std::string::npos);
-  REQUIRE(saga_solver_setup(s, n, h.row_ptr.data(), h.col.data(), h.val.data()) == SAGA_OK);
+  REQUIRE(saga_solver_setup(s, n, int32_offsets(h).data(), h.col.data(), h.val.data()) == SAGA_OK);
   CHECK(saga_solver_set(s, "amg.theta", "0.2") == SAGA_ERROR_STATE);
   CHECK(saga_solver_result(s, nullptr, nullptr, nullptr) == SAGA_ERROR_STATE);  // no solve yet
   CHECK(saga_solver_solve(s, nullptr, x.data()) == SAGA_ERROR_INPUT);
@@ -138,7 +143,7 @@ TEST_CASE("C API: a handle from a YAML or JSON config (text or file) equals one 
   const std::vector<double> b(n, 1.0);
   auto solve = [&](saga_solver s) {
     std::vector<double> x(n, 0.0);
-    REQUIRE(saga_solver_setup(s, n, h.row_ptr.data(), h.col.data(), h.val.data()) == SAGA_OK);
+    REQUIRE(saga_solver_setup(s, n, int32_offsets(h).data(), h.col.data(), h.val.data()) == SAGA_OK);
     REQUIRE(saga_solver_solve(s, b.data(), x.data()) == SAGA_OK);
     int its = 0, conv = 0;
     double rel = 0;

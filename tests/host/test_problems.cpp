@@ -205,7 +205,7 @@ TEST_CASE("R-MAT: power-law rows, deterministic; its Laplacian is symmetric with
   CHECK(g.rows == 4096);
   CHECK(g.col.size() <= std::size_t(8 * 4096));
   CHECK(g.col.size() > std::size_t(4 * 4096));  // duplicates merge, but most edges are distinct
-  index_t longest = 0;
+  offset_t longest = 0;
   for (index_t i = 0; i < g.rows; ++i) longest = std::max(longest, g.row_ptr[i + 1] - g.row_ptr[i]);
   CHECK(longest > 20 * 8);  // hub rows far longer than the mean
   const HostCsr g2 = to_host_csr(rmat_matrix(p, Space::host));
