@@ -72,7 +72,8 @@ void DcsrMatrix::init_layout(index_t rows, index_t cols, Space space, const Dcsr
   rows_ = rows;
   cols_ = cols;
   params_ = p;
-  pitch_ = (2 * static_cast<std::int64_t>(rows) + 31) / 32 * 32;  // 128-byte lines of 32-bit offsets
+  constexpr std::int64_t line = 128 / sizeof(offset_t);  // offsets per 128-byte line
+  pitch_ = (2 * static_cast<std::int64_t>(rows) + line - 1) / line * line;
   SAGA_REQUIRE(capacity <= limit(), "DCSR: {} entries exceed max_entries = {}", capacity, limit());
   col_ = Array<index_t>(static_cast<std::size_t>(capacity), space, "DCSR column indices");
   val_ = Array<double>(static_cast<std::size_t>(capacity), space, "DCSR values");

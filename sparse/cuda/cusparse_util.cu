@@ -1,6 +1,8 @@
 #include "sparse/cuda/cusparse_util.cuh"
 
 #include "core/executor.hpp"
+#include "core/parallel_for.hpp"
+#include "sparse/csr_ops_functors.hpp"
 
 namespace saga::cuda {
 
@@ -21,9 +23,15 @@ cusparseHandle_t cusparse_handle() {
 
 CusparseCsr::CusparseCsr(const CsrMatrix& A) {
   // cuSPARSE wants non-null pointers even for empty arrays.
-  SAGA_CUSPARSE(cusparseCreateCsr(&d, A.rows(), A.cols(), A.nnz(), const_cast<offset_t*>(A.row_ptr().data()),
-                                  const_cast<index_t*>(A.col().data()), const_cast<double*>(A.val().data()),
-                                  kCusparseOffsetType, kCusparseIndexType, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_64F));
+  void* col = const_cast<index_t*>(A.col().data());
+  if constexpr (kCusparseWideColumns) {
+    wide_col = Array<std::int64_t>(static_cast<std::size_t>(A.nnz()), Space::device, "cuSPARSE 64-bit columns");
+    parallel_for(Space::device, A.nnz(), functors::WidenIndex{A.col().data(), wide_col.data()});
+    col = wide_col.data();
+  }
+  SAGA_CUSPARSE(cusparseCreateCsr(&d, A.rows(), A.cols(), A.nnz(), const_cast<offset_t*>(A.row_ptr().data()), col,
+                                  const_cast<double*>(A.val().data()), kCusparseIndexType, kCusparseIndexType,
+                                  CUSPARSE_INDEX_BASE_ZERO, CUDA_R_64F));
 }
 
 CusparseCsr::~CusparseCsr() {

@@ -14,17 +14,18 @@
   } while (0)
 
 namespace saga::cuda {
-// cuSPARSE's names for saga's index widths (core/types.hpp). Whether a routine
-// takes 64-bit row offsets beside 32-bit columns is cuSPARSE's to say: it
-// reports CUSPARSE_STATUS_NOT_SUPPORTED, which SAGA_CUSPARSE turns into an error.
+// cuSPARSE's index type for saga's offsets. cuSPARSE wants row offsets and
+// columns of one width, so a 64-bit-offset build hands it its columns widened
+// to 64 bits (a copy held by the descriptor; saga's own kernels read the 32-bit ones).
 static_assert(sizeof(index_t) == 4, "update the cuSPARSE column index type");
-inline constexpr cusparseIndexType_t kCusparseOffsetType = sizeof(offset_t) == 8 ? CUSPARSE_INDEX_64I : CUSPARSE_INDEX_32I;
-inline constexpr cusparseIndexType_t kCusparseIndexType = CUSPARSE_INDEX_32I;
+inline constexpr bool kCusparseWideColumns = sizeof(offset_t) == 8;
+inline constexpr cusparseIndexType_t kCusparseIndexType = kCusparseWideColumns ? CUSPARSE_INDEX_64I : CUSPARSE_INDEX_32I;
 // The handle of the active device executor.
 cusparseHandle_t cusparse_handle();
 // A generic-API descriptor of a CSR matrix (non-owning); destroyed with the object.
 struct CusparseCsr {
   cusparseSpMatDescr_t d = nullptr;
+  Array<std::int64_t> wide_col;  // the columns in 64 bits where kCusparseWideColumns
   explicit CusparseCsr(const CsrMatrix& A);
   ~CusparseCsr();
   CusparseCsr(const CusparseCsr&) = delete;

@@ -71,13 +71,16 @@ struct SpmvRowLists {
   __host__ __device__ index_t* mid_list() const { return buf + 2 + long_cap; }
 };
 
+// A (start, end) pair of the segment table, loaded as one vector of the
+// offsets' width (the table's pairs are aligned to it: pitch and base are).
+using OffsetPair = std::conditional_t<sizeof(offset_t) == 8, longlong2, int2>;
+
 // The first K (start, end) pairs of row i, loaded together (independent
 // loads); pairs beyond the row's segment count are empty.
 template <int K>
-__device__ inline void load_runs(const functors::DcsrRows& t, std::int64_t i, int ns, int2 (&run)[K]) {
+__device__ inline void load_runs(const functors::DcsrRows& t, std::int64_t i, int ns, OffsetPair (&run)[K]) {
 #pragma unroll
-  for (int s = 0; s < K; ++s)
-    run[s] = s < ns ? *reinterpret_cast<const int2*>(&t.start(i, s)) : make_int2(0, 0);
+  for (int s = 0; s < K; ++s) run[s] = s < ns ? *reinterpret_cast<const OffsetPair*>(&t.start(i, s)) : OffsetPair{0, 0};
 }
 
 // Calls f(e, w) for the entries e of row i at logical positions w = lane,
@@ -86,7 +89,7 @@ template <int V, int K, class F>
 __device__ inline void for_lane_entries(const functors::DcsrRows& t, std::int64_t i, int lane, F&& f) {
   const int ns = t.nseg[i];
   offset_t left = t.size[i], w = 0;
-  int2 run[K];
+  OffsetPair run[K];
   load_runs<K>(t, i, ns, run);
 #pragma unroll
   for (int s = 0; s < K; ++s) {

@@ -1,6 +1,8 @@
 // cusparseSpGEMM (generic API, ALG_DEFAULT) wrapped as a saga SpGEMM algorithm,
 // for comparison. Its time includes work estimation and buffer allocation, since
 // a user of it pays them.
+#include "core/parallel_for.hpp"
+#include "sparse/csr_ops_functors.hpp"
 #include "sparse/cuda/cusparse_util.cuh"
 #include "sparse/cuda/kernels.hpp"
 
@@ -23,7 +25,7 @@ CsrMatrix spgemm_cusparse(const CsrMatrix& A, const CsrMatrix& B, const SpgemmOp
   CusparseCsr a(A), b(B);
   Array<offset_t> row_ptr(static_cast<std::size_t>(A.rows()) + 1, Space::device, "cuSPARSE SpGEMM row_ptr");
   cusparseSpMatDescr_t c;
-  SAGA_CUSPARSE(cusparseCreateCsr(&c, A.rows(), B.cols(), 0, row_ptr.data(), nullptr, nullptr, kCusparseOffsetType,
+  SAGA_CUSPARSE(cusparseCreateCsr(&c, A.rows(), B.cols(), 0, row_ptr.data(), nullptr, nullptr, kCusparseIndexType,
                                   kCusparseIndexType, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_64F));
   cusparseSpGEMMDescr_t g;
   SAGA_CUSPARSE(cusparseSpGEMM_createDescr(&g));
@@ -41,8 +43,16 @@ CsrMatrix spgemm_cusparse(const CsrMatrix& A, const CsrMatrix& B, const SpgemmOp
   SAGA_CUSPARSE(cusparseSpMatGetSize(c, &rows, &cols, &nnz));
   Array<index_t> col(checked_offset(nnz, "cuSPARSE SpGEMM result"), Space::device, "cuSPARSE SpGEMM col");
   Array<double> val(nnz, Space::device, "cuSPARSE SpGEMM val");
-  SAGA_CUSPARSE(cusparseCsrSetPointers(c, row_ptr.data(), col.data(), val.data()));
+  // A 64-bit-offset build receives 64-bit columns (cusparse_util.cuh) and narrows them.
+  Array<std::int64_t> wide_col(kCusparseWideColumns ? nnz : 0, Space::device, "cuSPARSE SpGEMM 64-bit col");
+  void* col_out = kCusparseWideColumns ? static_cast<void*>(wide_col.data()) : static_cast<void*>(col.data());
+  SAGA_CUSPARSE(cusparseCsrSetPointers(c, row_ptr.data(), col_out, val.data()));
   SAGA_CUSPARSE(cusparseSpGEMM_copy(h, op, op, &alpha, a.d, b.d, &beta, c, CUDA_R_64F, alg, g));
+  if (kCusparseWideColumns) {
+    Array<std::int32_t> bad(nnz, Space::device, "index range flags");  // never set: cuSPARSE's columns are < B.cols()
+    parallel_for(Space::device, nnz,
+                 functors::NarrowIndex{wide_col.data(), col.data(), bad.data(), 0, std::int64_t{B.cols()} - 1});
+  }
   cusparseSpGEMM_destroyDescr(g);
   cusparseDestroySpMat(c);
   if (stats) {
