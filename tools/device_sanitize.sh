@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Run ON THE GPU MACHINE from the repository root, after tools/device_run.sh
-# built build-device/:
+# built build-device/ (or SAGA_BUILD_DIR):
 #   bash tools/device_sanitize.sh OUTDIR [SECONDS] [JOBS] [CASES_DIR] [TOTAL_SECONDS]
 # Runs every GPU test case under each compute-sanitizer tool (memcheck with
 # leak check, racecheck, initcheck, synccheck), one process per (tool, case),
@@ -27,7 +27,7 @@ export SAGA_TEST_SIZE=${SAGA_TEST_SIZE:-small}
 mkdir -p "$OUT/sanitize"
 cd "$(dirname "$0")/.."
 export LD_LIBRARY_PATH=$PWD/.deps/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}
-BIN=build-device/tests/saga_gpu_tests
+BIN=${SAGA_BUILD_DIR:-build-device}/tests/saga_gpu_tests  # SAGA_BUILD_DIR=build-device64: the 64-bit-offset build
 [ -x "$BIN" ] || { echo "no $BIN: run tools/device_run.sh first"; exit 2; }
 OOM='*out of device memory*,*out-of-memory names*,*half the device memory*,*little free device memory*'
 # Test case names, commas made wildcards (doctest filters are comma-separated).
