@@ -125,17 +125,46 @@ int set_current(int device) {
 }
 void* current_stream() { return stream(); }
 
+namespace {
+// Whether stream s is being captured into a CUDA graph.
+bool capturing(cudaStream_t s) {
+  cudaStreamCaptureStatus c = cudaStreamCaptureStatusNone;
+  return cudaStreamIsCapturing(s, &c) == cudaSuccess && c != cudaStreamCaptureStatusNone;
+}
+
+// The pool the active executor allocates from (its own, or the device's default).
+cudaMemPool_t active_pool() {
+  cudaMemPool_t pool = static_cast<cudaMemPool_t>(active_executor(Space::device)->pool());
+  if (!pool) {
+    int dev = 0;
+    SAGA_CUDA(cudaGetDevice(&dev));
+    SAGA_CUDA(cudaDeviceGetDefaultMemPool(&pool, dev));
+  }
+  return pool;
+}
+}  // namespace
+
 void* allocate(std::size_t bytes, const char* what) {
   if (bytes == 0) return nullptr;
   void* p = nullptr;
   const auto& exec = active_executor(Space::device);
-  cudaError_t e;
-  if (exec->pool()) {  // an executor's own pool, configured when it was made
-    e = cudaMallocFromPoolAsync(&p, bytes, static_cast<cudaMemPool_t>(exec->pool()),
-                                static_cast<cudaStream_t>(exec->stream()));
-  } else {  // the default executor: the device's default pool
-    configure_pool_once();
-    e = cudaMallocAsync(&p, bytes, static_cast<cudaStream_t>(exec->stream()));
+  auto try_allocate = [&] {
+    if (exec->pool())  // an executor's own pool, configured when it was made
+      return cudaMallocFromPoolAsync(&p, bytes, static_cast<cudaMemPool_t>(exec->pool()),
+                                     static_cast<cudaStream_t>(exec->stream()));
+    configure_pool_once();  // the default executor: the device's default pool
+    return cudaMallocAsync(&p, bytes, static_cast<cudaStream_t>(exec->stream()));
+  };
+  cudaError_t e = try_allocate();
+  const cudaStream_t st = static_cast<cudaStream_t>(exec->stream());
+  if (e == cudaErrorMemoryAllocation && !capturing(st)) {
+    // The pool keeps freed blocks mapped for reuse; scattered, they may add up
+    // to the request without holding it. Wait for the frees in flight, give
+    // every unused block back to the device, and try once more.
+    cudaGetLastError();
+    SAGA_CUDA(cudaStreamSynchronize(st));
+    SAGA_CUDA(cudaMemPoolTrimTo(active_pool(), 0));
+    e = try_allocate();
   }
   if (e == cudaErrorMemoryAllocation) {
     cudaGetLastError();
@@ -193,11 +222,6 @@ bool pageable(const void* host) {
     return true;
   }
   return a.type == cudaMemoryTypeUnregistered;
-}
-
-bool capturing(cudaStream_t s) {
-  cudaStreamCaptureStatus c = cudaStreamCaptureStatusNone;
-  return cudaStreamIsCapturing(s, &c) == cudaSuccess && c != cudaStreamCaptureStatusNone;
 }
 
 // Host -> device through the ring: when it returns, `src` has been read (the
@@ -261,19 +285,6 @@ void zero(void* p, std::size_t bytes) {
 }
 
 void synchronize() { SAGA_CUDA(cudaStreamSynchronize(stream())); }
-
-namespace {
-// The pool the active executor allocates from (its own, or the device's default).
-cudaMemPool_t active_pool() {
-  cudaMemPool_t pool = static_cast<cudaMemPool_t>(active_executor(Space::device)->pool());
-  if (!pool) {
-    int dev = 0;
-    SAGA_CUDA(cudaGetDevice(&dev));
-    SAGA_CUDA(cudaDeviceGetDefaultMemPool(&pool, dev));
-  }
-  return pool;
-}
-}  // namespace
 
 void release_cached_memory() {
   synchronize();
