@@ -14,7 +14,9 @@
 #include "amg/spectral_radius.hpp"
 #include "amg/strength.hpp"
 #include "amg/tentative.hpp"
+#include "core/parallel_for.hpp"
 #include "sparse/csr_ops.hpp"
+#include "sparse/csr_ops_functors.hpp"
 #include "sparse/spgemm.hpp"
 #include "sparse/transpose.hpp"
 #include "sparse/vector_ops.hpp"
@@ -233,6 +235,24 @@ void store_for_cycle(Level& L, int lvl, const SetupParams& here, amg::CoarseSolv
   st.single_precision = single;
   st.matrix_bytes = L.A.bytes() + L.P.bytes() + L.R.bytes() + (coarse ? coarse->inverse.bytes() : 0);
 }
+
+// Whether level L's P may be applied implicitly: T of one column per aggregate
+// over the constant vector (T e = e[g] / Bc[g] on the nodes of aggregate g,
+// Bc the aggregate norms: AggregateQr's values exactly), P = T - ωD⁻¹(A T).
+bool implicit_prolongator_fits(const Level& L, const SetupParams& here, const amg::Tentative& T) {
+  return here.implicit_prolongator && L.B_is_ones && L.nullspace_columns == 1 && L.node_of.empty() && T.dropped == 0;
+}
+
+// P (made for the Galerkin product, which is done) dropped for its implicit
+// form: the reciprocal aggregate norms and ω (the aggregates are kept anyway).
+void make_prolongator_implicit(Level& L, const Vector& aggregate_norms, double omega, LevelStats& st) {
+  L.aggregate_scale = aggregate_norms.clone();
+  parallel_for(L.aggregate_scale.space(), static_cast<std::int64_t>(L.aggregate_scale.size()),
+               functors::Reciprocal{L.aggregate_scale.data()});
+  L.prolongator_omega = omega;
+  L.P = CsrMatrix();
+  st.implicit_prolongator = true;
+}
 }  // namespace
 
 std::size_t HierarchyStats::matrix_bytes() const {
@@ -406,6 +426,7 @@ Hierarchy::Hierarchy(CsrMatrix A, const SetupParams& params, NearNullspace ns,
     const double omega = here.prolongator_omega > 0 ? here.prolongator_omega : 4.0 / (3.0 * L.rho);
     SpgemmStats ss;
     L.P = smoothed_prolongator(L, T.T, omega, *product, step, ss);
+    const bool implicit = implicit_prolongator_fits(L, here, T);
     T.T = CsrMatrix();  // freed before the products (16 B per row of this level)
     st.spgemm["AT"] = {ss.products, ss.nnz_c, sec["AT"], ss.workspace_bytes, ss.slices};
     Level next;
@@ -430,6 +451,7 @@ Hierarchy::Hierarchy(CsrMatrix A, const SetupParams& params, NearNullspace ns,
     }
     L.aggregates = std::move(ag.of_node);
     L.aggregate_count = ag.count;
+    if (implicit) step("other", [&] { make_prolongator_implicit(L, next.B, omega, st); });
     step("other", [&] { store_for_cycle(L, lvl, here, nullptr, st); });
     stats_.levels.push_back(std::move(st));
     levels_.push_back(std::move(next));
@@ -474,6 +496,7 @@ ResetupStats Hierarchy::resetup(CsrMatrix A, const ResetupOptions& options) {
   require_finite(A, "the new matrix");
   ResetupStats rs;
   rs.prolongator_refreshed = options.refresh_prolongator;
+  for (const Level& L : levels_) rs.prolongator_refreshed = rs.prolongator_refreshed || L.implicit_prolongator();
   PhaseTimer timer(s == Space::device);
   const auto t0 = std::chrono::steady_clock::now();
   const auto product = spgemm_registry().create(params_.spgemm, s);
@@ -492,7 +515,12 @@ ResetupStats Hierarchy::resetup(CsrMatrix A, const ResetupOptions& options) {
       step("other", [&] { store_for_cycle(L, lvl, here, &coarse_, st); });
       break;
     }
-    if (options.refresh_prolongator) {
+    // An implicit P is the new matrix's by construction: it is made again for
+    // the products (and dropped after them), whatever the options say.
+    const bool implicit = L.implicit_prolongator();
+    const bool refresh = options.refresh_prolongator || implicit;
+    double omega = 0;
+    if (refresh) {
       // T again from the kept aggregates and near-nullspace: the same T, so P
       // and the products keep their structure.
       amg::Aggregates ag;
@@ -505,7 +533,7 @@ ResetupStats Hierarchy::resetup(CsrMatrix A, const ResetupOptions& options) {
       L.aggregates = std::move(ag.of_node);
       L.rho = step("spectral_radius", [&] { return amg::spectral_radius_dinv_a(L.A, L.dinv, here.rho_iterations); });
       stats_.levels[l].rho = L.rho;
-      const double omega = here.prolongator_omega > 0 ? here.prolongator_omega : 4.0 / (3.0 * L.rho);
+      omega = here.prolongator_omega > 0 ? here.prolongator_omega : 4.0 / (3.0 * L.rho);
       SpgemmStats ss;
       L.P = smoothed_prolongator(L, T.T, omega, *product, step, ss);
       L.R = step("transpose", [&] { return transpose(L.P); });
@@ -527,10 +555,11 @@ ResetupStats Hierarchy::resetup(CsrMatrix A, const ResetupOptions& options) {
       galerkin_values_in_blocks(L, *product, slices, step, next);
       next.values_changed();
       require_finite(next, fmt::format("the level-{} Galerkin product", l + 1).c_str());
+      if (implicit) step("other", [&] { make_prolongator_implicit(L, levels_[l + 1].B, omega, st); });
       step("other", [&] { store_for_cycle(L, lvl, here, nullptr, st); });
       continue;
     }
-    const bool keep = !options.refresh_prolongator && options.keep_products;
+    const bool keep = !refresh && options.keep_products;
     CsrMatrix AP = std::move(L.AP);  // a previous resetup's, or empty
     if (keep && AP.rows() == L.A.rows() && AP.cols() == L.P.cols()) {
       step("AP", [&] { product->multiply_numeric(L.A, L.P, AP, nullptr); });
@@ -542,6 +571,7 @@ ResetupStats Hierarchy::resetup(CsrMatrix A, const ResetupOptions& options) {
     if (keep) L.AP = std::move(AP);
     next.values_changed();  // new values: the analyses that read them go, the structural plans stay
     require_finite(next, fmt::format("the level-{} Galerkin product", l + 1).c_str());
+    if (implicit) step("other", [&] { make_prolongator_implicit(L, levels_[l + 1].B, omega, st); });
     step("other", [&] { store_for_cycle(L, lvl, here, nullptr, st); });
   }
   exec_->synchronize();

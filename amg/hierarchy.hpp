@@ -70,6 +70,7 @@ struct LevelStats {
   // values in single precision (SetupParams::hierarchy_precision).
   std::size_t matrix_bytes = 0;
   bool single_precision = false;
+  bool implicit_prolongator = false;  // P applied as (I - ωD⁻¹A) T, not stored (Level::aggregate_scale)
 };
 
 // Device memory a setup of A is estimated to need beyond A itself, at its
@@ -120,6 +121,12 @@ struct Level {
   index_t nodes = 0;
   Array<index_t> aggregates;  // aggregate of each node (empty on the coarsest)
   index_t aggregate_count = 0;
+  // P applied implicitly (SetupParams::implicit_prolongator): P is empty and
+  // P e = (I - prolongator_omega D⁻¹A) T e with T e = aggregate_scale[g] e[g]
+  // on the nodes of aggregate g (spmv_smoothed_prolongation).
+  Vector aggregate_scale;
+  double prolongator_omega = 0;
+  bool implicit_prolongator() const { return !aggregate_scale.empty(); }
   // A P of the last resetup that kept P (ResetupOptions::keep_products): the
   // next such resetup recomputes only its values into this structure.
   CsrMatrix AP;

@@ -312,6 +312,9 @@ std::string format_summary(const RunResult& r) {
     s += fmt::format("          hierarchy matrices {:.3f} GiB ({:.0f} B per unknown; P, R and coarse values in {})\n",
                    h.matrix_bytes() / 1073741824.0, static_cast<double>(h.matrix_bytes()) / r.rows,
                    !h.levels.empty() && h.levels.front().single_precision ? "float" : "double");
+  for (std::size_t l = 0; l < h.levels.size(); ++l)
+    if (h.levels[l].implicit_prolongator)
+      s += fmt::format("          level {}: P applied as (I - ωD⁻¹A) T, not stored (amg.implicit_prolongator)\n", l);
   s += fmt::format("time      setup {:.4f} s, solve {:.4f} s, total {:.4f} s (problem generation {:.4f} s)\n",
                    r.setup_seconds, r.solve_seconds, r.setup_seconds + r.solve_seconds, r.problem_seconds);
   if (const RunResult::RepeatRun* best = r.best_repeat()) {
@@ -381,7 +384,8 @@ nlohmann::json to_json(const RunResult& r) {
     json l = {{"rows", L.rows},       {"nnz", L.nnz},       {"aggregates", L.aggregates},
               {"mis2_rounds", L.mis2_rounds}, {"galerkin_slices", L.galerkin_slices}, {"rho", L.rho}, {"theta", L.theta}, {"phase_seconds", L.seconds},
               {"nodes", L.nodes}, {"dropped_columns", L.dropped_columns},
-              {"matrix_bytes", L.matrix_bytes}, {"single_precision", L.single_precision}};
+              {"matrix_bytes", L.matrix_bytes}, {"single_precision", L.single_precision},
+              {"implicit_prolongator", L.implicit_prolongator}};
     for (const auto& [name, rec] : L.spgemm)
       l["spgemm"][name] = {{"products", rec.products},
                            {"nnz", rec.nnz_c},

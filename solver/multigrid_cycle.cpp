@@ -99,6 +99,16 @@ void MultigridCycle::apply_dot(const Vector& r, Vector& z, Scalars& s, int slot)
   if (dot) dot_into(r, z, s, slot);  // the cycle could not fuse it
 }
 
+// out = x + P e: P stored, or (I - ωD⁻¹A) T e in one pass over the level's A.
+void MultigridCycle::prolong(const Level& L, const Vector& e, const Vector& x, Vector& out) {
+  if (L.implicit_prolongator())
+    spmv_smoothed_prolongation(L.A, L.dinv, L.prolongator_omega, L.aggregates, L.aggregate_scale, e, x, out);
+  else if (&out == &x)
+    spmv(1.0, L.P, e, 1.0, out);
+  else
+    spmv_add(1.0, L.P, e, 1.0, x, out);
+}
+
 void MultigridCycle::cycle(const CycleShape& shape, std::size_t l, const Vector& b, Vector& x, bool zero_guess,
                            Scalars** dot, int slot) const {
   const auto& levels = h_->levels();
@@ -131,12 +141,12 @@ void MultigridCycle::cycle(const CycleShape& shape, std::size_t l, const Vector&
     if (post > 0 && g + 1 == visits.size() && smoothers_[l]->sweeps_out_of_place()) {
       // r is free again: r = x + P e, then the first post-sweep reads r and
       // writes x (no copy back).
-      spmv_add(1.0, L.P, xc_[l], 1.0, x, r);
+      prolong(L, xc_[l], x, r);
       smoothers_[l]->smooth_from(b, r, x, post, dot ? *dot : nullptr, slot);
       if (dot) *dot = nullptr;
       return;
     }
-    spmv(1.0, L.P, xc_[l], 1.0, x);
+    prolong(L, xc_[l], x, x);
   }
   if (post > 0) smoothers_[l]->smooth(b, x, post, false);
 }

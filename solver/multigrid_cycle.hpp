@@ -2,6 +2,7 @@
 // The multigrid cycle over a Hierarchy: pre/post smoothing with the smoother
 // component of each level, restriction by R, coarse correction by P, the coarse
 // solver on the coarsest level, in the shape of the cycle component (V, W, F).
+// An implicit P (amg.implicit_prolongator) is one fused pass over the level's A.
 // As an operator it maps r to z = M^-1 r from a zero initial guess. Work
 // vectors and smoothers are built once per level.
 #include <memory>
@@ -38,6 +39,8 @@ class MultigridCycle final : public LinearOperator {
   // set to nullptr when the last sweep formed it.
   void cycle(const CycleShape& shape, std::size_t level, const Vector& b, Vector& x, bool zero_guess,
              Scalars** dot = nullptr, int slot = 0) const;
+  // out = x + P e (out may be x); an implicit P as (I - ωD⁻¹A) T e.
+  static void prolong(const Level& L, const Vector& e, const Vector& x, Vector& out);
   const Hierarchy* h_;
   CycleParams params_;
   std::unique_ptr<CycleShape> shape_;

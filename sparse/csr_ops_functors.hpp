@@ -88,6 +88,18 @@ struct WidenIndex {
   SAGA_HD void operator()(std::int64_t i) const { out[i] = in[i]; }
 };
 
+// u_i = scale[g] e[g], g = agg[i] (0 where g < 0): T e for a tentative
+// prolongator of one column per aggregate (spmv_smoothed_prolongation).
+struct GatherAggregated {
+  const index_t* agg;
+  const double *scale, *e;
+  double* u;
+  SAGA_HD void operator()(std::int64_t i) const {
+    const index_t g = agg[i];
+    u[i] = g < 0 ? 0.0 : scale[g] * e[g];
+  }
+};
+
 struct Reciprocal {
   double* d;
   SAGA_HD void operator()(std::int64_t i) const { d[i] = 1.0 / d[i]; }

@@ -2,6 +2,8 @@
 
 #include <array>
 
+#include "core/parallel_for.hpp"
+#include "sparse/csr_ops_functors.hpp"
 #include "sparse/cuda/kernels.hpp"
 #include "sparse/host/kernels.hpp"
 #include "sparse/vector_ops.hpp"
@@ -58,6 +60,20 @@ void SpmvAlgorithm::apply_dot(const CsrMatrix& A, const Vector& x, Vector& y, Sc
   dot_into(x, y, s, slot);
 }
 
+void SpmvAlgorithm::smoothed_prolongation(const CsrMatrix& A, const Vector& w, double omega,
+                                          const Array<index_t>& agg, const Vector& scale, const Vector& e,
+                                          const Vector& x, Vector& x_out) const {
+  const Space s = A.space();
+  Vector u(x.size(), s, "prolongation T e"), y(x.size(), s, "prolongation A T e");
+  parallel_for(s, static_cast<std::int64_t>(u.size()),
+               functors::GatherAggregated{agg.data(), scale.data(), e.data(), u.data()});
+  apply(1.0, A, u, 0.0, y);
+  multiply(w, y, y, -omega);  // y = -omega w .* (A u)
+  axpby(1.0, u, 1.0, y);      // y = u - omega w .* (A u)
+  if (&x_out != &x) copy(x, x_out);
+  axpby(1.0, y, 1.0, x_out);
+}
+
 namespace {
 void check(const CsrMatrix& A, const Vector& x, const Vector& y) {
   SAGA_REQUIRE(x.size() == static_cast<std::size_t>(A.cols()), "SpMV: x has {} entries but A has {} columns",
@@ -108,6 +124,22 @@ void spmv_dot(const CsrMatrix& A, const Vector& x, Vector& y, Scalars& s, int sl
   SAGA_REQUIRE(s.space() == A.space() && slot >= 0 && static_cast<std::size_t>(slot) < s.size(),
                "SpMV with dot: slot {} of {} scalars on the {}", slot, s.size(), to_string(s.space()));
   default_algorithm(A.space()).apply_dot(A, x, y, s, slot);
+}
+
+void spmv_smoothed_prolongation(const CsrMatrix& A, const Vector& w, double omega, const Array<index_t>& agg,
+                                const Vector& scale, const Vector& e, const Vector& x, Vector& x_out) {
+  SAGA_REQUIRE(A.rows() == A.cols(), "smoothed prolongation: A is {}x{}, not square", A.rows(), A.cols());
+  const std::size_t n = static_cast<std::size_t>(A.rows());
+  SAGA_REQUIRE(w.size() == n && agg.size() == n && x.size() == n && x_out.size() == n,
+               "smoothed prolongation: w ({}), agg ({}), x ({}) and x_out ({}) must have A's {} rows", w.size(),
+               agg.size(), x.size(), x_out.size(), n);
+  SAGA_REQUIRE(scale.size() == e.size(), "smoothed prolongation: {} scales for {} coarse entries", scale.size(),
+               e.size());
+  const Space s = A.space();
+  SAGA_REQUIRE(w.space() == s && agg.space() == s && scale.space() == s && e.space() == s && x.space() == s &&
+                   x_out.space() == s,
+               "smoothed prolongation: every operand on the {}", to_string(s));
+  default_algorithm(s).smoothed_prolongation(A, w, omega, agg, scale, e, x, x_out);
 }
 
 void spmv_prepare(const CsrMatrix& A) { default_algorithm(A.space()).prepare(A); }

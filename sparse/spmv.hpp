@@ -32,6 +32,12 @@ class SpmvAlgorithm {
                      Vector& x_out, Scalars* dot = nullptr, int slot = 0) const;
   // y = A x and s[slot] = x . y (CG's A q and q^T A q).
   virtual void apply_dot(const CsrMatrix& A, const Vector& x, Vector& y, Scalars& s, int slot) const;
+  // x_out = x + u - omega w .* (A u) with u = T e, T the tentative prolongator
+  // of one column per aggregate: u_i = scale[g] e[g], g = agg[i] (0 where g < 0).
+  // The smoothed prolongation (I - omega D^-1 A) T e added to x without P stored
+  // (amg.implicit_prolongator). x_out may be x (row i reads x_i only).
+  virtual void smoothed_prolongation(const CsrMatrix& A, const Vector& w, double omega, const Array<index_t>& agg,
+                                     const Vector& scale, const Vector& e, const Vector& x, Vector& x_out) const;
   // Builds what the algorithm keeps with A (its analysis), so that the first
   // product does not pay for it (and a CUDA graph capture finds it made).
   virtual void prepare(const CsrMatrix& A) const { (void)A; }
@@ -67,6 +73,8 @@ inline void spmv_residual(const CsrMatrix& A, const Vector& x, const Vector& b, 
 void spmv_relax(const CsrMatrix& A, const Vector& x, const Vector& b, const Vector& w, double omega, Vector& x_out,
                 Scalars* dot = nullptr, int slot = 0);
 void spmv_dot(const CsrMatrix& A, const Vector& x, Vector& y, Scalars& s, int slot);
+void spmv_smoothed_prolongation(const CsrMatrix& A, const Vector& w, double omega, const Array<index_t>& agg,
+                                const Vector& scale, const Vector& e, const Vector& x, Vector& x_out);
 // Builds the default algorithm's analysis of A now (MultigridCycle does this for
 // every operator of the hierarchy when it is made).
 void spmv_prepare(const CsrMatrix& A);

@@ -32,6 +32,9 @@ VARIANTS = {
     "cuda-cusparse": ("cuda", ["amg.spgemm=cusparse"]),
     # P, R and the coarse operators stored in single precision (docs/memory.md)
     "cuda-float": ("cuda", ["amg.hierarchy_precision=float"]),
+    # the fine level's P applied as (I - wD^-1 A) T, not stored (docs/memory.md)
+    "cuda-implicit": ("cuda", ["amg.implicit_prolongator=true"]),
+    "cuda-float-implicit": ("cuda", ["amg.hierarchy_precision=float", "amg.implicit_prolongator=true"]),
     "host": ("host", []),
 }
 PHASES = ["strength", "aggregation", "tentative", "spectral_radius", "AT", "smooth_update", "transpose", "AP",

@@ -69,6 +69,34 @@ struct DotOut {  // y = s, and x . y
   }
 };
 
+struct ProlongOut {  // x_out = x + u - omega w s, u = scale[g] e[g] (g = agg[r]; 0 where g < 0)
+  const index_t* agg;
+  const double *scale, *e, *x, *w;
+  double omega;
+  double* x_out;
+  __device__ double operator()(index_t r, double s) const {
+    const index_t g = agg[r];
+    const double u = g < 0 ? 0.0 : scale[g] * e[g];
+    x_out[r] = x[r] + u - omega * w[r] * s;
+    return 0.0;
+  }
+};
+
+// ---- input accessors: x_c as the kernels read it -------------------------------------------------
+struct DirectX {  // x itself, through the read-only cache
+  const double* __restrict__ p;
+  __device__ double operator()(index_t c) const { return __ldg(p + c); }
+};
+struct AggregatedX {  // u_c = scale[g] e[g], g = agg[c]: a tentative prolongation T e read in place
+  const index_t* __restrict__ agg;
+  const double* __restrict__ scale;
+  const double* __restrict__ e;
+  __device__ double operator()(index_t c) const {
+    const index_t g = __ldg(agg + c);
+    return g < 0 ? 0.0 : __ldg(scale + g) * __ldg(e + g);
+  }
+};
+
 // ---- the analysis ------------------------------------------------------------------------------
 struct BinnedPlan {
   int units = kUnits;     // work units per CTA block (max_units, less for small matrices)
@@ -188,21 +216,20 @@ BinnedPlan& plan_of(const CsrMatrix& A, int max_units = kUnits) {
 // prod[k - k0] = v[k] x[col[k]] for k = first, first + kStride, ... < end: the
 // staging loop of the row blocks (kStride = the CTA) and of the warp bin
 // (kStride = a warp), four loads in flight per thread before any use.
-template <int kStride, class Value>
+template <int kStride, class Value, class In>
 __device__ inline void stage_products(offset_t first, offset_t end, offset_t k0, const index_t* __restrict__ ci,
-                                      const Value* __restrict__ v, const double* __restrict__ x,
-                                      double* __restrict__ prod) {
+                                      const Value* __restrict__ v, In x, double* __restrict__ prod) {
   offset_t k = first;
   for (; k + 3 * kStride < end; k += 4 * kStride) {
     const index_t c0 = ci[k], c1 = ci[k + kStride], c2 = ci[k + 2 * kStride], c3 = ci[k + 3 * kStride];
     const double v0 = v[k], v1 = v[k + kStride], v2 = v[k + 2 * kStride], v3 = v[k + 3 * kStride];
-    const double x0 = __ldg(x + c0), x1 = __ldg(x + c1), x2 = __ldg(x + c2), x3 = __ldg(x + c3);
+    const double x0 = x(c0), x1 = x(c1), x2 = x(c2), x3 = x(c3);
     prod[k - k0] = v0 * x0;
     prod[k + kStride - k0] = v1 * x1;
     prod[k + 2 * kStride - k0] = v2 * x2;
     prod[k + 3 * kStride - k0] = v3 * x3;
   }
-  for (; k < end; k += kStride) prod[k - k0] = v[k] * __ldg(x + ci[k]);
+  for (; k < end; k += kStride) prod[k - k0] = v[k] * x(ci[k]);
 }
 // How a CTA block treats its rows, from their mean length (the tuning knobs of
 // the component, docs/spmv.md).
@@ -214,11 +241,11 @@ struct BlockPolicy {
   int max_units;         // work units per row block (256..8192)
 };
 
-template <class Out, class Value>
+template <class Out, class Value, class In>
 __global__ __launch_bounds__(kBlock) void rows_kernel(const index_t* __restrict__ block_row,
                                                       const offset_t* __restrict__ rp,
                                                       const index_t* __restrict__ ci, const Value* __restrict__ v,
-                                                      const double* __restrict__ x, Out out, int units,
+                                                      In x, Out out, int units,
                                                       int entries_per_lane, bool stage,
                                                       double* __restrict__ partial) {
   extern __shared__ double prod[];  // units + 32 products
@@ -253,7 +280,7 @@ __global__ __launch_bounds__(kBlock) void rows_kernel(const index_t* __restrict_
         if (b <= kend)
           for (offset_t k = a + lane; k < b; k += V) s += prod[k - k0];
         else
-          for (offset_t k = a + lane; k < b; k += V) s += v[k] * __ldg(x + ci[k]);
+          for (offset_t k = a + lane; k < b; k += V) s += v[k] * x(ci[k]);
       }
       for (int off = V / 2; off > 0; off /= 2) s += __shfl_xor_sync(group_mask, s, off);
       if (mine_row && lane == 0) mine += out(r, s);
@@ -278,7 +305,7 @@ __global__ __launch_bounds__(kBlock) void rows_kernel(const index_t* __restrict_
           if (rb <= kend)
             for (offset_t k = ra + wl; k < rb; k += 32) s += prod[k - k0];
           else
-            for (offset_t k = ra + wl; k < rb; k += 32) s += v[k] * __ldg(x + ci[k]);
+            for (offset_t k = ra + wl; k < rb; k += 32) s += v[k] * x(ci[k]);
           for (int off = 16; off > 0; off /= 2) s += __shfl_xor_sync(0xffffffffu, s, off);
           if (wl == 0) mine += out(base + j, s);
         }
@@ -288,20 +315,20 @@ __global__ __launch_bounds__(kBlock) void rows_kernel(const index_t* __restrict_
   if (partial) write_block_partial<kBlock>(mine, partial);
 }
 
-template <class Value>
+template <class Value, class In>
 __global__ __launch_bounds__(kBlock) void chunks_kernel(const index_t* __restrict__ long_row,
                                                         const index_t* __restrict__ chunk_ptr,
                                                         const index_t* __restrict__ owner,
                                                         const offset_t* __restrict__ rp,
                                                         const index_t* __restrict__ ci,
-                                                        const Value* __restrict__ v, const double* __restrict__ x,
+                                                        const Value* __restrict__ v, In x,
                                                         int units, double* __restrict__ chunk_sum) {
   const index_t c = blockIdx.x, i = owner[c], r = long_row[i];
   const offset_t a = rp[r] + (c - chunk_ptr[i]) * units;
   const offset_t b = min(rp[r + 1], a + units);
   double s = 0.0;
 #pragma unroll 4
-  for (offset_t k = a + threadIdx.x; k < b; k += kBlock) s += v[k] * __ldg(x + ci[k]);
+  for (offset_t k = a + threadIdx.x; k < b; k += kBlock) s += v[k] * x(ci[k]);
   s = block_sum<kBlock>(s);
   if (threadIdx.x == 0) chunk_sum[c] = s;
 }
@@ -323,17 +350,16 @@ __global__ __launch_bounds__(kBlock) void long_rows_kernel(index_t long_rows, co
 
 // Every row at most thread_max_row entries: one thread per row from global
 // memory (L1 turns the strided loads of short rows into full lines).
-template <class Out, class Value>
+template <class Out, class Value, class In>
 __global__ __launch_bounds__(kBlock) void thread_rows_kernel(index_t n, const offset_t* __restrict__ rp,
                                                              const index_t* __restrict__ ci,
-                                                             const Value* __restrict__ v,
-                                                             const double* __restrict__ x, Out out,
+                                                             const Value* __restrict__ v, In x, Out out,
                                                              double* __restrict__ partial) {
   const std::int64_t r = global_thread();
   double mine = 0.0;
   if (r < n) {
     double s = 0.0;
-    for (offset_t k = rp[r]; k < rp[r + 1]; ++k) s += v[k] * __ldg(x + ci[k]);
+    for (offset_t k = rp[r]; k < rp[r + 1]; ++k) s += v[k] * x(ci[k]);
     mine = out(static_cast<index_t>(r), s);
   }
   if (partial) write_block_partial<kBlock>(mine, partial);
@@ -345,11 +371,11 @@ __global__ __launch_bounds__(kBlock) void thread_rows_kernel(index_t n, const of
 // lanes per row sum them. Coalesced like the row blocks, with no CTA
 // bookkeeping and no L1 working set per thread as in the thread bin.
 constexpr int kWarpsPerBlock = kBlock / 32;
-template <class Out, class Value>
+template <class Out, class Value, class In>
 __global__ __launch_bounds__(kBlock) void warp_rows_kernel(index_t n, const offset_t* __restrict__ rp,
                                                            const index_t* __restrict__ ci,
-                                                           const Value* __restrict__ v,
-                                                           const double* __restrict__ x, Out out, int V, int span,
+                                                           const Value* __restrict__ v, In x, Out out, int V,
+                                                           int span,
                                                            double* __restrict__ partial) {
   extern __shared__ double warp_products[];
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
@@ -377,9 +403,9 @@ __global__ void set_zero_kernel(double* p) { *p = 0.0; }
 
 // One product with output functor `out`; with `dot`, (*dot)[slot] = Σ out's
 // returns. A's arrays and its plan (made with policy.max_units) from the caller.
-template <class Out, class Value>
-void run_bins(const CsrRef& A, const Value* v, BinnedPlan& p, const Vector& x, Out out, BlockPolicy policy,
-              Scalars* dot, int slot) {
+template <class Out, class Value, class In>
+void run_bins(const CsrRef& A, const Value* v, BinnedPlan& p, In x, Out out, BlockPolicy policy, Scalars* dot,
+              int slot) {
   const cudaStream_t st = ::saga::device_stream();
   // Every kernel below writes one partial sum of the fused dot per CTA.
   std::size_t parts = 0;
@@ -391,38 +417,38 @@ void run_bins(const CsrRef& A, const Value* v, BinnedPlan& p, const Vector& x, O
   if (p.max_row <= policy.thread_max_row) {  // the thread bin holds every row
     const unsigned blocks = grid_for(A.rows, kBlock);
     partials_for(blocks);
-    thread_rows_kernel<Out, Value><<<blocks, kBlock, 0, st>>>(A.rows, A.rp, A.ci, v, x.data(), out, partial);
+    thread_rows_kernel<Out, Value, In><<<blocks, kBlock, 0, st>>>(A.rows, A.rp, A.ci, v, x, out, partial);
     SAGA_CUDA_LAUNCH("binned SpMV thread_rows_kernel");
   } else if (p.max_row <= policy.warp_max_row) {  // the warp bin holds every row
     const int V = p.max_row <= 32 ? 1 : 2;
     const int span = (32 / V) * static_cast<int>(p.max_row);
     const std::size_t smem = sizeof(double) * kWarpsPerBlock * static_cast<std::size_t>(span);
     static const bool opted_in = [] {  // up to 64 KB of dynamic shared memory per CTA
-      SAGA_CUDA(cudaFuncSetAttribute(warp_rows_kernel<Out, Value>, cudaFuncAttributeMaxDynamicSharedMemorySize, 65536));
+      SAGA_CUDA(cudaFuncSetAttribute(warp_rows_kernel<Out, Value, In>, cudaFuncAttributeMaxDynamicSharedMemorySize, 65536));
       return true;
     }();
     (void)opted_in;
     const std::int64_t warps = (static_cast<std::int64_t>(A.rows) + 32 / V - 1) / (32 / V);
     const unsigned blocks = static_cast<unsigned>((warps + kWarpsPerBlock - 1) / kWarpsPerBlock);
     partials_for(blocks);
-    warp_rows_kernel<Out, Value><<<blocks, kBlock, smem, st>>>(A.rows, A.rp, A.ci, v, x.data(), out, V, span, partial);
+    warp_rows_kernel<Out, Value, In><<<blocks, kBlock, smem, st>>>(A.rows, A.rp, A.ci, v, x, out, V, span, partial);
     SAGA_CUDA_LAUNCH("binned SpMV warp_rows_kernel");
   } else {  // row blocks, and the long rows after them
     const unsigned long_blocks = p.long_rows ? grid_for(p.long_rows, kBlock) : 0;
     partials_for(static_cast<std::size_t>(p.blocks) + long_blocks);
     static const bool rows_opted_in = [] {  // up to 8192 + 32 staged products (64.3 KB)
-      SAGA_CUDA(cudaFuncSetAttribute(rows_kernel<Out, Value>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+      SAGA_CUDA(cudaFuncSetAttribute(rows_kernel<Out, Value, In>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                      static_cast<int>(sizeof(double)) * (8192 + 32)));
       return true;
     }();
     (void)rows_opted_in;
     const std::size_t stage_bytes = sizeof(double) * (static_cast<std::size_t>(p.units) + 32);
-    rows_kernel<Out, Value><<<p.blocks, kBlock, stage_bytes, st>>>(p.block_row.data(), A.rp, A.ci, v, x.data(), out,
+    rows_kernel<Out, Value, In><<<p.blocks, kBlock, stage_bytes, st>>>(p.block_row.data(), A.rp, A.ci, v, x, out,
                                                             p.units, policy.entries_per_lane, policy.stage, partial);
     SAGA_CUDA_LAUNCH("binned SpMV rows_kernel");
     if (p.long_rows) {
-      chunks_kernel<Value><<<p.chunks, kBlock, 0, st>>>(p.long_row.data(), p.chunk_ptr.data(), p.chunk_owner.data(), A.rp,
-                                                 A.ci, v, x.data(), p.units, p.chunk_sum.data());
+      chunks_kernel<Value, In><<<p.chunks, kBlock, 0, st>>>(p.long_row.data(), p.chunk_ptr.data(), p.chunk_owner.data(),
+                                                         A.rp, A.ci, v, x, p.units, p.chunk_sum.data());
       SAGA_CUDA_LAUNCH("binned SpMV chunks_kernel");
       long_rows_kernel<Out><<<long_blocks, kBlock, 0, st>>>(p.long_rows, p.long_row.data(), p.chunk_ptr.data(),
                                                             p.chunk_sum.data(), out,
@@ -437,9 +463,8 @@ void run_bins(const CsrRef& A, const Value* v, BinnedPlan& p, const Vector& x, O
 }
 
 // Values stored in double or (CsrMatrix::store_values_single) in float.
-template <class Out>
-void run_binned(const CsrRef& A, BinnedPlan& p, const Vector& x, Out out, BlockPolicy policy, Scalars* dot,
-                int slot) {
+template <class Out, class In>
+void run_binned(const CsrRef& A, BinnedPlan& p, In x, Out out, BlockPolicy policy, Scalars* dot, int slot) {
   if (A.v_single)
     run_bins(A, A.v_single, p, x, out, policy, dot, slot);
   else
@@ -447,8 +472,8 @@ void run_binned(const CsrRef& A, BinnedPlan& p, const Vector& x, Out out, BlockP
 }
 
 // The CsrMatrix entry: an empty matrix has no plan (only the dot to clear).
-template <class Out>
-void run_binned(const CsrMatrix& A, const Vector& x, Out out, BlockPolicy policy, Scalars* dot, int slot) {
+template <class Out, class In>
+void run_binned(const CsrMatrix& A, In x, Out out, BlockPolicy policy, Scalars* dot, int slot) {
   if (A.rows() == 0) {
     if (dot) {
       set_zero_kernel<<<1, 1, 0, ::saga::device_stream()>>>(dot->data() + slot);
@@ -466,18 +491,23 @@ class BinnedSpmv final : public SpmvAlgorithm {
     if (A.rows() > 0) plan_of(A, p_.max_units);
   }
   void apply(double alpha, const CsrMatrix& A, const Vector& x, double beta, Vector& y) const override {
-    run_binned(A, x, AxpbyOut{alpha, beta, y.data(), y.data()}, p_, nullptr, 0);
+    run_binned(A, DirectX{x.data()}, AxpbyOut{alpha, beta, y.data(), y.data()}, p_, nullptr, 0);
   }
   void apply_add(double alpha, const CsrMatrix& A, const Vector& x, double beta, const Vector& z,
                  Vector& y) const override {
-    run_binned(A, x, AxpbyOut{alpha, beta, z.data(), y.data()}, p_, nullptr, 0);
+    run_binned(A, DirectX{x.data()}, AxpbyOut{alpha, beta, z.data(), y.data()}, p_, nullptr, 0);
   }
   void relax(const CsrMatrix& A, const Vector& x, const Vector& b, const Vector& w, double omega, Vector& x_out,
              Scalars* dot, int slot) const override {
-    run_binned(A, x, RelaxOut{x.data(), b.data(), w.data(), omega, x_out.data()}, p_, dot, slot);
+    run_binned(A, DirectX{x.data()}, RelaxOut{x.data(), b.data(), w.data(), omega, x_out.data()}, p_, dot, slot);
+  }
+  void smoothed_prolongation(const CsrMatrix& A, const Vector& w, double omega, const Array<index_t>& agg,
+                             const Vector& scale, const Vector& e, const Vector& x, Vector& x_out) const override {
+    run_binned(A, AggregatedX{agg.data(), scale.data(), e.data()},
+               ProlongOut{agg.data(), scale.data(), e.data(), x.data(), w.data(), omega, x_out.data()}, p_, nullptr, 0);
   }
   void apply_dot(const CsrMatrix& A, const Vector& x, Vector& y, Scalars& s, int slot) const override {
-    run_binned(A, x, DotOut{x.data(), y.data()}, p_, &s, slot);
+    run_binned(A, DirectX{x.data()}, DotOut{x.data(), y.data()}, p_, &s, slot);
   }
 
  private:
@@ -532,11 +562,11 @@ void spmv_scalar(double alpha, const CsrMatrix& A, const Vector& x, double beta,
   const cudaStream_t st = ::saga::device_stream();
   const AxpbyOut out{alpha, beta, y.data(), y.data()};
   if (A.single_precision())
-    thread_rows_kernel<AxpbyOut><<<grid, kBlock, 0, st>>>(A.rows(), A.row_ptr().data(), A.col().data(),
-                                                          A.val_single().data(), x.data(), out, nullptr);
+    thread_rows_kernel<<<grid, kBlock, 0, st>>>(A.rows(), A.row_ptr().data(), A.col().data(), A.val_single().data(),
+                                                DirectX{x.data()}, out, nullptr);
   else
-    thread_rows_kernel<AxpbyOut><<<grid, kBlock, 0, st>>>(A.rows(), A.row_ptr().data(), A.col().data(),
-                                                          A.val().data(), x.data(), out, nullptr);
+    thread_rows_kernel<<<grid, kBlock, 0, st>>>(A.rows(), A.row_ptr().data(), A.col().data(), A.val().data(),
+                                                DirectX{x.data()}, out, nullptr);
   SAGA_CUDA_LAUNCH("scalar SpMV");
 }
 
@@ -550,7 +580,8 @@ void spmv_binned(double alpha, const CsrRef& A, void* plan, const Vector& x, dou
   SAGA_REQUIRE(plan, "binned SpMV on raw arrays: no plan (spmv_binned_plan)");
   const Binned::Params d;  // the component's default options
   const BlockPolicy defaults{d.thread_max_row, d.warp_max_row, d.entries_per_lane, d.stage, d.max_units};
-  run_binned(A, *static_cast<BinnedPlan*>(plan), x, AxpbyOut{alpha, beta, y.data(), y.data()}, defaults, nullptr, 0);
+  run_binned(A, *static_cast<BinnedPlan*>(plan), DirectX{x.data()}, AxpbyOut{alpha, beta, y.data(), y.data()}, defaults,
+             nullptr, 0);
 }
 
 SpmvBinsInfo spmv_binned_info(const CsrMatrix& A) {

@@ -3,6 +3,7 @@
 #include "problems/rhs.hpp"
 #include "problems/structured.hpp"
 #include "sparse/coo.hpp"
+#include "sparse/scan.hpp"
 #include "sparse/spgemm.hpp"
 #include "sparse/spmv.hpp"
 #include "sparse/transpose.hpp"
@@ -31,6 +32,21 @@ TEST_CASE("GPU structured generators equal the host ones") {
       CHECK(d.space() == Space::device);
       check_equal(to_host_csr(d), to_host_csr(poisson(s, N, Space::host)), 0.0);
     }
+}
+
+TEST_CASE("GPU scan of int32 counts into 64-bit offsets equals host past 2^31") {
+  std::mt19937_64 rng(fresh_seed());
+  for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{5000}, std::size_t{3000000}}) {
+    CAPTURE(n);
+    std::vector<std::int32_t> counts(n);
+    for (auto& c : counts) c = static_cast<std::int32_t>(rng() % (n > 1000000 ? 4096u : (1u << 30)));
+    const Array<std::int32_t> h = Array<std::int32_t>::from_vector(counts, Space::host);
+    Array<std::int64_t> want(n + 1, Space::host), got(n + 1, Space::device);
+    exclusive_scan_total(h, want);
+    exclusive_scan_total(h.to(Space::device), got);
+    CHECK(got.to_vector() == want.to_vector());
+    if (n == 5000) CHECK(want.get(n) > (std::int64_t{1} << 31));  // the 32-bit range is passed
+  }
 }
 
 TEST_CASE("GPU COO to CSR equals host (duplicates, unsorted, empty rows)") {

@@ -3,6 +3,7 @@
 
 #include "sparse/csr_ops.hpp"
 #include "sparse/matrix_market.hpp"
+#include "sparse/scan.hpp"
 #include "sparse/spgemm.hpp"
 #include "sparse/spmv.hpp"
 #include "sparse/transpose.hpp"
@@ -11,6 +12,29 @@
 
 using namespace saga;
 using namespace saga::test;
+
+TEST_CASE("scan: int32 counts summed into 64-bit offsets past 2^31 (hand case and random)") {
+  // The offsets of a 64-bit-offset build: three rows of 2^30 entries each pass 2^31.
+  const Array<std::int32_t> big = Array<std::int32_t>::from_vector({1 << 30, 0, 1 << 30, 1 << 30, 7}, Space::host);
+  Array<std::int64_t> out(6, Space::host);
+  exclusive_scan_total(big, out);
+  CHECK(out.to_vector() == std::vector<std::int64_t>{0, 1LL << 30, 1LL << 30, 2LL << 30, 3LL << 30, (3LL << 30) + 7});
+  std::mt19937_64 rng(fresh_seed());
+  std::vector<std::int32_t> counts(1000 + rng() % 1000);
+  for (auto& c : counts) c = static_cast<std::int32_t>(rng() % (1u << 22));
+  Array<std::int64_t> sums(counts.size() + 1, Space::host);
+  exclusive_scan_total(Array<std::int32_t>::from_vector(counts, Space::host), sums);
+  std::int64_t s = 0;
+  const auto got = sums.to_vector();
+  for (std::size_t k = 0; k < counts.size(); ++k) {
+    REQUIRE(got[k] == s);
+    s += counts[k];
+  }
+  CHECK(got.back() == s);
+  CHECK(s > (std::int64_t{1} << 31));  // ~2^31 on average: most draws pass the 32-bit range
+  Array<std::int64_t> short_out(3, Space::host);
+  CHECK_THROWS_AS(exclusive_scan_total(big, short_out), Error);  // the output must hold n + 1
+}
 
 TEST_CASE("COO to CSR sums duplicates and sorts columns (hand case)") {
   CooMatrix coo;
