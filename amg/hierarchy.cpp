@@ -71,10 +71,12 @@ struct PhaseStep {
       Record record{peaks, phase};
       return timer.time(sec[phase], f);
     } catch (const DeviceError& e) {
-      throw DeviceError(fmt::format("{}, level {} ({} rows, {} nonzeros), phase '{}'{}: {}", what, lvl, rows, nnz,
-                                    setup_phase_label(phase),
-                                    is_spgemm_phase(phase) ? fmt::format(" with SpGEMM '{}'", spgemm) : std::string(),
-                                    e.what()));
+      const std::string msg =
+          fmt::format("{}, level {} ({} rows, {} nonzeros), phase '{}'{}: {}", what, lvl, rows, nnz,
+                      setup_phase_label(phase),
+                      is_spgemm_phase(phase) ? fmt::format(" with SpGEMM '{}'", spgemm) : std::string(), e.what());
+      if (dynamic_cast<const DeviceOutOfMemory*>(&e)) throw DeviceOutOfMemory(msg);
+      throw DeviceError(msg);
     }
   }
 };
@@ -435,7 +437,22 @@ Hierarchy::Hierarchy(CsrMatrix A, const SetupParams& params, NearNullspace ns,
     // from P), when no A P is held any more, and in as many blocks (the sort of
     // a whole transpose takes ~24 B per entry of P besides R).
     if (st.galerkin_slices == 1) L.R = step("transpose", [&] { return transpose(L.P); });
-    next.A = galerkin_product(L, *product, st.galerkin_slices, step, st);
+    // With the block count left to the setup, a product that runs out of device
+    // memory is computed again in twice as many blocks (the rule's estimate of
+    // A P leaves out the workspace of the product that reads it).
+    for (;;) {
+      try {
+        next.A = galerkin_product(L, *product, st.galerkin_slices, step, st);
+        break;
+      } catch (const DeviceOutOfMemory& e) {
+        const int more = 2 * st.galerkin_slices;
+        if (here.galerkin_slices > 0 || more > std::min<index_t>(256, L.P.cols())) throw;
+        log_info("level {}: the Galerkin product in {} blocks ran out of device memory; {} blocks ({})", lvl,
+                 st.galerkin_slices, more, e.what());
+        st.galerkin_slices = more;
+        st.galerkin_retries += 1;
+      }
+    }
     if (st.galerkin_slices > 1) {
       // With a single-precision hierarchy P is rounded first: R is then made
       // in float from it (the same values as rounding R), and the double P and

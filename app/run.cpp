@@ -280,8 +280,12 @@ std::string format_summary(const RunResult& r) {
       s += fmt::format("  note: level {}: {}\n", l, h.levels[l].theta_fallback);
     if (h.levels[l].galerkin_slices > 1)
       s += fmt::format("  note: level {}: R (A P) computed in {} blocks of rows, {} rows of A P for {} (less memory; "
-                       "amg.galerkin_slices)\n",
-                       l, h.levels[l].galerkin_slices, h.levels[l].galerkin_ap_rows, h.levels[l].rows);
+                       "amg.galerkin_slices){}\n",
+                       l, h.levels[l].galerkin_slices, h.levels[l].galerkin_ap_rows, h.levels[l].rows,
+                       h.levels[l].galerkin_retries
+                           ? fmt::format("; {} doubling(s) of the blocks after running out of device memory",
+                                         h.levels[l].galerkin_retries)
+                           : std::string());
   }
   s += fmt::format("setup     {:.4f} s by phase:\n", h.setup_seconds);
   for (const auto& p : setup_phases()) {
@@ -382,7 +386,7 @@ nlohmann::json to_json(const RunResult& r) {
   json levels = json::array();
   for (const auto& L : h.levels) {
     json l = {{"rows", L.rows},       {"nnz", L.nnz},       {"aggregates", L.aggregates},
-              {"mis2_rounds", L.mis2_rounds}, {"galerkin_slices", L.galerkin_slices}, {"rho", L.rho}, {"theta", L.theta}, {"phase_seconds", L.seconds},
+              {"mis2_rounds", L.mis2_rounds}, {"galerkin_slices", L.galerkin_slices}, {"galerkin_retries", L.galerkin_retries}, {"rho", L.rho}, {"theta", L.theta}, {"phase_seconds", L.seconds},
               {"nodes", L.nodes}, {"dropped_columns", L.dropped_columns},
               {"matrix_bytes", L.matrix_bytes}, {"single_precision", L.single_precision},
               {"implicit_prolongator", L.implicit_prolongator}};

@@ -170,7 +170,7 @@ void* allocate(std::size_t bytes, const char* what) {
     cudaGetLastError();
     std::size_t free_b = 0, total_b = 0;
     cudaMemGetInfo(&free_b, &total_b);
-    throw DeviceError(fmt::format(
+    throw DeviceOutOfMemory(fmt::format(
         "GPU out of memory allocating {} ({:.3f} GiB requested, {:.3f} GiB free of {:.3f} GiB)", what,
         bytes / 1073741824.0, free_b / 1073741824.0, total_b / 1073741824.0));
   }

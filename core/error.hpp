@@ -24,6 +24,11 @@ struct UnavailableError : Error {
 struct DeviceError : Error {
   using Error::Error;
 };
+// The device could not hold an allocation (device::allocate): a DeviceError
+// that a caller able to use less memory (the blocked Galerkin product) may catch.
+struct DeviceOutOfMemory : DeviceError {
+  using DeviceError::DeviceError;
+};
 
 [[noreturn]] void throw_input_error(const std::string& msg, const char* file, int line);
 

@@ -29,7 +29,7 @@ cd "$(dirname "$0")/.."
 export LD_LIBRARY_PATH=$PWD/.deps/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}
 BIN=${SAGA_BUILD_DIR:-build-device}/tests/saga_gpu_tests  # SAGA_BUILD_DIR=build-device64: the 64-bit-offset build
 [ -x "$BIN" ] || { echo "no $BIN: run tools/device_run.sh first"; exit 2; }
-OOM='*out of device memory*,*out-of-memory names*,*half the device memory*,*little free device memory*'
+OOM='*out of device memory*,*out-of-memory names*,*half the device memory*,*little free device memory*,*runs out of memory*'
 # Test case names, commas made wildcards (doctest filters are comma-separated).
 "$BIN" -ltc -tce="$OOM" --no-version | grep -v '^\[doctest\]' | grep -v '^=*$' | sed '/^$/d' | sed 's/,/*/g' > "$OUT/sanitize/all.cases"
 jobs_file="$OUT/sanitize/jobs"

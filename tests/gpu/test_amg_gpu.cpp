@@ -518,3 +518,43 @@ TEST_CASE("GPU reports name the memory peak of every setup phase and validate ag
   CHECK(to_json(p)["per_level"][0].contains("peak_bytes"));
   CHECK(format_profile(p).find("device memory at its peak") != std::string::npos);
 }
+
+TEST_CASE("GPU Galerkin product that runs out of memory is computed again in more blocks, with the same result") {
+  const CsrMatrix A = poisson(Stencil::fd3d_7pt, sized(80, 40), Space::device);
+  AmgParams p;
+  p.galerkin_slices = 0;  // left to the setup: the only case it retries
+  device::release_cached_memory();
+  device::reset_peak_memory();
+  const std::size_t before = device::pool_usage().current;
+  CsrMatrix whole_next;
+  std::size_t product_peak = 0, other_peak = 0;
+  {
+    const Hierarchy h(A.clone(), p);
+    const HierarchyStats& st = h.stats();
+    REQUIRE(st.levels[0].galerkin_slices == 1);
+    whole_next = h.levels()[1].A.clone();
+    for (std::size_t l = 0; l < st.levels.size(); ++l)
+      for (const auto& [phase, bytes] : st.levels[l].peak_bytes) {
+        std::size_t& peak = l == 0 && (phase == "AP" || phase == "PtAP") ? product_peak : other_peak;
+        peak = std::max(peak, bytes);
+      }
+  }
+  MESSAGE("level-0 product peaks at " << (product_peak - before) / 1048576.0 << " MiB, every other phase at "
+                                      << (other_peak - before) / 1048576.0 << " MiB");
+  REQUIRE(other_peak < product_peak);
+  // Leave the setup room for every phase but the whole product.
+  const std::size_t room = (other_peak - before) + (product_peak - other_peak) / 4;
+  device::release_cached_memory();
+  std::vector<Array<char>> filler;
+  for (std::size_t block : {std::size_t(256) << 20, std::size_t(16) << 20, std::size_t(1) << 20})
+    while (device::available_memory() > room + block) filler.emplace_back(block, Space::device, "test filler");
+  const Hierarchy h(A.clone(), p);
+  const LevelStats& L0 = h.stats().levels[0];
+  MESSAGE("with " << device::available_memory() / 1048576.0 << " MiB left: " << L0.galerkin_slices << " blocks after "
+                  << L0.galerkin_retries << " retries");
+  CHECK(L0.galerkin_retries >= 1);
+  CHECK(L0.galerkin_slices == (1 << L0.galerkin_retries));
+  check_equal(to_host_csr(h.levels()[1].A), to_host_csr(whole_next), 1e-13);
+  filler.clear();
+  device::release_cached_memory();
+}
