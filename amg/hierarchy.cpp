@@ -451,6 +451,7 @@ Hierarchy::Hierarchy(CsrMatrix A, const SetupParams& params, NearNullspace ns,
                  st.galerkin_slices, more, e.what());
         st.galerkin_slices = more;
         st.galerkin_retries += 1;
+        L.R = CsrMatrix();  // blocks make their rows of R from P; R is formed after them
       }
     }
     if (st.galerkin_slices > 1) {
