@@ -564,8 +564,10 @@ TEST_CASE("GPU Galerkin product that runs out of memory is computed again in mor
   const LevelStats& L0 = h.stats().levels[0];
   MESSAGE("with " << device::available_memory() / 1048576.0 << " MiB left: " << L0.galerkin_slices << " blocks after "
                   << L0.galerkin_retries << " retries");
-  CHECK(L0.galerkin_retries == 1);
-  CHECK(L0.galerkin_slices == 2);
+  // 2 blocks fit where the whole product did not; where the pool is fragmented
+  // by earlier tests, it may take a doubling more.
+  CHECK(L0.galerkin_retries >= 1);
+  CHECK(L0.galerkin_slices == (1 << L0.galerkin_retries));
   check_equal(to_host_csr(h.levels()[1].A), to_host_csr(whole_next), 1e-13);
   filler.clear();
   device::release_cached_memory();
