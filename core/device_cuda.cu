@@ -148,15 +148,14 @@ void* allocate(std::size_t bytes, const char* what) {
   if (bytes == 0) return nullptr;
   void* p = nullptr;
   const auto& exec = active_executor(Space::device);
+  const cudaStream_t st = static_cast<cudaStream_t>(exec->stream());
   auto try_allocate = [&] {
     if (exec->pool())  // an executor's own pool, configured when it was made
-      return cudaMallocFromPoolAsync(&p, bytes, static_cast<cudaMemPool_t>(exec->pool()),
-                                     static_cast<cudaStream_t>(exec->stream()));
+      return cudaMallocFromPoolAsync(&p, bytes, static_cast<cudaMemPool_t>(exec->pool()), st);
     configure_pool_once();  // the default executor: the device's default pool
-    return cudaMallocAsync(&p, bytes, static_cast<cudaStream_t>(exec->stream()));
+    return cudaMallocAsync(&p, bytes, st);
   };
   cudaError_t e = try_allocate();
-  const cudaStream_t st = static_cast<cudaStream_t>(exec->stream());
   if (e == cudaErrorMemoryAllocation && !capturing(st)) {
     // The pool keeps freed blocks mapped for reuse; scattered, they may add up
     // to the request without holding it. Wait for the frees in flight, give

@@ -131,25 +131,13 @@ void require_ends(const Array<offset_t>& rp, index_t rows, offset_t nnz) {
                first, rows, last, nnz);
 }
 
-// The matrix of the views: row_ptr's ends checked, the caller's values in place.
+// The matrix of the views, over their checked indices and the caller's values in place.
 CsrMatrix with_values_in_place(index_t rows, index_t cols, offset_t nnz, Array<offset_t> rp, Array<index_t> ci,
                                const double* val, Space space) {
-  require_ends(rp, rows, nnz);
   // saga reads a matrix it is given and never writes to it: the views are const in use.
   return CsrMatrix(rows, cols, std::move(rp), std::move(ci), Array<double>::view(const_cast<double*>(val), nnz, space));
 }
-}  // namespace
 
-CsrMatrix CsrMatrix::view(index_t rows, index_t cols, offset_t nnz, const offset_t* row_ptr, const index_t* col,
-                          const double* val, Space space) {
-  SAGA_REQUIRE(rows >= 0 && cols >= 0 && nnz >= 0, "CSR view: negative shape {}x{} or nnz {}", rows, cols, nnz);
-  require_view_pointers(row_ptr, col, val, nnz);
-  return with_values_in_place(
-      rows, cols, nnz, Array<offset_t>::view(const_cast<offset_t*>(row_ptr), static_cast<std::size_t>(rows) + 1, space),
-      Array<index_t>::view(const_cast<index_t*>(col), nnz, space), val, space);
-}
-
-namespace {
 // The caller's n = rows + 1 row offsets as offset_t: in place where the widths
 // agree, else a converted copy (narrowed, each checked to lie in [0, nnz]; or widened).
 template <class I>
@@ -170,7 +158,25 @@ Array<offset_t> caller_offsets(const I* row_ptr, index_t rows, offset_t nnz, Spa
     return out;
   }
 }
+
+// A view over the caller's 32-bit columns and values in place, its row offsets
+// of width I (caller_offsets); row_ptr's ends checked.
+template <class I>
+CsrMatrix view_of_int32_columns(index_t rows, index_t cols, I nnz, const I* row_ptr, const index_t* col,
+                                const double* val, Space space) {
+  SAGA_REQUIRE(rows >= 0 && cols >= 0 && nnz >= 0, "CSR view: negative shape {}x{} or nnz {}", rows, cols, nnz);
+  require_view_pointers(row_ptr, col, val, nnz);
+  Array<offset_t> rp = caller_offsets(row_ptr, rows, nnz, space);
+  require_ends(rp, rows, nnz);
+  return with_values_in_place(rows, cols, nnz, std::move(rp),
+                              Array<index_t>::view(const_cast<index_t*>(col), nnz, space), val, space);
+}
 }  // namespace
+
+CsrMatrix CsrMatrix::view(index_t rows, index_t cols, offset_t nnz, const offset_t* row_ptr, const index_t* col,
+                          const double* val, Space space) {
+  return view_of_int32_columns(rows, cols, nnz, row_ptr, col, val, space);
+}
 
 CsrMatrix CsrMatrix::view(std::int64_t rows, std::int64_t cols, std::int64_t nnz, const std::int64_t* row_ptr,
                           const std::int64_t* col, const double* val, Space space) {
@@ -190,10 +196,7 @@ CsrMatrix CsrMatrix::view(std::int64_t rows, std::int64_t cols, std::int64_t nnz
 #if SAGA_WIDE_OFFSETS
 CsrMatrix CsrMatrix::view(index_t rows, index_t cols, std::int32_t nnz, const std::int32_t* row_ptr,
                           const index_t* col, const double* val, Space space) {
-  SAGA_REQUIRE(rows >= 0 && cols >= 0 && nnz >= 0, "CSR view: negative shape {}x{} or nnz {}", rows, cols, nnz);
-  require_view_pointers(row_ptr, col, val, nnz);
-  return with_values_in_place(rows, cols, nnz, caller_offsets(row_ptr, rows, nnz, space),
-                              Array<index_t>::view(const_cast<index_t*>(col), nnz, space), val, space);
+  return view_of_int32_columns(rows, cols, nnz, row_ptr, col, val, space);
 }
 #endif
 

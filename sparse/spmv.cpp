@@ -68,10 +68,9 @@ void SpmvAlgorithm::smoothed_prolongation(const CsrMatrix& A, const Vector& w, d
   parallel_for(s, static_cast<std::int64_t>(u.size()),
                functors::GatherAggregated{agg.data(), scale.data(), e.data(), u.data()});
   apply(1.0, A, u, 0.0, y);
-  multiply(w, y, y, -omega);  // y = -omega w .* (A u)
-  axpby(1.0, u, 1.0, y);      // y = u - omega w .* (A u)
   if (&x_out != &x) copy(x, x_out);
-  axpby(1.0, y, 1.0, x_out);
+  add_scaled_product(-omega, w, y, x_out);  // x - omega w .* (A u)
+  axpby(1.0, u, 1.0, x_out);                // ... + u
 }
 
 namespace {
