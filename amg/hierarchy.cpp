@@ -171,18 +171,25 @@ void galerkin_blocks(const Level& L, const SpgemmAlgorithm& product, int slices,
 
 // The next level's matrix R (A P), timed as the phases "AP" and "PtAP": whole,
 // or in blocks (galerkin_blocks) stacked into one matrix.
-CsrMatrix galerkin_product(const Level& L, const SpgemmAlgorithm& product, int slices, PhaseStep& step,
+// With `single` (the next level's hierarchy_precision is float) the product's
+// values are rounded to float, block by block as they are made: the blocks of
+// the next matrix then hold 8 bytes per nonzero instead of 12 while the rest
+// of the product is computed (docs/memory.md).
+CsrMatrix galerkin_product(const Level& L, const SpgemmAlgorithm& product, int slices, bool single, PhaseStep& step,
                            LevelStats& st) {
   SpgemmStats ap, ptap;
   CsrMatrix C;
   if (slices <= 1) {
     const CsrMatrix AP = step("AP", [&] { return product.multiply(L.A, L.P, &ap); });
     C = step("PtAP", [&] { return product.multiply(L.R, AP, &ptap); });
+    if (single) step("PtAP", [&] { C.store_values_single(); });
     st.galerkin_ap_rows = L.A.rows();
   } else {
     std::vector<CsrMatrix> blocks;
-    galerkin_blocks(L, product, slices, step, ap, ptap, st.galerkin_ap_rows,
-                    [&](index_t, index_t, CsrMatrix Cb) { blocks.push_back(std::move(Cb)); });
+    galerkin_blocks(L, product, slices, step, ap, ptap, st.galerkin_ap_rows, [&](index_t, index_t, CsrMatrix Cb) {
+      if (single) step("PtAP", [&] { Cb.store_values_single(); });
+      blocks.push_back(std::move(Cb));
+    });
     C = step("PtAP", [&] { return stack_rows(std::move(blocks)); });
   }
   st.spgemm["AP"] = {ap.products, ap.nnz_c, st.seconds["AP"], ap.workspace_bytes, ap.slices};
@@ -236,6 +243,15 @@ void store_for_cycle(Level& L, int lvl, const SetupParams& here, amg::CoarseSolv
   }
   st.single_precision = single;
   st.matrix_bytes = L.A.bytes() + L.P.bytes() + L.R.bytes() + (coarse ? coarse->inverse.bytes() : 0);
+}
+
+// Whether level lvl + 1's matrix is made in single precision: its hierarchy is
+// (its values are rounded for the cycle anyway). The Galerkin product rounds
+// it as it is made, and that level's setup widens the rounded values again, so
+// the setup of every coarse level reads the values its cycle will use, whether
+// the product ran whole or in blocks, in a setup or a resetup.
+bool coarse_in_single(const SetupParams& params, int lvl) {
+  return params.at_level(lvl + 1).hierarchy_precision == "float";
 }
 
 // Whether level L's P may be applied implicitly: T of one column per aggregate
@@ -368,7 +384,10 @@ Hierarchy::Hierarchy(CsrMatrix A, const SetupParams& params, NearNullspace ns,
     st.theta = here.theta;
     PhaseStep step{timer, sec, "AMG setup", lvl, L.A.rows(), L.A.nnz(), spgemm_registry().resolve(params_.spgemm, s),
                    s == Space::device ? &st.peak_bytes : nullptr};
-    step("other", [&] { L.dinv = inverse_diagonal(L.A, lvl == 0 ? "matrix" : "coarse matrix"); });
+    step("other", [&] {
+      L.A.store_values_double();  // a coarse matrix made in float (coarse_in_single): its setup reads doubles
+      L.dinv = inverse_diagonal(L.A, lvl == 0 ? "matrix" : "coarse matrix");
+    });
     const bool coarsest = L.A.rows() <= params_.coarse_size || lvl + 1 >= params_.max_levels;
     if (coarsest) {
       step("coarse_factorisation", [&] { coarse_ = amg::factorise_coarse(L.A, params_.coarse_solver); });
@@ -442,7 +461,7 @@ Hierarchy::Hierarchy(CsrMatrix A, const SetupParams& params, NearNullspace ns,
     // A P leaves out the workspace of the product that reads it).
     for (;;) {
       try {
-        next.A = galerkin_product(L, *product, st.galerkin_slices, step, st);
+        next.A = galerkin_product(L, *product, st.galerkin_slices, coarse_in_single(params_, lvl), step, st);
         break;
       } catch (const DeviceOutOfMemory& e) {
         const int more = 2 * st.galerkin_slices;
@@ -527,7 +546,10 @@ ResetupStats Hierarchy::resetup(CsrMatrix A, const ResetupOptions& options) {
     PhaseStep step{timer, rs.phase_seconds, "AMG resetup", lvl, L.A.rows(), L.A.nnz(), spgemm_name};
     const SetupParams here = params_.at_level(lvl);
     LevelStats& st = stats_.levels[l];
-    step("other", [&] { L.dinv = inverse_diagonal(L.A, lvl == 0 ? "matrix" : "coarse matrix"); });
+    step("other", [&] {
+      L.A.store_values_double();  // rounded below when made (coarse_in_single), as in the setup
+      L.dinv = inverse_diagonal(L.A, lvl == 0 ? "matrix" : "coarse matrix");
+    });
     if (l + 1 == levels_.size()) {
       step("coarse_factorisation", [&] { coarse_ = amg::factorise_coarse(L.A, params_.coarse_solver); });
       step("other", [&] { store_for_cycle(L, lvl, here, &coarse_, st); });
@@ -573,6 +595,7 @@ ResetupStats Hierarchy::resetup(CsrMatrix A, const ResetupOptions& options) {
       galerkin_values_in_blocks(L, *product, slices, step, next);
       next.values_changed();
       require_finite(next, fmt::format("the level-{} Galerkin product", l + 1).c_str());
+      if (coarse_in_single(params_, lvl)) step("PtAP", [&] { next.store_values_single(); });
       if (implicit) step("other", [&] { make_prolongator_implicit(L, levels_[l + 1].B, omega, st); });
       step("other", [&] { store_for_cycle(L, lvl, here, nullptr, st); });
       continue;
@@ -589,6 +612,7 @@ ResetupStats Hierarchy::resetup(CsrMatrix A, const ResetupOptions& options) {
     if (keep) L.AP = std::move(AP);
     next.values_changed();  // new values: the analyses that read them go, the structural plans stay
     require_finite(next, fmt::format("the level-{} Galerkin product", l + 1).c_str());
+    if (coarse_in_single(params_, lvl)) step("PtAP", [&] { next.store_values_single(); });
     if (implicit) step("other", [&] { make_prolongator_implicit(L, levels_[l + 1].B, omega, st); });
     step("other", [&] { store_for_cycle(L, lvl, here, nullptr, st); });
   }

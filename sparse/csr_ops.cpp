@@ -123,31 +123,44 @@ CsrMatrix row_block(const CsrMatrix& A, index_t r0, index_t r1, index_t c0, inde
   return A.single_precision() ? block(float()) : block(double());
 }
 
-CsrMatrix stack_rows(std::vector<CsrMatrix> blocks) {
-  SAGA_REQUIRE(!blocks.empty(), "stack_rows: no blocks");
+namespace {
+// stack_rows in the blocks' value type V (all the same, checked by the caller).
+template <class V>
+CsrMatrix stack_rows_of(std::vector<CsrMatrix> blocks, std::int64_t rows, std::int64_t nnz) {
   const Space s = blocks.front().space();
   const index_t cols = blocks.front().cols();
-  std::int64_t rows = 0, nnz = 0;
-  for (const CsrMatrix& B : blocks) {
-    SAGA_REQUIRE(B.cols() == cols && B.space() == s, "stack_rows: a {}x{} block on the {} under {} columns on the {}",
-                 B.rows(), B.cols(), to_string(B.space()), cols, to_string(s));
-    rows += B.rows();
-    nnz += B.nnz();
-  }
   Array<offset_t> rp(static_cast<std::size_t>(rows) + 1, s, "stacked row pointers");
   Array<index_t> col(checked_offset(nnz, "stacked matrix nonzeros"), s, "stacked columns");
-  Array<double> val(col.size(), s, "stacked values");
+  Array<V> val(col.size(), s, "stacked values");
   std::int64_t r = 0, k = 0;
   for (CsrMatrix& B : blocks) {
     // rows r .. r + B.rows() (the last pointer is the next block's first).
     parallel_for(s, B.rows() + 1, functors::RebaseRowPtr{B.row_ptr().data(), rp.data() + r, static_cast<offset_t>(k)});
     parallel_for(s, B.nnz(), functors::ShiftColumns{B.col().data(), col.data() + k, 0});
-    parallel_for(s, B.nnz(), functors::CopyValues{B.val().data(), val.data() + k});
+    parallel_for(s, B.nnz(), functors::CopyValuesOf<V>{stored_values<V>(B).data(), val.data() + k});
     r += B.rows();
     k += B.nnz();
-    B = CsrMatrix();
+    B = CsrMatrix();  // freed as soon as copied: the peak holds the stack and the blocks not yet copied
   }
   return CsrMatrix(static_cast<index_t>(rows), cols, std::move(rp), std::move(col), std::move(val));
+}
+}  // namespace
+
+CsrMatrix stack_rows(std::vector<CsrMatrix> blocks) {
+  SAGA_REQUIRE(!blocks.empty(), "stack_rows: no blocks");
+  const Space s = blocks.front().space();
+  const index_t cols = blocks.front().cols();
+  const bool single = blocks.front().single_precision();
+  std::int64_t rows = 0, nnz = 0;
+  for (const CsrMatrix& B : blocks) {
+    SAGA_REQUIRE(B.cols() == cols && B.space() == s, "stack_rows: a {}x{} block on the {} under {} columns on the {}",
+                 B.rows(), B.cols(), to_string(B.space()), cols, to_string(s));
+    SAGA_REQUIRE(B.single_precision() == single, "stack_rows: blocks of single and double precision values mixed");
+    rows += B.rows();
+    nnz += B.nnz();
+  }
+  return single ? stack_rows_of<float>(std::move(blocks), rows, nnz)
+                : stack_rows_of<double>(std::move(blocks), rows, nnz);
 }
 
 void copy_values(const CsrMatrix& A, double* dst) {

@@ -37,7 +37,8 @@ std::int64_t first_pattern_difference(const CsrMatrix& A, const CsrMatrix& B);
 CsrMatrix row_block(const CsrMatrix& A, index_t r0, index_t r1, index_t c0 = 0, index_t cols = -1,
                     bool share_entries = false);
 // The matrices one under the other (same column count and space): rows of
-// blocks[0], then blocks[1], ... Each block is freed once it is copied.
+// blocks[0], then blocks[1], ... Each block is freed once it is copied. The
+// values in the blocks' precision (all double or all single).
 CsrMatrix stack_rows(std::vector<CsrMatrix> blocks);
 // dst[k] = A's values, k in [0, nnz(A)) (dst in A's space).
 void copy_values(const CsrMatrix& A, double* dst);
