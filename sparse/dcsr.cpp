@@ -99,8 +99,7 @@ DcsrMatrix DcsrMatrix::from_csr(const CsrMatrix& A, const DcsrParams& p) {
   A.val().copy_into(D.val_, 0);
   parallel_for(A.space(), A.rows(), functors::DcsrFromCsr{table(D.seg_, D.size_, D.nseg_, D.pitch_),
                                                          A.row_ptr().data()});
-  const unsigned long long used = static_cast<unsigned long long>(nnz);
-  D.cursor_.copy_from_host(&used, 1);
+  D.set_cursor(nnz);
   D.entries_ = nnz;
   D.segments_ = A.rows();
   D.sorted_ = true;
@@ -148,11 +147,14 @@ DcsrMatrix DcsrMatrix::blank(index_t rows, index_t cols, Space space, const Dcsr
   D.init_layout(rows, cols, space, p, cap);
   D.slack_ = alpha;
   parallel_for(space, rows, functors::DcsrBlank{table(D.seg_, D.size_, D.nseg_, D.pitch_), p.initial_width});
-  const unsigned long long used = static_cast<unsigned long long>(first);
-  D.cursor_.copy_from_host(&used, 1);
+  D.set_cursor(first);
   D.segments_ = p.initial_width > 0 ? rows : 0;
   D.sorted_ = true;  // no entries
   return D;
+}
+
+void DcsrMatrix::set_cursor(std::int64_t entries) {
+  parallel_for(space(), 1, functors::DcsrSetCursor{cursor_.data(), static_cast<unsigned long long>(entries)});
 }
 
 std::int64_t DcsrMatrix::cursor() const { return static_cast<std::int64_t>(cursor_.get(0)); }
@@ -196,8 +198,7 @@ void DcsrMatrix::defragment(std::int64_t new_capacity) {
   segments_ = rows_;
   col_ = std::move(col);
   val_ = std::move(val);
-  const unsigned long long used = static_cast<unsigned long long>(total);
-  cursor_.copy_from_host(&used, 1);
+  set_cursor(total);
   // In row order the new starts are a CSR row_ptr (total appended by the scan).
   set_compact(params_.order_by_length && rows_ > 1 ? Array<offset_t>() : std::move(start));
 }
@@ -279,10 +280,7 @@ DcsrMatrix::PassResult DcsrMatrix::insert_pass(const CsrMatrix& batch, Array<std
   r.updated = total(updated);
   r.new_segments = total(opened);
   // A failed allocation may have moved the cursor past the end.
-  if (cursor() > capacity()) {
-    const unsigned long long c = static_cast<unsigned long long>(capacity());
-    cursor_.copy_from_host(&c, 1);
-  }
+  if (cursor() > capacity()) set_cursor(capacity());
   return r;
 }
 

@@ -160,6 +160,7 @@ class DcsrMatrix {
   Array<offset_t> size_;
   Array<std::int32_t> nseg_;
   Array<unsigned long long> cursor_;  // one element
+  void set_cursor(std::int64_t entries);  // on the device without waiting for it
   std::int64_t entries_ = 0;          // Σ row sizes, kept by every update
   std::int64_t segments_ = 0;         // segments in use (an upper bound): the kernels' lanes per row
   double mean_run_length() const;

@@ -90,6 +90,14 @@ struct DcsrCompactRowPtr {
   SAGA_HD void operator()(std::int64_t i) const { rp[i] = i < rows ? t.start(i, 0) : entries; }
 };
 
+// The bump allocator's cursor set on the device (a kernel, not a host copy:
+// a copy from pageable host memory waits for the stream first).
+struct DcsrSetCursor {
+  unsigned long long* cursor;
+  unsigned long long value;
+  SAGA_HD void operator()(std::int64_t) const { *cursor = value; }
+};
+
 // Blank rows: row i's first segment is [i w, (i+1) w).
 struct DcsrBlank {
   DcsrRows t;

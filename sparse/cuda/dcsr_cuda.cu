@@ -13,6 +13,7 @@
 
 SAGA_INSTANTIATE_DEVICE_FOR_EACH(saga::functors::DcsrFromCsr)
 SAGA_INSTANTIATE_DEVICE_FOR_EACH(saga::functors::DcsrBlank)
+SAGA_INSTANTIATE_DEVICE_FOR_EACH(saga::functors::DcsrSetCursor)
 SAGA_INSTANTIATE_DEVICE_FOR_EACH(saga::functors::DcsrCompactRowPtr)
 SAGA_INSTANTIATE_DEVICE_FOR_EACH(saga::functors::DcsrInsertRow)
 SAGA_INSTANTIATE_DEVICE_FOR_EACH(saga::functors::DcsrEraseRow)
