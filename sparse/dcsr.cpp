@@ -80,7 +80,7 @@ void DcsrMatrix::init_layout(index_t rows, index_t cols, Space space, const Dcsr
   seg_ = Array<offset_t>(static_cast<std::size_t>(pitch_ * p.segments), space, "DCSR segment table");
   size_ = Array<offset_t>(rows, space, "DCSR row sizes");
   nseg_ = Array<std::int32_t>(rows, space, "DCSR row segment counts");
-  cursor_ = Array<unsigned long long>::zeros(1, space, "DCSR allocation cursor");
+  cursor_ = Array<unsigned long long>(1, space, "DCSR allocation cursor");  // set by the caller (set_cursor)
 }
 
 DcsrMatrix DcsrMatrix::from_csr(const CsrMatrix& A, const DcsrParams& p) {

@@ -139,6 +139,7 @@ class DcsrMatrix {
   std::int64_t cursor() const;
 
  private:
+  // Shape, parameters and buffers; the caller fills the table and sets the cursor.
   void init_layout(index_t rows, index_t cols, Space space, const DcsrParams& p, std::int64_t capacity);
   std::int64_t limit() const;  // largest capacity allowed
   // One insertion pass over the rows flagged in `pending` (all when null).
