@@ -124,18 +124,24 @@ void MultigridCycle::cycle(const CycleShape& shape, std::size_t l, const Vector&
   }
   const Level& L = levels[l];
   const int pre = pre_[l], post = post_[l];
+  Vector& r = r_[l];
   if (zero_guess && pre == 0) fill(x, 0.0);
-  if (pre > 0) smoothers_[l]->smooth(b, x, pre, zero_guess);
+  // A single pre-sweep from zero and the residual it leaves in one pass where
+  // the smoother fuses them (damped and L1 Jacobi: the default V(1,1) cycle).
+  const bool have_residual = zero_guess && pre == 1 && smoothers_[l]->sweep_from_zero_with_residual(b, x, r);
+  if (pre > 0 && !have_residual) smoothers_[l]->smooth(b, x, pre, zero_guess);
   const bool x_zero = zero_guess && pre == 0;
   std::vector<const CycleShape*> visits = shape.coarse_visits();
   // The coarsest level is solved exactly: a second visit would change nothing.
   if (l + 2 == levels.size()) visits.resize(1);
-  Vector& r = r_[l];
   for (std::size_t g = 0; g < visits.size(); ++g) {
-    if (!x_zero || g > 0)
+    if (g == 0 && have_residual) {
+      // r made with the pre-sweep
+    } else if (!x_zero || g > 0) {
       spmv_residual(L.A, x, b, r);  // one pass: r = b - A x
-    else
+    } else {
       copy(b, r);
+    }
     spmv(L.R, r, bc_[l]);
     cycle(*visits[g], l + 1, bc_[l], xc_[l], true);
     if (post > 0 && g + 1 == visits.size() && smoothers_[l]->sweeps_out_of_place()) {

@@ -36,6 +36,14 @@ class Smoother {
   // True when smooth_from saves a pass over smooth (the cycle then writes the
   // prolongated guess elsewhere and lets the smoother write x).
   virtual bool sweeps_out_of_place() const { return false; }
+  // One sweep from x = 0 into x and the residual r = b - A x of its result,
+  // fused where the smoother can (a cycle's pre-sweep and the residual it
+  // restricts: one pass over A instead of a vector pass and a product).
+  // Returns false, having done nothing, where it cannot.
+  virtual bool sweep_from_zero_with_residual(const Vector& b, Vector& x, Vector& r) const {
+    (void)b, (void)x, (void)r;
+    return false;
+  }
 };
 
 using SmootherRegistry = Registry<Smoother, const SmootherLevel&>;

@@ -73,6 +73,12 @@ void SpmvAlgorithm::smoothed_prolongation(const CsrMatrix& A, const Vector& w, d
   axpby(1.0, u, 1.0, x_out);                // ... + u
 }
 
+void SpmvAlgorithm::relax_from_zero(const CsrMatrix& A, const Vector& b, const Vector& w, double omega, Vector& x,
+                                    Vector& r) const {
+  multiply(w, b, x, omega);  // x_j = omega (w_j b_j): the fused kernels form the same value
+  apply_add(-1.0, A, x, 1.0, b, r);
+}
+
 namespace {
 void check(const CsrMatrix& A, const Vector& x, const Vector& y) {
   SAGA_REQUIRE(x.size() == static_cast<std::size_t>(A.cols()), "SpMV: x has {} entries but A has {} columns",
@@ -139,6 +145,17 @@ void spmv_smoothed_prolongation(const CsrMatrix& A, const Vector& w, double omeg
                    x_out.space() == s,
                "smoothed prolongation: every operand on the {}", to_string(s));
   default_algorithm(s).smoothed_prolongation(A, w, omega, agg, scale, e, x, x_out);
+}
+
+void spmv_relax_from_zero(const CsrMatrix& A, const Vector& b, const Vector& w, double omega, Vector& x, Vector& r) {
+  SAGA_REQUIRE(A.rows() == A.cols(), "relaxation from zero: A is {}x{}, not square", A.rows(), A.cols());
+  check(A, x, r);
+  SAGA_REQUIRE(b.size() == x.size() && w.size() == x.size() && b.space() == x.space() && w.space() == x.space(),
+               "relaxation from zero: b ({}) and w ({}) must match x ({} entries, same space)", b.size(), w.size(),
+               x.size());
+  SAGA_REQUIRE(x.empty() || (x.data() != r.data() && x.data() != b.data() && r.data() != b.data()),
+               "relaxation from zero: x, b and r must be distinct vectors");
+  default_algorithm(A.space()).relax_from_zero(A, b, w, omega, x, r);
 }
 
 void spmv_prepare(const CsrMatrix& A) { default_algorithm(A.space()).prepare(A); }

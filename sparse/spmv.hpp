@@ -38,6 +38,12 @@ class SpmvAlgorithm {
   // (amg.implicit_prolongator). x_out may be x (row i reads x_i only).
   virtual void smoothed_prolongation(const CsrMatrix& A, const Vector& w, double omega, const Array<index_t>& agg,
                                      const Vector& scale, const Vector& e, const Vector& x, Vector& x_out) const;
+  // x = omega w .* b (a relaxation sweep from x = 0) and r = b - A x with that
+  // x: the pre-sweep of a cycle and the residual it restricts, in one pass
+  // over A where the algorithm fuses them (x_j formed where it is read). x,
+  // b and r distinct.
+  virtual void relax_from_zero(const CsrMatrix& A, const Vector& b, const Vector& w, double omega, Vector& x,
+                               Vector& r) const;
   // Builds what the algorithm keeps with A (its analysis), so that the first
   // product does not pay for it (and a CUDA graph capture finds it made).
   virtual void prepare(const CsrMatrix& A) const { (void)A; }
@@ -75,6 +81,7 @@ void spmv_relax(const CsrMatrix& A, const Vector& x, const Vector& b, const Vect
 void spmv_dot(const CsrMatrix& A, const Vector& x, Vector& y, Scalars& s, int slot);
 void spmv_smoothed_prolongation(const CsrMatrix& A, const Vector& w, double omega, const Array<index_t>& agg,
                                 const Vector& scale, const Vector& e, const Vector& x, Vector& x_out);
+void spmv_relax_from_zero(const CsrMatrix& A, const Vector& b, const Vector& w, double omega, Vector& x, Vector& r);
 // Builds the default algorithm's analysis of A now (MultigridCycle does this for
 // every operator of the hierarchy when it is made).
 void spmv_prepare(const CsrMatrix& A);

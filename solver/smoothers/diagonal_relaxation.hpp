@@ -53,6 +53,11 @@ class DiagonalRelaxation : public Smoother {
     }
   }
   bool sweeps_out_of_place() const override { return true; }
+  // x = omega W b, r = b - A x: one pass (x_j formed where the product reads it).
+  bool sweep_from_zero_with_residual(const Vector& b, Vector& x, Vector& r) const override {
+    spmv_relax_from_zero(A_, b, *w_, omega_, x, r);
+    return true;
+  }
   double omega() const { return omega_; }
 
  private:

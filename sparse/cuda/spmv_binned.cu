@@ -82,6 +82,17 @@ struct ProlongOut {  // x_out = x + u - omega w s, u = scale[g] e[g] (g = agg[r]
   }
 };
 
+struct RelaxFromZeroOut {  // x = omega (w .* b) (row r's own entry) and r = b - s, s = A x
+  const double *b, *w;
+  double omega;
+  double *x, *res;
+  __device__ double operator()(index_t r, double s) const {
+    x[r] = omega * (w[r] * b[r]);
+    res[r] = b[r] - s;
+    return 0.0;
+  }
+};
+
 // ---- input accessors: x_c as the kernels read it -------------------------------------------------
 struct DirectX {  // x itself, through the read-only cache
   const double* __restrict__ p;
@@ -95,6 +106,12 @@ struct AggregatedX {  // u_c = scale[g] e[g], g = agg[c]: a tentative prolongati
     const index_t g = __ldg(agg + c);
     return g < 0 ? 0.0 : __ldg(scale + g) * __ldg(e + g);
   }
+};
+struct RelaxedFromZeroX {  // x_c = omega (w_c b_c): a relaxation sweep from 0 (multiply()'s rounding), read in place
+  const double* __restrict__ w;
+  const double* __restrict__ b;
+  double omega;
+  __device__ double operator()(index_t c) const { return omega * (__ldg(w + c) * __ldg(b + c)); }
 };
 
 // ---- the analysis ------------------------------------------------------------------------------
@@ -508,6 +525,11 @@ class BinnedSpmv final : public SpmvAlgorithm {
   }
   void apply_dot(const CsrMatrix& A, const Vector& x, Vector& y, Scalars& s, int slot) const override {
     run_binned(A, DirectX{x.data()}, DotOut{x.data(), y.data()}, p_, &s, slot);
+  }
+  void relax_from_zero(const CsrMatrix& A, const Vector& b, const Vector& w, double omega, Vector& x,
+                       Vector& r) const override {
+    run_binned(A, RelaxedFromZeroX{w.data(), b.data(), omega},
+               RelaxFromZeroOut{b.data(), w.data(), omega, x.data(), r.data()}, p_, nullptr, 0);
   }
 
  private:

@@ -176,6 +176,20 @@ TEST_CASE("GPU binned SpMV: bins, fused products against their composition, bitw
       const double want = dot(zh, oh);
       CHECK(std::abs(rs.head(2)[1] - want) <= 1e-12 * std::max(1.0, std::abs(want)) * std::sqrt(double(Ah.rows()) + 1));
     }
+    {  // a sweep from zero and its residual in one pass: x = omega w .* b, r = b - A x
+      const Vector wd = wh.to(Space::device);
+      Vector xf(Ah.rows(), Space::device), rf(Ah.rows(), Space::device);
+      Vector xc(Ah.rows(), Space::device), rc(Ah.rows(), Space::device);
+      spmv_relax_from_zero(Ad, zd, wd, 0.66, xf, rf);
+      multiply(wd, zd, xc, 0.66);  // its composition on the device: the same values and summation order
+      spmv_residual(Ad, xc, zd, rc);
+      CHECK(xf.to_vector() == xc.to_vector());
+      CHECK(rf.to_vector() == rc.to_vector());
+      Vector xh0(Ah.rows(), Space::host), rh0(Ah.rows(), Space::host);
+      spmv_relax_from_zero(Ah, zh, wh, 0.66, xh0, rh0);
+      CHECK(xf.to_vector() == xh0.to_vector());
+      CHECK(max_rel_diff(rf.to_vector(), rh0.to_vector()) < 1e-12);
+    }
     // y = A x with x . y
     Scalars sh(3, Space::host), sd(3, Space::device);
     spmv_dot(Ah, xh, yh, sh, 1);

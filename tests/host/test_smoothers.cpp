@@ -5,6 +5,7 @@
 #include "api/saga.hpp"
 #include "problems/structured.hpp"
 #include "sparse/csr_ops.hpp"
+#include "sparse/spmv.hpp"
 #include "sparse/vector_ops.hpp"
 #include "tests/helpers.hpp"
 #include "tests/smoother_oracles.hpp"
@@ -27,6 +28,36 @@ TEST_CASE("one damped-Jacobi sweep equals x + omega D^-1 (b - A x)") {
   Vector z(n, Space::host);
   j->smooth(from(b), z, 1, true);
   CHECK((vec(z) - (4.0 / (3.0 * 1.6)) * M.diagonal().cwiseInverse().cwiseProduct(b)).norm() <= 1e-13 * b.norm());
+}
+
+TEST_CASE("a sweep from zero with its residual: x = omega W b, r = b - A x, for the diagonal relaxations") {
+  std::mt19937_64 rng(fresh_seed());
+  const index_t n = 50;
+  const HostCsr h = random_spd(n, rng);
+  const CsrMatrix A = from_host_csr(h, Space::host);
+  const Eigen::MatrixXd M = dense(h);
+  const Vector dinv = inverse_diagonal(A);
+  const Eigen::VectorXd b = Eigen::VectorXd::Random(n);
+  for (const char* name : {"jacobi", "l1_jacobi"}) {
+    CAPTURE(name);
+    const auto sm = smoothers().create(Component(name, Options().set("omega", "0.7")), Space::host,
+                                       SmootherLevel{A, dinv, 1.6});
+    Vector x(n, Space::host), r(n, Space::host), x1(n, Space::host);
+    REQUIRE(sm->sweep_from_zero_with_residual(from(b), x, r));
+    sm->smooth(from(b), x1, 1, true);  // the unfused sweep: the same x
+    CHECK(x.to_vector() == x1.to_vector());
+    CHECK((vec(r) - (b - M * vec(x))).norm() <= 1e-13 * b.norm());
+  }
+  // The primitive against its definition, W and omega given.
+  Vector w = random_vector(n, rng(), Space::host), x(n, Space::host), r(n, Space::host);
+  spmv_relax_from_zero(A, from(b), w, 0.45, x, r);
+  const Eigen::VectorXd xe = 0.45 * vec(w).cwiseProduct(b);
+  CHECK((vec(x) - xe).norm() <= 1e-15 * xe.norm());
+  CHECK((vec(r) - (b - M * xe)).norm() <= 1e-13 * b.norm());
+  CHECK_THROWS_AS(spmv_relax_from_zero(A, from(b), w, 0.45, x, x), InputError);  // x and r the same vector
+  // A smoother that cannot fuse it says so and leaves x and r alone.
+  const auto cheb = smoothers().create("chebyshev", Space::host, SmootherLevel{A, dinv, 1.6});
+  CHECK_FALSE(cheb->sweep_from_zero_with_residual(from(b), x, r));
 }
 
 TEST_CASE("every smoother and cycle gives a convergent preconditioner, symmetric for V and W") {
