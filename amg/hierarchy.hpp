@@ -81,6 +81,11 @@ struct LevelStats {
 // near-nullspace columns. Not included: the global ESC slice of rows too long
 // for a CTA, which takes at most a quarter of the memory free when it runs.
 std::size_t estimate_setup_bytes(index_t rows, std::int64_t nnz, int nullspace_columns);
+// The same with the Galerkin product in blocks of rows (A P never whole), for
+// the hierarchy precision and prolongator of `p`: the least a setup needs, by
+// the measured peaks (docs/memory.md). The setup warns when even this does not
+// fit the device memory available.
+std::size_t estimate_blocked_setup_bytes(index_t rows, int nullspace_columns, const SetupParams& p);
 
 struct HierarchyStats {
   std::vector<LevelStats> levels;

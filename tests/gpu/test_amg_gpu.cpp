@@ -572,3 +572,28 @@ TEST_CASE("GPU Galerkin product that runs out of memory is computed again in mor
   filler.clear();
   device::release_cached_memory();
 }
+
+TEST_CASE("GPU setup in blocks stays within the blocked memory model for each hierarchy precision") {
+  // estimate_blocked_setup_bytes: the least a setup with the Galerkin product
+  // in blocks needs beyond A, by hierarchy precision and prolongator; the setup
+  // warns only when even that does not fit.
+  const CsrMatrix A = poisson(Stencil::fd3d_7pt, sized(96, 40), Space::device);
+  const double matrix_bytes = static_cast<double>(A.bytes());
+  for (int variant = 0; variant < 3; ++variant) {
+    AmgParams p;
+    p.galerkin_slices = 8;
+    if (variant > 0) p.hierarchy_precision = "float";
+    if (variant > 1) p.implicit_prolongator = true;
+    CAPTURE(variant);
+    device::release_cached_memory();
+    device::reset_peak_memory();
+    const std::size_t before = device::pool_usage().current;
+    { const Hierarchy h(A.clone(), p); }
+    const double beyond = static_cast<double>(device::pool_usage().peak - before) - matrix_bytes;
+    const double blocked = static_cast<double>(estimate_blocked_setup_bytes(A.rows(), 1, p));
+    MESSAGE("variant " << variant << ": peak " << beyond / A.rows() << " B/row beyond A, blocked model "
+                       << blocked / A.rows() << " B/row");
+    CHECK(beyond <= blocked);
+    CHECK(blocked <= static_cast<double>(estimate_setup_bytes(A.rows(), A.nnz(), 1)));
+  }
+}

@@ -574,3 +574,20 @@ TEST_CASE("the Galerkin product in blocks of R's rows equals the whole one, also
     }
   }
 }
+
+TEST_CASE("setup memory models: the blocked one below the whole one, less with float values and the implicit P") {
+  const index_t rows = 1000000;
+  const std::int64_t nnz = 7 * static_cast<std::int64_t>(rows);
+  AmgParams d, f, fi;
+  f.hierarchy_precision = fi.hierarchy_precision = "float";
+  fi.implicit_prolongator = true;
+  const std::size_t whole = estimate_setup_bytes(rows, nnz, 1);
+  const std::size_t bd = estimate_blocked_setup_bytes(rows, 1, d), bf = estimate_blocked_setup_bytes(rows, 1, f),
+                    bfi = estimate_blocked_setup_bytes(rows, 1, fi);
+  CHECK(bfi < bf);
+  CHECK(bf < bd);
+  CHECK(bd < whole);
+  // The implicit P needs one near-nullspace column: with more, the float model applies.
+  CHECK(estimate_blocked_setup_bytes(rows, 6, fi) == estimate_blocked_setup_bytes(rows, 6, f));
+  CHECK(estimate_blocked_setup_bytes(rows, 6, d) > bd);
+}
