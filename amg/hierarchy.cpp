@@ -42,9 +42,10 @@ constexpr double kFixedBytes = 4.0 * 1048576;
 // needs less: the peaks beyond A and the caller's b and x, measured on the
 // H100 (docs/memory.md), 3D 7-pt in blocks 197 B per row with a double
 // hierarchy (N = 640), 146 with a float one (N = 674, 8 blocks), 114 with a
-// float one and the implicit P (N = 700, 8 blocks); 3D 27-pt in 8 blocks 130
-// (N = 200, double). Rounded up to 200 / 150 / 120 bytes per row.
-constexpr double kBlockedBytesPerRow = 200, kBlockedFloatBytesPerRow = 150, kBlockedImplicitBytesPerRow = 120;
+// float one and the implicit P (N = 700, 8 blocks; 126 at N = 96, where the
+// fixed costs weigh more); 3D 27-pt in 8 blocks 130 (N = 200, double).
+// Rounded up to 200 / 150 / 130 bytes per row.
+constexpr double kBlockedBytesPerRow = 200, kBlockedFloatBytesPerRow = 150, kBlockedImplicitBytesPerRow = 130;
 
 // Runs one phase of level `lvl`, timed into `sec[phase]`. A failure inside it
 // (out of device memory, above all) names the level, the phase and, for the
