@@ -329,6 +329,27 @@ std::size_t estimate_blocked_setup_bytes(index_t rows, int nullspace_columns, co
   return static_cast<std::size_t>(kFixedBytes + per_row * rows);
 }
 
+std::string fit_to_memory(SetupParams& p, index_t rows, const NearNullspace& ns, std::size_t available) {
+  if (!p.fit_memory) return "";
+  std::vector<std::string> changed;
+  const std::size_t before = estimate_blocked_setup_bytes(rows, ns.columns, p);
+  if (p.hierarchy_precision == "double" && before > available) {
+    p.hierarchy_precision = "float";
+    changed.push_back("the hierarchy stored in float");
+  }
+  const bool implicit_can = ns.columns == 1 && ns.B.empty() && ns.block_size <= 1;
+  if (!p.implicit_prolongator && implicit_can && p.hierarchy_precision == "float" &&
+      estimate_blocked_setup_bytes(rows, ns.columns, p) > available) {
+    p.implicit_prolongator = true;
+    changed.push_back("P applied implicitly");
+  }
+  if (changed.empty()) return "";
+  return fmt::format("{}{}: {:.1f} GiB of device memory estimated beyond the matrix, {:.1f} GiB available "
+                     "(amg.fit_memory: false keeps the settings)",
+                     changed[0], changed.size() > 1 ? " and " + changed[1] : std::string(), before / 1073741824.0,
+                     available / 1073741824.0);
+}
+
 std::int64_t HierarchyStats::largest_spgemm_workspace() const {
   std::int64_t w = 0;
   for (const LevelStats& L : levels)
@@ -363,6 +384,8 @@ Hierarchy::Hierarchy(CsrMatrix A, const SetupParams& params, NearNullspace ns,
     // (or given) the Galerkin product runs in blocks where it does not fit, and
     // the setup needs what the blocked model says.
     const std::size_t available = device::available_memory();
+    stats_.memory_fit = fit_to_memory(params_, A.rows(), ns, available);
+    if (!stats_.memory_fit.empty()) log_info("AMG setup: {}", stats_.memory_fit);
     const std::size_t blocked = estimate_blocked_setup_bytes(A.rows(), ns.columns, params_);
     const bool blocks = params_.galerkin_slices != 1;
     const std::size_t need = blocks ? std::min(blocked, stats_.estimated_bytes) : stats_.estimated_bytes;

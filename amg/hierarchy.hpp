@@ -86,12 +86,21 @@ std::size_t estimate_setup_bytes(index_t rows, std::int64_t nnz, int nullspace_c
 // the measured peaks (docs/memory.md). The setup warns when even this does not
 // fit the device memory available.
 std::size_t estimate_blocked_setup_bytes(index_t rows, int nullspace_columns, const SetupParams& p);
+// amg.fit_memory: where a setup of `rows` rows with near-nullspace `ns` is
+// estimated (estimate_blocked_setup_bytes) not to fit `available` bytes, sets
+// p's hierarchy_precision to float, and where even that does not fit, its
+// implicit_prolongator (only where it applies: one constant near-nullspace
+// vector of single unknowns). Neither costs an iteration on the seed suite and
+// its variants (docs/memory.md). Returns what it changed and why ("": nothing,
+// or p.fit_memory false).
+std::string fit_to_memory(SetupParams& p, index_t rows, const NearNullspace& ns, std::size_t available);
 
 struct HierarchyStats {
   std::vector<LevelStats> levels;
   double grid_complexity = 0, operator_complexity = 0;
   double setup_seconds = 0;
   std::size_t estimated_bytes = 0;  // estimate_setup_bytes before the setup
+  std::string memory_fit;           // what amg.fit_memory changed, and why ("" where nothing)
   std::int64_t largest_spgemm_workspace() const;  // over every level's products
   std::map<std::string, double> phase_seconds;  // summed over levels
   double spgemm_seconds() const;

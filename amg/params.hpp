@@ -45,6 +45,12 @@ struct SetupParams {
   // fine unknown) for one more pass over the level's A per prolongation.
   // docs/memory.md.
   bool implicit_prolongator = false;
+  // On the device, where the setup (with the Galerkin product in blocks) is
+  // estimated not to fit the memory available, store the hierarchy in float
+  // and, where even that does not fit, apply P implicitly too: the two
+  // settings above, chosen for the user (HierarchyStats::memory_fit says so).
+  // docs/memory.md.
+  bool fit_memory = true;
   // Per-level settings: levels[l] overrides keys of level l (setup keys such as
   // theta, and cycle keys: pre_sweeps, post_sweeps, smoother and the smoother's
   // options as "smoother.NAME").
@@ -69,6 +75,9 @@ struct SetupParams {
     v("implicit_prolongator", implicit_prolongator,
       "apply P as (I - omega D^-1 A) T in the cycle instead of storing it, where T has one column per aggregate "
       "over a constant near-nullspace (less memory, one more pass over A per prolongation)");
+    v("fit_memory", fit_memory,
+      "where the setup is estimated not to fit the device memory available, store the hierarchy in float and, if "
+      "need be, apply P implicitly (hierarchy_precision, implicit_prolongator)");
   }
   // The parameters on level l (levels[l] applied; keys of the cycle ignored).
   SetupParams at_level(int l) const;

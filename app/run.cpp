@@ -316,6 +316,7 @@ std::string format_summary(const RunResult& r) {
     s += fmt::format("          hierarchy matrices {:.3f} GiB ({:.0f} B per unknown; P, R and coarse values in {})\n",
                    h.matrix_bytes() / 1073741824.0, static_cast<double>(h.matrix_bytes()) / r.rows,
                    !h.levels.empty() && h.levels.front().single_precision ? "float" : "double");
+  if (!h.memory_fit.empty()) s += fmt::format("          to fit the device memory: {}\n", h.memory_fit);
   for (std::size_t l = 0; l < h.levels.size(); ++l)
     if (h.levels[l].implicit_prolongator)
       s += fmt::format("          level {}: P applied as (I - ωD⁻¹A) T, not stored (amg.implicit_prolongator)\n", l);
@@ -403,7 +404,8 @@ nlohmann::json to_json(const RunResult& r) {
                     {"grid_complexity", h.grid_complexity},
                     {"operator_complexity", h.operator_complexity},
                     {"matrix_bytes", h.matrix_bytes()},
-                    {"coarse_pseudo_inverse", h.coarse_pseudo_inverse}};
+                    {"coarse_pseudo_inverse", h.coarse_pseudo_inverse},
+                    {"memory_fit", h.memory_fit}};
   json shares = json::object();
   for (const auto& [phase, t] : h.phase_seconds) shares[phase] = h.setup_seconds > 0 ? t / h.setup_seconds : 0.0;
   j["setup"] = {{"seconds", h.setup_seconds},

@@ -597,3 +597,42 @@ TEST_CASE("GPU setup in blocks stays within the blocked memory model for each hi
     CHECK(blocked <= static_cast<double>(estimate_setup_bytes(A.rows(), A.nnz(), 1)));
   }
 }
+
+TEST_CASE("GPU fit_memory: with the device memory held down the setup stores the hierarchy in float, then P implicitly") {
+  const CsrMatrix A = poisson(Stencil::fd3d_7pt, sized(80, 40), Space::device);
+  AmgParams d;
+  AmgParams f = d;
+  f.hierarchy_precision = "float";
+  const double rows = A.rows();
+  const double need_d = static_cast<double>(estimate_blocked_setup_bytes(A.rows(), 1, d));
+  const double need_f = static_cast<double>(estimate_blocked_setup_bytes(A.rows(), 1, f));
+  // Leave available memory (beyond A) between the float and the double estimate, then just below the float one.
+  for (const double target : {(need_d + need_f) / 2, need_f - 5.0 * rows}) {
+    CAPTURE(target / rows);
+    CsrMatrix B = A.clone();  // the setup's matrix, made before the memory is held down
+    device::release_cached_memory();
+    std::vector<Array<char>> filler;
+    for (std::size_t block : {std::size_t(256) << 20, std::size_t(16) << 20, std::size_t(1) << 20})
+      while (static_cast<double>(device::available_memory()) > target + block)
+        filler.emplace_back(block, Space::device, "test filler");
+    MESSAGE("available " << device::available_memory() / rows << " B per row; estimates double " << need_d / rows
+                         << ", float " << need_f / rows);
+    AmgParams p;
+    p.galerkin_slices = 8;  // the models are of the product in blocks
+    const bool want_implicit = target < need_f;
+    {
+      const Hierarchy h(std::move(B), p);
+      MESSAGE(h.stats().memory_fit);
+      CHECK(h.stats().memory_fit.find("float") != std::string::npos);
+      CHECK(h.stats().levels.front().single_precision);
+      CHECK(h.stats().levels.front().implicit_prolongator == want_implicit);
+      CHECK(h.params().hierarchy_precision == "float");
+    }
+    filler.clear();
+    device::release_cached_memory();
+  }
+  // With room, or with fit_memory off, nothing is changed.
+  const Hierarchy roomy(A.clone(), AmgParams());
+  CHECK(roomy.stats().memory_fit.empty());
+  CHECK_FALSE(roomy.stats().levels.front().single_precision);
+}

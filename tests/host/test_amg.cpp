@@ -591,3 +591,53 @@ TEST_CASE("setup memory models: the blocked one below the whole one, less with f
   CHECK(estimate_blocked_setup_bytes(rows, 6, fi) == estimate_blocked_setup_bytes(rows, 6, f));
   CHECK(estimate_blocked_setup_bytes(rows, 6, d) > bd);
 }
+
+TEST_CASE("fit_memory: float where the double setup does not fit, then the implicit P; never where it cannot apply") {
+  const index_t rows = 1000000;
+  AmgParams d;
+  AmgParams f = d;
+  f.hierarchy_precision = "float";
+  AmgParams fi = f;
+  fi.implicit_prolongator = true;
+  const NearNullspace constant = constant_nullspace();
+  const std::size_t need_d = estimate_blocked_setup_bytes(rows, 1, d), need_f = estimate_blocked_setup_bytes(rows, 1, f),
+                    need_fi = estimate_blocked_setup_bytes(rows, 1, fi);
+  {  // room enough: nothing changes
+    AmgParams p;
+    CHECK(fit_to_memory(p, rows, constant, need_d + 1).empty());
+    CHECK(p.hierarchy_precision == "double");
+    CHECK_FALSE(p.implicit_prolongator);
+  }
+  {  // between the float and the double need: float
+    AmgParams p;
+    const std::string why = fit_to_memory(p, rows, constant, (need_d + need_f) / 2);
+    CHECK(p.hierarchy_precision == "float");
+    CHECK_FALSE(p.implicit_prolongator);
+    CHECK(why.find("float") != std::string::npos);
+    CHECK(why.find("amg.fit_memory") != std::string::npos);
+  }
+  {  // below the float need: float and the implicit P (also when even that may not fit)
+    for (std::size_t available : {(need_f + need_fi) / 2, need_fi / 2}) {
+      AmgParams p;
+      const std::string why = fit_to_memory(p, rows, constant, available);
+      CHECK(p.hierarchy_precision == "float");
+      CHECK(p.implicit_prolongator);
+      CHECK(why.find("implicitly") != std::string::npos);
+    }
+  }
+  {  // a user near-nullspace (or blocks of unknowns): float only, P stays stored
+    NearNullspace user;
+    user.B = Vector::zeros(rows, Space::host);
+    AmgParams p;
+    fit_to_memory(p, rows, user, need_fi / 2);
+    CHECK(p.hierarchy_precision == "float");
+    CHECK_FALSE(p.implicit_prolongator);
+  }
+  {  // fit_memory false: the settings as given
+    AmgParams p;
+    p.fit_memory = false;
+    CHECK(fit_to_memory(p, rows, constant, 1).empty());
+    CHECK(p.hierarchy_precision == "double");
+    CHECK_FALSE(p.implicit_prolongator);
+  }
+}
