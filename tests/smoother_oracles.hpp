@@ -38,6 +38,18 @@ inline HostCsr random_spd(index_t n, std::mt19937_64& rng) {
   return h;
 }
 inline Eigen::MatrixXd dense(const HostCsr& h) { return Eigen::MatrixXd(to_eigen(h)); }
+
+// A smoother's level over a fresh random SPD matrix (a printed seed): the
+// matrix as saga's CSR and as Eigen's dense matrix, and its inverse diagonal.
+struct RandomSpdLevel {
+  explicit RandomSpdLevel(index_t n) : rng(fresh_seed()), h(random_spd(n, rng)) {}
+  std::mt19937_64 rng;
+  HostCsr h;
+  CsrMatrix A = from_host_csr(h, Space::host);
+  Eigen::MatrixXd M = dense(h);
+  Vector dinv = inverse_diagonal(A);
+  index_t n() const { return h.rows; }
+};
 inline Eigen::VectorXd vec(const Vector& v) {
   const auto x = v.to_vector();
   return Eigen::Map<const Eigen::VectorXd>(x.data(), static_cast<Eigen::Index>(x.size()));
@@ -51,12 +63,11 @@ inline Vector from(const Eigen::VectorXd& v) {
 // from zero is omega W b, whatever x held. rho is the level's rho(D^-1 A).
 inline void check_one_diagonal_sweep(const char* name, double omega, double rho,
                                      Eigen::VectorXd (*weights)(const Eigen::MatrixXd&)) {
-  std::mt19937_64 rng(fresh_seed());
-  const index_t n = 40;
-  const HostCsr h = random_spd(n, rng);
-  const CsrMatrix A = from_host_csr(h, Space::host);
-  const Eigen::MatrixXd M = dense(h);
-  const Vector dinv = inverse_diagonal(A);
+  const RandomSpdLevel L(40);
+  const index_t n = L.n();
+  const CsrMatrix& A = L.A;
+  const Eigen::MatrixXd& M = L.M;
+  const Vector& dinv = L.dinv;
   const Eigen::VectorXd b = Eigen::VectorXd::Random(n), x0 = Eigen::VectorXd::Random(n);
   const Eigen::VectorXd w = weights(M);
   const auto s = smoothers().create(Component(name, Options().set("omega", omega)), Space::host,

@@ -8,12 +8,11 @@ using namespace saga;
 using namespace saga::test;
 
 TEST_CASE("a Chebyshev sweep's error propagator is T_k((theta - D^-1 A)/delta) / T_k(theta/delta)") {
-  std::mt19937_64 rng(fresh_seed());
-  const index_t n = 30;
-  const HostCsr h = random_spd(n, rng);
-  const CsrMatrix A = from_host_csr(h, Space::host);
-  const Eigen::MatrixXd M = dense(h);
-  const Vector dinv = inverse_diagonal(A);
+  const RandomSpdLevel L(30);
+  const index_t n = L.n();
+  const CsrMatrix& A = L.A;
+  const Eigen::MatrixXd& M = L.M;
+  const Vector& dinv = L.dinv;
   const Eigen::MatrixXd DA = M.diagonal().cwiseInverse().asDiagonal() * M;
   const double rho = DA.eigenvalues().cwiseAbs().maxCoeff();
   for (int degree : {1, 2, 3, 5}) {

@@ -16,27 +16,23 @@ using namespace saga::test;
 TEST_CASE("one damped-Jacobi sweep equals x + omega D^-1 (b - A x)") {
   check_one_diagonal_sweep("jacobi", 0.6, 1.5,
                            [](const Eigen::MatrixXd& M) -> Eigen::VectorXd { return M.diagonal().cwiseInverse(); });
-  std::mt19937_64 rng(fresh_seed());
-  const index_t n = 40;
-  const HostCsr h = random_spd(n, rng);
-  const CsrMatrix A = from_host_csr(h, Space::host);
-  const Eigen::MatrixXd M = dense(h);
-  const Vector dinv = inverse_diagonal(A);
+  const RandomSpdLevel L(40);
+  const index_t n = L.n();
   const Eigen::VectorXd b = Eigen::VectorXd::Random(n);
   // Jacobi's default weight is 4 / (3 rho).
-  const auto j = smoothers().create("jacobi", Space::host, SmootherLevel{A, dinv, 1.6});
+  const auto j = smoothers().create("jacobi", Space::host, SmootherLevel{L.A, L.dinv, 1.6});
+  const Eigen::MatrixXd& M = L.M;
   Vector z(n, Space::host);
   j->smooth(from(b), z, 1, true);
   CHECK((vec(z) - (4.0 / (3.0 * 1.6)) * M.diagonal().cwiseInverse().cwiseProduct(b)).norm() <= 1e-13 * b.norm());
 }
 
 TEST_CASE("a sweep from zero with its residual: x = omega W b, r = b - A x, for the diagonal relaxations") {
-  std::mt19937_64 rng(fresh_seed());
-  const index_t n = 50;
-  const HostCsr h = random_spd(n, rng);
-  const CsrMatrix A = from_host_csr(h, Space::host);
-  const Eigen::MatrixXd M = dense(h);
-  const Vector dinv = inverse_diagonal(A);
+  RandomSpdLevel L(50);
+  const index_t n = L.n();
+  const CsrMatrix& A = L.A;
+  const Eigen::MatrixXd& M = L.M;
+  const Vector& dinv = L.dinv;
   const Eigen::VectorXd b = Eigen::VectorXd::Random(n);
   for (const char* name : {"jacobi", "l1_jacobi"}) {
     CAPTURE(name);
@@ -49,7 +45,7 @@ TEST_CASE("a sweep from zero with its residual: x = omega W b, r = b - A x, for 
     CHECK((vec(r) - (b - M * vec(x))).norm() <= 1e-13 * b.norm());
   }
   // The primitive against its definition, W and omega given.
-  Vector w = random_vector(n, rng(), Space::host), x(n, Space::host), r(n, Space::host);
+  Vector w = random_vector(n, L.rng(), Space::host), x(n, Space::host), r(n, Space::host);
   spmv_relax_from_zero(A, from(b), w, 0.45, x, r);
   const Eigen::VectorXd xe = 0.45 * vec(w).cwiseProduct(b);
   CHECK((vec(x) - xe).norm() <= 1e-15 * xe.norm());
