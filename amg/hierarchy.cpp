@@ -389,6 +389,7 @@ Hierarchy::Hierarchy(CsrMatrix A, const SetupParams& params, NearNullspace ns,
     stats_.memory_fit = fit_to_memory(params_, A.rows(), ns, available);
     if (!stats_.memory_fit.empty()) log_info("AMG setup: {}", stats_.memory_fit);
     const std::size_t blocked = estimate_blocked_setup_bytes(A.rows(), ns.columns, params_);
+    stats_.estimated_blocked_bytes = blocked;
     const bool blocks = params_.galerkin_slices != 1;
     const std::size_t need = blocks ? std::min(blocked, stats_.estimated_bytes) : stats_.estimated_bytes;
     if (need > available)

@@ -100,6 +100,7 @@ struct HierarchyStats {
   double grid_complexity = 0, operator_complexity = 0;
   double setup_seconds = 0;
   std::size_t estimated_bytes = 0;  // estimate_setup_bytes before the setup
+  std::size_t estimated_blocked_bytes = 0;  // estimate_blocked_setup_bytes (the parameters as set up)
   std::string memory_fit;           // what amg.fit_memory changed, and why ("" where nothing)
   std::int64_t largest_spgemm_workspace() const;  // over every level's products
   std::map<std::string, double> phase_seconds;  // summed over levels

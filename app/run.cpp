@@ -306,9 +306,10 @@ std::string format_summary(const RunResult& r) {
   if (r.error) s += fmt::format("          error ||x - x*|| / ||x*|| = {:.3e}\n", *r.error);
   if (r.peak_bytes > 0)
     s += fmt::format("memory    peak device memory {:.3f} GiB ({:.0f} B per unknown; setup, problem included, {:.3f} "
-                     "GiB; setup estimate {:.3f} GiB beyond the matrix)\n",
+                     "GiB; setup estimate beyond the matrix {:.3f} GiB with A P whole, {:.3f} GiB in blocks)\n",
                      r.peak_bytes / 1073741824.0, static_cast<double>(r.peak_bytes) / r.rows,
-                     r.setup_peak_bytes / 1073741824.0, h.estimated_bytes / 1073741824.0);
+                     r.setup_peak_bytes / 1073741824.0, h.estimated_bytes / 1073741824.0,
+                     h.estimated_blocked_bytes / 1073741824.0);
   if (h.peak_level >= 0)
     s += fmt::format("          setup peak in level {}, phase '{}' ({:.0f} B per unknown)\n", h.peak_level,
                      setup_phase_label(h.peak_phase), static_cast<double>(h.peak_bytes) / r.rows);
@@ -427,7 +428,8 @@ nlohmann::json to_json(const RunResult& r) {
   j["error"] = r.error ? json_real(*r.error) : json(nullptr);
   j["device_memory"] = {{"peak_bytes", r.peak_bytes},
                         {"setup_peak_bytes", r.setup_peak_bytes},
-                        {"setup_estimate_bytes", h.estimated_bytes}};
+                        {"setup_estimate_bytes", h.estimated_bytes},
+                        {"setup_estimate_blocked_bytes", h.estimated_blocked_bytes}};
   if (h.peak_level >= 0) {
     json peaks = json::array();
     for (std::size_t l = 0; l < h.levels.size(); ++l)
