@@ -167,13 +167,17 @@ __global__ void chunk_owner_kernel(index_t long_rows, const index_t* chunk_ptr, 
   for (index_t c = chunk_ptr[i]; c < chunk_ptr[i + 1]; ++c) owner[c] = static_cast<index_t>(i);
 }
 
+// An attribute of the current device (looked up once per call site: the
+// callers keep it in a function-local static).
+int device_attribute(cudaDeviceAttr attribute) {
+  int dev = 0, value = 0;
+  SAGA_CUDA(cudaGetDevice(&dev));
+  SAGA_CUDA(cudaDeviceGetAttribute(&value, attribute, dev));
+  return value;
+}
+
 int multiprocessors() {
-  static const int sms = [] {
-    int dev = 0, n = 0;
-    SAGA_CUDA(cudaGetDevice(&dev));
-    SAGA_CUDA(cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, dev));
-    return n;
-  }();
+  static const int sms = device_attribute(cudaDevAttrMultiProcessorCount);
   return sms;
 }
 
@@ -508,12 +512,7 @@ void run_binned(const CsrMatrix& A, In x, Out out, BlockPolicy policy, Scalars* 
 // slower, was even at N=128 (2.1M rows) and saved 5-10% of an iteration on
 // 0.26-1M-row problems (a launch and a vector pass per level).
 bool fuse_relax_from_zero(index_t rows) {
-  static const long long l2 = [] {
-    int dev = 0, bytes = 0;
-    SAGA_CUDA(cudaGetDevice(&dev));
-    SAGA_CUDA(cudaDeviceGetAttribute(&bytes, cudaDevAttrL2CacheSize, dev));
-    return static_cast<long long>(bytes);
-  }();
+  static const long long l2 = device_attribute(cudaDevAttrL2CacheSize);
   return 16LL * rows <= l2 / 2;
 }
 
