@@ -240,9 +240,10 @@ void require_finite(const CsrMatrix& A, const char* what) {
 }
 // Level lvl's matrices that only the solve phase reads, stored in single
 // precision where its hierarchy_precision says so: P and R, A below the fine
-// level (the fine matrix is the caller's, and the Krylov method's operator),
-// and on the coarsest the coarse solver's inverse. Called once each has no
-// other reader left in the setup; records the level's bytes as stored.
+// level (the fine matrix is also the Krylov method's operator, rounded only
+// where that loses nothing: exact_single), and on the coarsest the coarse
+// solver's inverse. Called once each has no other reader left in the setup;
+// records the level's bytes as stored.
 void store_for_cycle(Level& L, int lvl, const SetupParams& here, amg::CoarseSolver* coarse, LevelStats& st) {
   const bool single = here.hierarchy_precision == "float";
   if (single) {
@@ -250,6 +251,13 @@ void store_for_cycle(Level& L, int lvl, const SetupParams& here, amg::CoarseSolv
     L.R.store_values_single();
     if (lvl > 0) L.A.store_values_single();
     if (coarse) coarse->inverse.store_values_single();
+  }
+  st.exact_single = false;
+  // A view of the caller's values (zero-copy embedding) stays in place: no copy is made.
+  if (lvl == 0 && here.exact_single && !L.A.single_precision() && L.A.val().owns() &&
+      all_exact_in_single(L.A.val())) {
+    L.A.store_values_single();  // every value round-trips: the same products bit for bit
+    st.exact_single = true;
   }
   st.single_precision = single;
   st.matrix_bytes = L.A.bytes() + L.P.bytes() + L.R.bytes() + (coarse ? coarse->inverse.bytes() : 0);
@@ -653,6 +661,7 @@ ResetupStats Hierarchy::resetup(CsrMatrix A, const ResetupOptions& options) {
     }
     const bool keep = !refresh && options.keep_products;
     CsrMatrix AP = std::move(L.AP);  // a previous resetup's, or empty
+    L.AP = CsrMatrix();  // (a moved-from matrix keeps its dimensions: the next resetup would take it as kept)
     if (keep && AP.rows() == L.A.rows() && AP.cols() == L.P.cols()) {
       step("AP", [&] { product->multiply_numeric(L.A, L.P, AP, nullptr); });
     } else {

@@ -71,6 +71,9 @@ struct LevelStats {
   // values in single precision (SetupParams::hierarchy_precision).
   std::size_t matrix_bytes = 0;
   bool single_precision = false;
+  // The fine level: A's values are all exactly floats and stored so (lossless,
+  // SetupParams::exact_single); counted in matrix_bytes.
+  bool exact_single = false;
   bool implicit_prolongator = false;  // P applied as (I - ωD⁻¹A) T, not stored (Level::aggregate_scale)
 };
 

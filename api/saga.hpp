@@ -54,7 +54,9 @@ class AmgPreconditioner final : public LinearOperator {
   const Hierarchy& hierarchy() const { return *hierarchy_; }
   const MultigridCycle& cycle() const { return *cycle_; }
   const std::shared_ptr<const Executor>& executor() const { return hierarchy_->executor(); }
-  // The finest-level matrix (owned by the hierarchy).
+  // The finest-level matrix (owned by the hierarchy). Its values are stored in
+  // float where every one is exactly a float (amg.exact_single: lossless);
+  // val() then throws: widen a clone (store_values_double) to read them.
   const CsrMatrix& matrix() const { return hierarchy_->levels().front().A; }
 
   // New values, same pattern (time steps, Newton steps): the hierarchy's

@@ -118,7 +118,10 @@ void run_updates(const RunConfig& config, const Problem& p, DcsrMatrix& D, Solve
   auto secs = [](auto t0, auto t1) { return std::chrono::duration<double>(t1 - t0).count(); };
   const std::int64_t edges = u.couplings_per_step(r.rows);
   std::optional<CsrMatrix> previous;  // the matrix of the last setup (for the rebuild comparison)
-  if (u.compare_rebuild) previous = first.preconditioner().matrix().clone();
+  if (u.compare_rebuild) {
+    previous = first.preconditioner().matrix().clone();
+    previous->store_values_double();  // the hierarchy keeps exact-float values in float (amg.exact_single)
+  }
   // existing couplings: drawn from the pattern, which stays
   std::vector<offset_t> pattern_rp;
   std::vector<index_t> pattern_col;
@@ -318,6 +321,8 @@ std::string format_summary(const RunResult& r) {
                    h.matrix_bytes() / 1073741824.0, static_cast<double>(h.matrix_bytes()) / r.rows,
                    !h.levels.empty() && h.levels.front().single_precision ? "float" : "double");
   if (!h.memory_fit.empty()) s += fmt::format("          to fit the device memory: {}\n", h.memory_fit);
+  if (!h.levels.empty() && h.levels.front().exact_single)
+    s += "          fine matrix values stored in float: every one is exactly a float (lossless, amg.exact_single)\n";
   for (std::size_t l = 0; l < h.levels.size(); ++l)
     if (h.levels[l].implicit_prolongator)
       s += fmt::format("          level {}: P applied as (I - ωD⁻¹A) T, not stored (amg.implicit_prolongator)\n", l);
@@ -391,7 +396,7 @@ nlohmann::json to_json(const RunResult& r) {
               {"mis2_rounds", L.mis2_rounds}, {"galerkin_slices", L.galerkin_slices}, {"galerkin_retries", L.galerkin_retries}, {"rho", L.rho}, {"theta", L.theta}, {"phase_seconds", L.seconds},
               {"nodes", L.nodes}, {"dropped_columns", L.dropped_columns},
               {"matrix_bytes", L.matrix_bytes}, {"single_precision", L.single_precision},
-              {"implicit_prolongator", L.implicit_prolongator}};
+              {"exact_single", L.exact_single}, {"implicit_prolongator", L.implicit_prolongator}};
     for (const auto& [name, rec] : L.spgemm)
       l["spgemm"][name] = {{"products", rec.products},
                            {"nnz", rec.nnz_c},

@@ -253,6 +253,7 @@ class PySolver {
       d["rho"] = L.rho;
       d["matrix_bytes"] = L.matrix_bytes;          // A, P and R as stored after the setup
       d["single_precision"] = L.single_precision;  // amg.hierarchy_precision: float
+      d["exact_single"] = L.exact_single;          // the fine matrix's values, all exact floats, stored as float
       d["implicit_prolongator"] = L.implicit_prolongator;  // P applied as (I - wD^-1 A) T, not stored
       out.append(d);
     }

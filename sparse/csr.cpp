@@ -49,9 +49,10 @@ CsrMatrix CsrMatrix::to(Space space) const {
 }
 
 void CsrMatrix::require_double_values() const {
-  throw Error(fmt::format("a {}x{} matrix stores its values in single precision (amg.hierarchy_precision: float) "
-                          "and this operation needs them in double; only the products of the solve phase read "
-                          "single-precision values",
+  throw Error(fmt::format("a {}x{} matrix stores its values in single precision (amg.hierarchy_precision: float, "
+                          "or amg.exact_single on a fine matrix of exact floats) and this operation needs them in "
+                          "double (store_values_double() on a copy widens them); only the products of the solve "
+                          "phase read single-precision values",
                           rows_, cols_));
 }
 

@@ -90,6 +90,11 @@ bool all_finite(const Vector& x) {
   SAGA_DEVICE_CALL(return cuda::all_finite(x));
 }
 
+bool all_exact_in_single(const Vector& x) {
+  if (x.space() == Space::host) return host::all_exact_in_single(x);
+  SAGA_DEVICE_CALL(return cuda::all_exact_in_single(x));
+}
+
 // Generated where the vector lives (a sequential host loop and a 1 GB copy
 // took ~1 s of the N=512 setup's spectral-radius estimate).
 Vector random_vector(std::size_t n, std::uint64_t seed, Space space) {

@@ -28,6 +28,10 @@ double norm2(const Vector& x);
 void dot_into(const Vector& x, const Vector& y, Scalars& s, int slot);
 // True when every entry is finite.
 bool all_finite(const Vector& x);
+// True when every entry is exactly a float (rounding to single precision and
+// back gives the same double): such values can be stored in half the bytes
+// without loss (CsrMatrix::store_values_single, amg.exact_single).
+bool all_exact_in_single(const Vector& x);
 
 // A vector of ones in `space`.
 Vector ones(std::size_t n, Space space);

@@ -44,6 +44,11 @@ __global__ void finite_kernel(const double* x, std::int64_t n, int* bad) {
   for (std::int64_t i = global_thread(); i < n; i += grid_stride())
     if (!isfinite(x[i])) *bad = 1;
 }
+// Rounding to float and back changes the value (a NaN compares unequal too).
+__global__ void inexact_in_single_kernel(const double* x, std::int64_t n, int* bad) {
+  for (std::int64_t i = global_thread(); i < n; i += grid_stride())
+    if (static_cast<double>(__double2float_rn(x[i])) != x[i]) *bad = 1;
+}
 
 }  // namespace
 
@@ -111,6 +116,14 @@ bool all_finite(const Vector& x) {
   Array<int> bad = Array<int>::zeros(1, Space::device, "finite flag");
   finite_kernel<<<grid_capped(x.size()), kThreads, 0, ::saga::device_stream()>>>(x.data(), x.size(), bad.data());
   SAGA_CUDA_LAUNCH("finite");
+  return bad.get(0) == 0;
+}
+bool all_exact_in_single(const Vector& x) {
+  if (x.empty()) return true;
+  Array<int> bad = Array<int>::zeros(1, Space::device, "inexact-in-float flag");
+  inexact_in_single_kernel<<<grid_capped(x.size()), kThreads, 0, ::saga::device_stream()>>>(x.data(), x.size(),
+                                                                                             bad.data());
+  SAGA_CUDA_LAUNCH("inexact_in_single");
   return bad.get(0) == 0;
 }
 

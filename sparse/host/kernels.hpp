@@ -24,6 +24,7 @@ void scaled_difference(const Vector& w, const Vector& b, const Vector& y, Vector
 void step_update(double a, const Vector& r, double b, Vector& d, double c, Vector& x);
 double dot(const Vector& x, const Vector& y);
 bool all_finite(const Vector& x);
+bool all_exact_in_single(const Vector& x);
 void cg_direction(Scalars& s, const Vector& z, Vector& q, bool flexible);
 void cg_step(Scalars& s, const Vector& q, const Vector& Aq, Vector& x, Vector& r);
 void lanczos_orthogonalize(Scalars& s, int alpha, int beta_prev, int beta, const Vector& d, const Vector& v,

@@ -100,4 +100,13 @@ bool all_finite(const Vector& x) {
   return ok;
 }
 
+bool all_exact_in_single(const Vector& x) {
+  const double* p = x.data();
+  const std::size_t n = x.size();
+  bool ok = true;
+#pragma omp parallel for reduction(&& : ok) schedule(static)
+  for (std::size_t i = 0; i < n; ++i) ok = ok && static_cast<double>(static_cast<float>(p[i])) == p[i];
+  return ok;
+}
+
 }  // namespace saga::host

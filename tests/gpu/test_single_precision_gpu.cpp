@@ -113,6 +113,7 @@ TEST_CASE("GPU hierarchy_precision float: the device hierarchy equals the host's
     CAPTURE(stencil_name(s));
     const index_t N = stencil_dim(s) == 2 ? sized(300, 64) : sized(40, 14);
     AmgParams pf, pd;
+    pf.exact_single = pd.exact_single = false;  // the fine matrix stays double here (test_exact_single_gpu.cpp)
     pf.hierarchy_precision = "float";
     if (s == Stencil::fd3d_7pt) pf.galerkin_slices = 3;  // R made in float from the rounded P, in blocks
     const CsrMatrix Ah = poisson(s, N, Space::host);

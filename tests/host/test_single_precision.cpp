@@ -125,6 +125,7 @@ TEST_CASE("hierarchy_precision float: P, R and coarse operators in float, the fi
     const CsrMatrix A = poisson(s, stencil_dim(s) == 2 ? 160 : 22, Space::host);
     AmgParams pd, pf;
     pd.coarse_size = pf.coarse_size = 60;
+    pd.exact_single = pf.exact_single = false;  // the fine matrix stays double (exact_single: its own test)
     pf.hierarchy_precision = "float";
     {  // In blocks, R is made in float from the rounded P (the same values as rounding R), and each block of
        // the next level's matrix is rounded as it is made: the hierarchy is the whole product's, bitwise.
@@ -199,6 +200,7 @@ TEST_CASE("hierarchy_precision float: resetups (P kept, refreshed, in blocks) wi
       p.coarse_size = 40;
       p.galerkin_slices = slices;
       p.hierarchy_precision = "float";
+      p.exact_single = false;  // the fine matrix stays double here (exact_single: its own test)
       Solver solver(A1, p);
       ResetupOptions o;
       o.refresh_prolongator = refresh;
