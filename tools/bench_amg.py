@@ -35,6 +35,8 @@ VARIANTS = {
     # the fine level's P applied as (I - wD^-1 A) T, not stored (docs/memory.md)
     "cuda-implicit": ("cuda", ["amg.implicit_prolongator=true"]),
     "cuda-float-implicit": ("cuda", ["amg.hierarchy_precision=float", "amg.implicit_prolongator=true"]),
+    # the fine matrix kept in double even where its values are exact floats (the behaviour before amg.exact_single)
+    "cuda-double-fine": ("cuda", ["amg.exact_single=false"]),
     "host": ("host", []),
 }
 PHASES = ["strength", "aggregation", "tentative", "spectral_radius", "AT", "smooth_update", "transpose", "AP",
