@@ -14,10 +14,11 @@
 namespace saga::amg {
 
 // Lanczos on D^-1/2 A D^-1/2 with its scalars on the vectors' side: the m steps
-// are queued without a host round trip (on the GPU), and the host reads the
-// alphas and betas once, cuts the recurrence where it broke down (beta_j below
-// 1e-10 |alpha_j|: an invariant subspace was found) and takes the largest Ritz
-// value of the tridiagonal matrix.
+// run without a host round trip (on the GPU in one cooperative kernel,
+// sparse/lanczos_ops.hpp), and the host reads the alphas and betas once, cuts
+// the recurrence where it broke down (beta_j below 1e-10 |alpha_j|: an
+// invariant subspace was found) and takes the largest Ritz value of the
+// tridiagonal matrix.
 double spectral_radius_dinv_a(const CsrMatrix& A, const Vector& dinv, int iterations) {
   const Space s = A.space();
   const std::size_t n = A.rows();
@@ -27,17 +28,9 @@ double spectral_radius_dinv_a(const CsrMatrix& A, const Vector& dinv, int iterat
   Vector v = random_vector(n, 0x5a6a, s);
   axpby(-1.0, ones(n, s), 2.0, v);  // uniform in [-1, 1)
   scale(1.0 / norm2(v), v);
-  Vector v_prev = Vector::zeros(n, s, "Lanczos vector"), w(n, s, "Lanczos vector"), tmp(n, s, "Lanczos vector");
   const int m = static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(std::max(iterations, 1)), n));
   Scalars S(2 * static_cast<std::size_t>(m), s);  // alpha_j in slot j, beta_j in slot m + j
-  for (int j = 0; j < m; ++j) {
-    multiply(dis, v, tmp);
-    spmv_dot(A, tmp, w, S, j);  // w = A D^-1/2 v, alpha_j = (D^-1/2 v)^T A (D^-1/2 v)
-    lanczos_orthogonalize(S, j, j > 0 ? m + j - 1 : -1, m + j, dis, v, v_prev, w);
-    if (j + 1 == m) break;
-    v_prev.swap(v);
-    lanczos_normalize(S, m + j, w, v);
-  }
+  lanczos_steps(A, dis, m, v, S);
   const std::vector<double> h = S.head(2 * static_cast<std::size_t>(m));  // the one wait for the device
   std::vector<double> alpha, beta;
   for (int j = 0; j < m; ++j) {

@@ -3,6 +3,8 @@
 #include "core/dispatch.hpp"
 #include "sparse/cuda/kernels.hpp"
 #include "sparse/host/kernels.hpp"
+#include "sparse/spmv.hpp"
+#include "sparse/vector_ops.hpp"
 
 namespace saga {
 
@@ -35,6 +37,39 @@ void lanczos_normalize(const Scalars& s, int beta, const Vector& w, Vector& v) {
     host::lanczos_normalize(s, beta, w, v);
   else
     SAGA_DEVICE_CALL(cuda::lanczos_normalize(s, beta, w, v));
+}
+
+namespace {
+// The steps from the vector operations (the host's algorithm, and the GPU's
+// where a cooperative launch is not available).
+void composed_lanczos_steps(const CsrMatrix& A, const Vector& d, int m, Vector& v, Scalars& s) {
+  const Space sp = A.space();
+  const std::size_t n = v.size();
+  Vector v_prev = Vector::zeros(n, sp, "Lanczos vector"), w(n, sp, "Lanczos vector"), tmp(n, sp, "Lanczos vector");
+  for (int j = 0; j < m; ++j) {
+    multiply(d, v, tmp);
+    spmv_dot(A, tmp, w, s, j);  // w = A D^-1/2 v, alpha_j = (D^-1/2 v)^T A (D^-1/2 v)
+    lanczos_orthogonalize(s, j, j > 0 ? m + j - 1 : -1, m + j, d, v, v_prev, w);
+    if (j + 1 == m) break;
+    v_prev.swap(v);
+    lanczos_normalize(s, m + j, w, v);
+  }
+}
+}  // namespace
+
+void lanczos_steps(const CsrMatrix& A, const Vector& d, int m, Vector& v, Scalars& s) {
+  SAGA_REQUIRE(A.rows() == A.cols(), "Lanczos: A is {}x{}, not square", A.rows(), A.cols());
+  SAGA_REQUIRE(m >= 1 && s.size() >= 2 * static_cast<std::size_t>(m), "Lanczos: {} steps need {} scalars, {} given",
+               m, 2 * m, s.size());
+  check(s, {}, {&d, &v}, "lanczos_steps");
+  SAGA_REQUIRE(v.size() == static_cast<std::size_t>(A.rows()) && A.space() == v.space(),
+               "Lanczos: v has {} entries for {} rows, or lives elsewhere", v.size(), A.rows());
+  if (A.space() == Space::device) {
+    bool fused = false;
+    SAGA_DEVICE_CALL(fused = cuda::lanczos_steps(A, d, m, v, s));
+    if (fused) return;
+  }
+  composed_lanczos_steps(A, d, m, v, s);
 }
 
 }  // namespace saga

@@ -4,6 +4,7 @@
 // rho(D^-1 A) (amg/spectral_radius.cpp) queues its steps without waiting for
 // the host and reads the tridiagonal matrix once at the end.
 #include "sparse/array.hpp"
+#include "sparse/csr.hpp"
 #include "sparse/scalars.hpp"
 
 namespace saga {
@@ -14,5 +15,17 @@ void lanczos_orthogonalize(Scalars& s, int alpha, int beta_prev, int beta, const
                            const Vector& v_prev, Vector& w);
 // v = w / s[beta].
 void lanczos_normalize(const Scalars& s, int beta, const Vector& w, Vector& v);
+
+// m steps of Lanczos on M = diag(d) A diag(d) (d = D^-1/2 for rho(D^-1 A))
+// from the unit vector v: alpha_j = v_j^T M v_j into s[j], beta_{j+1} into
+// s[m + j], for j < m (s holds at least 2m); v's contents are consumed. Each
+// step: w = A (d .* v_j) with alpha_j fused, w <- d .* w - alpha_j v_j -
+// beta_j v_{j-1} with ||w||, v_{j+1} = w / beta_{j+1}. The host composes the
+// operations above; the GPU runs all m steps in one cooperative kernel (grid
+// barriers between the phases, each block summing the per-block partials in
+// the same fixed order: no launch or host wait per step, the same arithmetic
+// up to the order of the sums), or composes them where cooperative launches
+// are not available.
+void lanczos_steps(const CsrMatrix& A, const Vector& d, int m, Vector& v, Scalars& s);
 
 }  // namespace saga

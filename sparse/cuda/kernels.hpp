@@ -69,5 +69,8 @@ void cg_step(Scalars& s, const Vector& q, const Vector& Aq, Vector& x, Vector& r
 void lanczos_orthogonalize(Scalars& s, int alpha, int beta_prev, int beta, const Vector& d, const Vector& v,
                            const Vector& v_prev, Vector& w);
 void lanczos_normalize(const Scalars& s, int beta, const Vector& w, Vector& v);
+// All m steps in one cooperative kernel; false (nothing done) where the device
+// cannot launch one.
+bool lanczos_steps(const CsrMatrix& A, const Vector& d, int m, Vector& v, Scalars& s);
 
 }  // namespace saga::cuda

@@ -1,5 +1,9 @@
 // Device Lanczos updates (sparse/lanczos_ops.hpp): the scalars are read on the
 // device; ||w|| is a fixed-order two-pass reduction finished by one block.
+// lanczos_steps runs all steps of the estimate in one cooperative kernel.
+#include <cooperative_groups.h>
+
+#include <algorithm>
 #include <cmath>
 
 #include "sparse/cuda/block_reduce.cuh"
@@ -29,6 +33,138 @@ __global__ void normalize_kernel(const double* __restrict__ S, int beta, const d
   for (std::int64_t i = global_thread(); i < n; i += grid_stride()) v[i] = inv * w[i];
 }
 }  // namespace
+
+namespace {
+namespace cg = cooperative_groups;
+
+// The sum of partial[0, m) in every thread of the block: sum_partials' fixed
+// order, so every block of the grid gets the same value.
+__device__ inline double block_total(const double* partial, long long m) {
+  __shared__ double total;
+  const double t = sum_partials<kThreads>(partial, m);
+  if (threadIdx.x == 0) total = t;
+  __syncthreads();
+  const double out = total;
+  __syncthreads();  // total and the reduction's shared words free for the next use
+  return out;
+}
+
+// m Lanczos steps on diag(d) A diag(d) (lanczos_steps). V lanes per row of A
+// (rows grid-strided in whole warps, so the shuffles see every lane); three
+// phases a step with a grid barrier after each: the product with alpha's
+// per-block partials (pa), the orthogonalisation with ||w||'s (pb), the
+// normalisation into v_prev's storage (then the two swap roles). Each block
+// sums the partials itself: alpha and beta are in registers everywhere, and
+// block 0 records them in S.
+template <int V, class Value>
+__global__ __launch_bounds__(kThreads) void lanczos_steps_kernel(index_t n, const offset_t* __restrict__ rp,
+                                                                 const index_t* __restrict__ ci,
+                                                                 const Value* __restrict__ val,
+                                                                 const double* __restrict__ d, double* v,
+                                                                 double* v_prev, double* __restrict__ w, int m,
+                                                                 double* __restrict__ S, double* pa, double* pb) {
+  cg::grid_group grid = cg::this_grid();
+  const long long tid = static_cast<long long>(blockIdx.x) * kThreads + threadIdx.x;
+  const long long stride = static_cast<long long>(gridDim.x) * kThreads;
+  const long long groups = stride / V;
+  const int lane = threadIdx.x % V;
+  const long long first_group = tid / 32 * (32 / V);  // this warp's first group
+  double beta_prev = 0.0;
+  for (int j = 0; j < m; ++j) {
+    // w = A (d .* v); alpha's share: (d_r v_r) w_r (the composed path's tmp . w)
+    double mine = 0.0;
+    for (long long r_first = first_group; r_first < n; r_first += groups) {  // the same trip count in a warp
+      const long long r = r_first + threadIdx.x % 32 / V;
+      double s = 0.0;
+      if (r < n)
+        for (offset_t k = rp[r] + lane, e = rp[r + 1]; k < e; k += V) {
+          const index_t c = ci[k];
+          s += static_cast<double>(val[k]) * (d[c] * v[c]);
+        }
+      for (int off = V / 2; off > 0; off /= 2) s += __shfl_xor_sync(0xffffffffu, s, off);
+      if (r < n && lane == 0) {
+        w[r] = s;
+        mine += (d[r] * v[r]) * s;
+      }
+    }
+    write_block_partial<kThreads>(mine, pa);
+    grid.sync();
+    const double a = block_total(pa, gridDim.x);
+    // w <- d .* w - alpha v - beta v_prev, and ||w||^2's share
+    double ww = 0.0;
+    for (long long i = tid; i < n; i += stride) {
+      double wi = d[i] * w[i] - a * v[i];
+      if (j > 0) wi -= beta_prev * v_prev[i];
+      w[i] = wi;
+      ww += wi * wi;
+    }
+    write_block_partial<kThreads>(ww, pb);
+    grid.sync();
+    const double b = sqrt(block_total(pb, gridDim.x));
+    if (blockIdx.x == 0 && threadIdx.x == 0) {
+      S[j] = a;
+      S[m + j] = b;
+    }
+    if (j + 1 == m) break;
+    // v_{j+1} = w / beta into v_prev's storage (read above at the same index only)
+    const double inv = 1.0 / b;
+    for (long long i = tid; i < n; i += stride) v_prev[i] = inv * w[i];
+    double* t = v;
+    v = v_prev;
+    v_prev = t;
+    beta_prev = b;
+    grid.sync();
+  }
+}
+
+template <int V, class Value>
+bool launch_lanczos(const CsrMatrix& A, const Value* val, const Vector& d, int m, Vector& v, Scalars& s) {
+  static const int per_sm = [] {
+    int blocks = 0;
+    SAGA_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, lanczos_steps_kernel<V, Value>, kThreads, 0));
+    return blocks;
+  }();
+  int dev = 0, sms = 0;
+  SAGA_CUDA(cudaGetDevice(&dev));
+  SAGA_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+  if (per_sm < 1) return false;
+  const long long n = A.rows();
+  const long long wanted = (n * V + kThreads - 1) / kThreads;
+  const int blocks = static_cast<int>(std::max(1LL, std::min<long long>(wanted, static_cast<long long>(per_sm) * sms)));
+  Vector v_prev = Vector::zeros(v.size(), Space::device, "Lanczos vector"), w(v.size(), Space::device, "Lanczos vector");
+  double* partial = s.scratch(2 * static_cast<std::size_t>(blocks));
+  index_t rows = A.rows();
+  const offset_t* rp = A.row_ptr().data();
+  const index_t* ci = A.col().data();
+  const double* dp = d.data();
+  double *vp = v.data(), *pp = v_prev.data(), *wp = w.data(), *S = s.data(), *pa = partial, *pb = partial + blocks;
+  void* args[] = {&rows, &rp, &ci, &val, &dp, &vp, &pp, &wp, &m, &S, &pa, &pb};
+  SAGA_CUDA(cudaLaunchCooperativeKernel(reinterpret_cast<void*>(lanczos_steps_kernel<V, Value>), dim3(blocks),
+                                        dim3(kThreads), args, 0, ::saga::device_stream()));
+  SAGA_CUDA_LAUNCH("lanczos steps (cooperative)");
+  return true;
+}
+
+template <class Value>
+bool lanczos_lanes(const CsrMatrix& A, const Value* val, const Vector& d, int m, Vector& v, Scalars& s) {
+  const double mean = A.rows() ? static_cast<double>(A.nnz()) / A.rows() : 0.0;
+  if (mean <= 8) return launch_lanczos<1>(A, val, d, m, v, s);
+  if (mean <= 64) return launch_lanczos<8>(A, val, d, m, v, s);
+  return launch_lanczos<32>(A, val, d, m, v, s);
+}
+}  // namespace
+
+bool lanczos_steps(const CsrMatrix& A, const Vector& d, int m, Vector& v, Scalars& s) {
+  static const bool cooperative = [] {
+    int dev = 0, ok = 0;
+    SAGA_CUDA(cudaGetDevice(&dev));
+    SAGA_CUDA(cudaDeviceGetAttribute(&ok, cudaDevAttrCooperativeLaunch, dev));
+    return ok != 0;
+  }();
+  if (!cooperative || A.rows() == 0) return false;
+  return A.single_precision() ? lanczos_lanes(A, A.val_single().data(), d, m, v, s)
+                              : lanczos_lanes(A, A.val().data(), d, m, v, s);
+}
 
 void lanczos_orthogonalize(Scalars& s, int alpha, int beta_prev, int beta, const Vector& d, const Vector& v,
                            const Vector& v_prev, Vector& w) {

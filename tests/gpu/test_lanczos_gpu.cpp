@@ -1,0 +1,86 @@
+// The Lanczos steps of the rho(D^-1 A) estimate on the GPU (one cooperative
+// kernel for all steps, sparse/lanczos_ops.hpp) against the host's composed
+// steps: the same alphas and betas up to the order of the sums, for every lane
+// width the kernel picks (rows of 7, 27 and ~150 entries), values stored in
+// double or float, matrices down to one row; bitwise the same run after run.
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+
+#include "problems/structured.hpp"
+#include "sparse/csr_ops.hpp"
+#include "sparse/lanczos_ops.hpp"
+#include "sparse/vector_ops.hpp"
+#include "tests/helpers.hpp"
+
+using namespace saga;
+using namespace saga::test;
+
+namespace {
+// A graph Laplacian plus the identity on a random pattern of about `per_row`
+// neighbours a row: symmetric, positive definite, rows as long as asked.
+CsrMatrix dense_laplacian(index_t n, index_t per_row, std::mt19937_64& rng) {
+  std::uniform_real_distribution<double> U(0.1, 1.0);
+  std::vector<std::map<index_t, double>> rows(n);
+  for (index_t i = 0; i < n; ++i)
+    for (index_t k = 0; k < per_row / 2; ++k) {
+      const index_t j = static_cast<index_t>(rng() % n);
+      if (j == i) continue;
+      const double w = U(rng);
+      rows[i][j] -= w;
+      rows[j][i] -= w;
+    }
+  HostCsr h{n, n, {0}, {}, {}};
+  for (index_t i = 0; i < n; ++i) {
+    double diag = 1.0;
+    for (const auto& [j, v] : rows[i]) diag -= v;
+    rows[i][i] = diag;
+    for (const auto& [j, v] : rows[i]) h.col.push_back(j), h.val.push_back(v);
+    h.row_ptr.push_back(static_cast<offset_t>(h.col.size()));
+  }
+  return from_host_csr(h, Space::host);
+}
+
+std::vector<double> run_steps(const CsrMatrix& A, int m, Space where) {
+  const CsrMatrix M = A.to(where);
+  Vector d = inverse_diagonal(M, "matrix");
+  std::vector<double> dh = d.to_vector();
+  for (double& x : dh) x = std::sqrt(x);
+  d = Vector::from_vector(dh, where);
+  Vector v = random_vector(A.rows(), 0x5a6a, where);
+  scale(1.0 / norm2(v), v);
+  Scalars s(2 * static_cast<std::size_t>(m), where);
+  lanczos_steps(M, d, m, v, s);
+  return s.head(2 * static_cast<std::size_t>(m));
+}
+}  // namespace
+
+TEST_CASE("GPU Lanczos steps in one cooperative kernel equal the host's composed steps") {
+  std::mt19937_64 rng(fresh_seed());
+  std::vector<std::pair<std::string, CsrMatrix>> cases;
+  cases.emplace_back("7-pt (a lane a row)", poisson(Stencil::fd3d_7pt, sized(40, 16), Space::host));
+  cases.emplace_back("27-pt (8 lanes)", poisson(Stencil::fe3d_27pt, sized(30, 12), Space::host));
+  cases.emplace_back("dense rows (32 lanes)", dense_laplacian(sized(3000, 600), 160, rng));
+  cases.emplace_back("one row", dense_laplacian(1, 0, rng));
+  cases.emplace_back("three rows", dense_laplacian(3, 2, rng));
+  for (const auto& named : cases) {
+    const std::string& name = named.first;
+    const CsrMatrix& A = named.second;
+    CAPTURE(name);
+    const int m = static_cast<int>(std::min<index_t>(12, A.rows()));
+    for (bool single : {false, true}) {
+      CAPTURE(single);
+      CsrMatrix As = A.clone();
+      if (single) As.store_values_single();  // the rounded values on both sides
+      const std::vector<double> h = run_steps(As, m, Space::host), g = run_steps(As, m, Space::device);
+      for (int j = 0; j < m; ++j) {
+        CAPTURE(j);
+        CHECK(std::abs(g[j] - h[j]) <= 1e-9 * std::max(1.0, std::abs(h[j])));
+        if (h[m + j] < 1e-10 * std::abs(h[j])) break;  // an invariant subspace: the rest is noise on both sides
+        CHECK(std::abs(g[m + j] - h[m + j]) <= 1e-9 * std::max(1.0, std::abs(h[m + j])));
+      }
+      CHECK(run_steps(As, m, Space::device) == g);  // bitwise repeatable
+    }
+  }
+}
