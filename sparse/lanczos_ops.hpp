@@ -25,7 +25,8 @@ void lanczos_normalize(const Scalars& s, int beta, const Vector& w, Vector& v);
 // barriers between the phases, each block summing the per-block partials in
 // the same fixed order: no launch or host wait per step, the same arithmetic
 // up to the order of the sums), or composes them where cooperative launches
-// are not available.
+// are not available or the binned product is faster (rows of more than 12
+// entries on matrices of more than 8M entries).
 void lanczos_steps(const CsrMatrix& A, const Vector& d, int m, Vector& v, Scalars& s);
 
 }  // namespace saga

@@ -70,7 +70,8 @@ void lanczos_orthogonalize(Scalars& s, int alpha, int beta_prev, int beta, const
                            const Vector& v_prev, Vector& w);
 void lanczos_normalize(const Scalars& s, int beta, const Vector& w, Vector& v);
 // All m steps in one cooperative kernel; false (nothing done) where the device
-// cannot launch one.
+// cannot launch one, or where the composed steps are faster (wide rows on a
+// large matrix).
 bool lanczos_steps(const CsrMatrix& A, const Vector& d, int m, Vector& v, Scalars& s);
 
 }  // namespace saga::cuda

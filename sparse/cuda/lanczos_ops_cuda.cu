@@ -51,17 +51,20 @@ __device__ inline double block_total(const double* partial, long long m) {
 
 // m Lanczos steps on diag(d) A diag(d) (lanczos_steps). V lanes per row of A
 // (rows grid-strided in whole warps, so the shuffles see every lane); three
-// phases a step with a grid barrier after each: the product with alpha's
-// per-block partials (pa), the orthogonalisation with ||w||'s (pb), the
-// normalisation into v_prev's storage (then the two swap roles). Each block
-// sums the partials itself: alpha and beta are in registers everywhere, and
-// block 0 records them in S.
+// phases a step with a grid barrier after each: the product of A and t = d .* v
+// with alpha's per-block partials (pa), the orthogonalisation with ||w||'s
+// (pb), the normalisation into v_prev's storage (then the two swap roles) with
+// the next t. Each block sums the partials itself: alpha and beta are in
+// registers everywhere, and block 0 records them in S. (t is kept as a vector,
+// as the composed steps do, so that the product gathers one value per column,
+// not two.)
 template <int V, class Value>
 __global__ __launch_bounds__(kThreads) void lanczos_steps_kernel(index_t n, const offset_t* __restrict__ rp,
                                                                  const index_t* __restrict__ ci,
                                                                  const Value* __restrict__ val,
                                                                  const double* __restrict__ d, double* v,
-                                                                 double* v_prev, double* __restrict__ w, int m,
+                                                                 double* v_prev, double* __restrict__ w,
+                                                                 double* __restrict__ t, int m,
                                                                  double* __restrict__ S, double* pa, double* pb) {
   cg::grid_group grid = cg::this_grid();
   const long long tid = static_cast<long long>(blockIdx.x) * kThreads + threadIdx.x;
@@ -70,21 +73,22 @@ __global__ __launch_bounds__(kThreads) void lanczos_steps_kernel(index_t n, cons
   const int lane = threadIdx.x % V;
   const long long first_group = tid / 32 * (32 / V);  // this warp's first group
   double beta_prev = 0.0;
+  for (long long i = tid; i < n; i += stride) t[i] = d[i] * v[i];
+  grid.sync();
   for (int j = 0; j < m; ++j) {
-    // w = A (d .* v); alpha's share: (d_r v_r) w_r (the composed path's tmp . w)
+    // w = A t; alpha's share: t_r w_r (the composed steps' tmp . w)
     double mine = 0.0;
     for (long long r_first = first_group; r_first < n; r_first += groups) {  // the same trip count in a warp
       const long long r = r_first + threadIdx.x % 32 / V;
       double s = 0.0;
       if (r < n)
         for (offset_t k = rp[r] + lane, e = rp[r + 1]; k < e; k += V) {
-          const index_t c = ci[k];
-          s += static_cast<double>(val[k]) * (d[c] * v[c]);
+          s += static_cast<double>(val[k]) * t[ci[k]];
         }
       for (int off = V / 2; off > 0; off /= 2) s += __shfl_xor_sync(0xffffffffu, s, off);
       if (r < n && lane == 0) {
         w[r] = s;
-        mine += (d[r] * v[r]) * s;
+        mine += t[r] * s;
       }
     }
     write_block_partial<kThreads>(mine, pa);
@@ -108,10 +112,14 @@ __global__ __launch_bounds__(kThreads) void lanczos_steps_kernel(index_t n, cons
     if (j + 1 == m) break;
     // v_{j+1} = w / beta into v_prev's storage (read above at the same index only)
     const double inv = 1.0 / b;
-    for (long long i = tid; i < n; i += stride) v_prev[i] = inv * w[i];
-    double* t = v;
+    for (long long i = tid; i < n; i += stride) {
+      const double vi = inv * w[i];
+      v_prev[i] = vi;
+      t[i] = d[i] * vi;
+    }
+    double* older = v;
     v = v_prev;
-    v_prev = t;
+    v_prev = older;
     beta_prev = b;
     grid.sync();
   }
@@ -131,24 +139,33 @@ bool launch_lanczos(const CsrMatrix& A, const Value* val, const Vector& d, int m
   const long long n = A.rows();
   const long long wanted = (n * V + kThreads - 1) / kThreads;
   const int blocks = static_cast<int>(std::max(1LL, std::min<long long>(wanted, static_cast<long long>(per_sm) * sms)));
-  Vector v_prev = Vector::zeros(v.size(), Space::device, "Lanczos vector"), w(v.size(), Space::device, "Lanczos vector");
+  Vector v_prev = Vector::zeros(v.size(), Space::device, "Lanczos vector"), w(v.size(), Space::device, "Lanczos vector"),
+      t(v.size(), Space::device, "Lanczos vector");
   double* partial = s.scratch(2 * static_cast<std::size_t>(blocks));
   index_t rows = A.rows();
   const offset_t* rp = A.row_ptr().data();
   const index_t* ci = A.col().data();
   const double* dp = d.data();
-  double *vp = v.data(), *pp = v_prev.data(), *wp = w.data(), *S = s.data(), *pa = partial, *pb = partial + blocks;
-  void* args[] = {&rows, &rp, &ci, &val, &dp, &vp, &pp, &wp, &m, &S, &pa, &pb};
+  double *vp = v.data(), *pp = v_prev.data(), *wp = w.data(), *tp = t.data(), *S = s.data(), *pa = partial,
+         *pb = partial + blocks;
+  void* args[] = {&rows, &rp, &ci, &val, &dp, &vp, &pp, &wp, &tp, &m, &S, &pa, &pb};
   SAGA_CUDA(cudaLaunchCooperativeKernel(reinterpret_cast<void*>(lanczos_steps_kernel<V, Value>), dim3(blocks),
                                         dim3(kThreads), args, 0, ::saga::device_stream()));
   SAGA_CUDA_LAUNCH("lanczos steps (cooperative)");
   return true;
 }
 
+// Lanes per row from the mean row length. Rows of more than 12 entries on a
+// large matrix (27-point fine levels) are left to the composed steps, whose
+// binned product stages them (measured on the H100: the cooperative kernel's
+// 8-lane rows made 27-point N=128's estimate 16% slower, while it saves a fifth
+// to a half on coarse levels, where launches dominate).
+constexpr std::int64_t kCooperativeWideRowsMaxNnz = 8 << 20;
 template <class Value>
 bool lanczos_lanes(const CsrMatrix& A, const Value* val, const Vector& d, int m, Vector& v, Scalars& s) {
   const double mean = A.rows() ? static_cast<double>(A.nnz()) / A.rows() : 0.0;
-  if (mean <= 8) return launch_lanczos<1>(A, val, d, m, v, s);
+  if (mean <= 12) return launch_lanczos<1>(A, val, d, m, v, s);
+  if (static_cast<std::int64_t>(A.nnz()) > kCooperativeWideRowsMaxNnz) return false;
   if (mean <= 64) return launch_lanczos<8>(A, val, d, m, v, s);
   return launch_lanczos<32>(A, val, d, m, v, s);
 }

@@ -61,6 +61,7 @@ TEST_CASE("GPU Lanczos steps in one cooperative kernel equal the host's composed
   std::vector<std::pair<std::string, CsrMatrix>> cases;
   cases.emplace_back("7-pt (a lane a row)", poisson(Stencil::fd3d_7pt, sized(40, 16), Space::host));
   cases.emplace_back("27-pt (8 lanes)", poisson(Stencil::fe3d_27pt, sized(30, 12), Space::host));
+  cases.emplace_back("27-pt, large (the composed steps)", poisson(Stencil::fe3d_27pt, sized(70, 12), Space::host));
   cases.emplace_back("dense rows (32 lanes)", dense_laplacian(sized(3000, 600), 160, rng));
   cases.emplace_back("one row", dense_laplacian(1, 0, rng));
   cases.emplace_back("three rows", dense_laplacian(3, 2, rng));
