@@ -58,8 +58,13 @@ __device__ inline double block_total(const double* partial, long long m) {
 // registers everywhere, and block 0 records them in S. (t is kept as a vector,
 // as the composed steps do, so that the product gathers one value per column,
 // not two.)
+// At least 4 CTAs per SM (64 registers, no spills): with the compiler's 96
+// registers only 2 fit and the fine levels' steps were latency-bound; 8 (32
+// registers, spills) and 2 measured 10-25% and 25-55% slower than 4 on the
+// H100 (3D 7-pt N=128, 2D 5- and 9-pt N=1024).
+constexpr int kLanczosMinBlocks = 4;
 template <int V, class Value>
-__global__ __launch_bounds__(kThreads) void lanczos_steps_kernel(index_t n, const offset_t* __restrict__ rp,
+__global__ __launch_bounds__(kThreads, kLanczosMinBlocks) void lanczos_steps_kernel(index_t n, const offset_t* __restrict__ rp,
                                                                  const index_t* __restrict__ ci,
                                                                  const Value* __restrict__ val,
                                                                  const double* __restrict__ d, double* v,

@@ -3,6 +3,7 @@
 // steps: the same alphas and betas up to the order of the sums, for every lane
 // width the kernel picks (rows of 7, 27 and ~150 entries), values stored in
 // double or float, matrices down to one row; bitwise the same run after run.
+#include <Eigen/Eigenvalues>
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -42,6 +43,16 @@ CsrMatrix dense_laplacian(index_t n, index_t per_row, std::mt19937_64& rng) {
   return from_host_csr(h, Space::host);
 }
 
+// The largest eigenvalue of the k x k tridiagonal matrix of alphas s[0, k) and betas s[m, m + k - 1).
+double largest_ritz(const std::vector<double>& s, int m, int k) {
+  Eigen::MatrixXd T = Eigen::MatrixXd::Zero(k, k);
+  for (int i = 0; i < k; ++i) {
+    T(i, i) = s[i];
+    if (i + 1 < k) T(i, i + 1) = T(i + 1, i) = s[m + i];
+  }
+  return Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(T, Eigen::EigenvaluesOnly).eigenvalues().maxCoeff();
+}
+
 std::vector<double> run_steps(const CsrMatrix& A, int m, Space where) {
   const CsrMatrix M = A.to(where);
   Vector d = inverse_diagonal(M, "matrix");
@@ -75,12 +86,19 @@ TEST_CASE("GPU Lanczos steps in one cooperative kernel equal the host's composed
       CsrMatrix As = A.clone();
       if (single) As.store_values_single();  // the rounded values on both sides
       const std::vector<double> h = run_steps(As, m, Space::host), g = run_steps(As, m, Space::device);
+      // The first steps agree to rounding; later ones amplify the different order of the sums (the loss of
+      // orthogonality of plain Lanczos), so they agree to 1e-6, and the largest Ritz value — what the
+      // estimate uses — to 1e-9.
+      int k = 0;
       for (int j = 0; j < m; ++j) {
         CAPTURE(j);
-        CHECK(std::abs(g[j] - h[j]) <= 1e-9 * std::max(1.0, std::abs(h[j])));
+        const double tol = j < 6 ? 1e-10 : 1e-6;
+        CHECK(std::abs(g[j] - h[j]) <= tol * std::max(1.0, std::abs(h[j])));
+        k = j + 1;
         if (h[m + j] < 1e-10 * std::abs(h[j])) break;  // an invariant subspace: the rest is noise on both sides
-        CHECK(std::abs(g[m + j] - h[m + j]) <= 1e-9 * std::max(1.0, std::abs(h[m + j])));
+        CHECK(std::abs(g[m + j] - h[m + j]) <= tol * std::max(1.0, std::abs(h[m + j])));
       }
+      CHECK(std::abs(largest_ritz(g, m, k) - largest_ritz(h, m, k)) <= 1e-9 * largest_ritz(h, m, k));
       CHECK(run_steps(As, m, Space::device) == g);  // bitwise repeatable
     }
   }
