@@ -36,14 +36,19 @@ Aggregates aggregate_mis2(const CsrMatrix& S, std::uint32_t seed, const Mis2Opti
 // The MIS-2 parameters of the methods built on Luby rounds (mis2, phased).
 struct Mis2Params {
   double frontier_ratio = Mis2Options{}.frontier_ratio;
+  int cooperative_rows = Mis2Options{}.cooperative_max_rows;
   template <class V>
   void visit(V& v) {
     v("frontier_ratio", frontier_ratio,
       "MIS-2 rounds go over the undecided nodes alone (SpMSpV frontier) once at most this share is left; "
       "0: full sweeps only. The set is the same either way",
       in_range(0, 1));
+    v("cooperative_rows", cooperative_rows,
+      "on the GPU, graphs of at most this many nodes run all MIS-2 rounds in one kernel (0: never). The set is "
+      "the same either way",
+      at_least(0));
   }
-  Mis2Options options() const { return Mis2Options{frontier_ratio}; }
+  Mis2Options options() const { return Mis2Options{frontier_ratio, cooperative_rows}; }
 };
 Aggregates aggregate_greedy(const CsrMatrix& S);
 // The two joining passes around given roots (1 = root), which must be a

@@ -2,6 +2,7 @@
 
 #include "amg/functors.hpp"
 #include "sparse/csr_ops_functors.hpp"
+#include "core/dispatch.hpp"
 #include "core/parallel_for.hpp"
 #include "sparse/scan.hpp"
 #include "sparse/spmspv.hpp"
@@ -37,6 +38,18 @@ Mis2Result mis2_rounds(const CsrMatrix& S, std::uint32_t seed, const std::int32_
   const amg_functors::Mis2NeighbourMax neighbour_max{rp, ci, role, state.data(), seed_hash, t1.data()};
   Mis2Result r;
   auto check_rounds = [&] { SAGA_REQUIRE(r.rounds < 10000, "MIS-2 did not finish after {} rounds", r.rounds); };
+
+  // Small graphs: every round in one cooperative kernel (the same set).
+  if (s == Space::device && n <= opt.cooperative_max_rows) {
+    bool done = false;
+    SAGA_DEVICE_CALL(done = cuda::mis2_rounds_cooperative(S, seed_hash, role, state, t1, 10000, &r.rounds));
+    if (done) {
+      SAGA_REQUIRE(r.rounds < 10000, "MIS-2 did not finish after {} rounds", r.rounds);
+      parallel_for(s, n, amg_functors::FlagRoots{state.data(), undecided.data()});
+      r.in_set = std::move(undecided);
+      return r;
+    }
+  }
 
   // Full sweeps while many nodes are undecided.
   index_t left = n;

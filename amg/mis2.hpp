@@ -19,6 +19,10 @@ struct Mis2Options {
   // (0: full sweeps only; 1: frontier rounds from the second round on). 0.05
   // was fastest or within 5% of it on every graph measured (docs/spmspv.md).
   double frontier_ratio = 0.05;
+  // On the GPU, graphs of at most this many nodes run all their rounds in one
+  // cooperative kernel (the same set; 0: never). The default is
+  // cuda::kCooperativeMis2MaxRows.
+  index_t cooperative_max_rows = 1 << 18;
 };
 
 struct Mis2Result {
@@ -36,5 +40,19 @@ Mis2Result mis2(const CsrMatrix& S, std::uint32_t seed, const Mis2Options& optio
 enum : std::int32_t { kExcluded = 0, kRelay = 1, kCandidate = 2 };
 Mis2Result mis2(const CsrMatrix& S, std::uint32_t seed, const Array<std::int32_t>& role,
                 const Mis2Options& options = {});
+
+namespace cuda {
+// Graphs of at most this many nodes run every round of full sweeps in one
+// cooperative kernel (grid barriers between the halves of a round, the count
+// of undecided nodes summed by every block): one launch and one host read for
+// the whole set instead of four launches and a read a round. Coarse levels,
+// where those launches and reads were the cost (docs/profiling.md).
+constexpr index_t kCooperativeMis2MaxRows = Mis2Options{}.cooperative_max_rows;
+// All rounds on the device; false (nothing done) where the device cannot
+// launch a cooperative kernel. state starts as Mis2Init leaves it; on return it
+// holds kIn / kOut for every node, and *rounds the rounds run.
+bool mis2_rounds_cooperative(const CsrMatrix& S, std::uint32_t seed_hash, const std::int32_t* role,
+                             Array<std::int32_t>& state, Array<std::uint64_t>& t1, int max_rounds, int* rounds);
+}  // namespace cuda
 
 }  // namespace saga::amg

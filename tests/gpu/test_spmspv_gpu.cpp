@@ -75,7 +75,7 @@ TEST_CASE("GPU SpMSpV equals host bitwise, every semiring and algorithm") {
   CHECK_THROWS_WITH_AS(spmspv(P, bad, Semiring::or_and), doctest::Contains("increasing"), InputError);
 }
 
-TEST_CASE("GPU MIS-2 with frontier rounds equals host") {
+TEST_CASE("GPU MIS-2 with frontier rounds, or all rounds in one cooperative kernel, equals host") {
   const std::uint64_t seed = fresh_seed();
   std::mt19937_64 rng(seed);
   RmatParams rp;
@@ -91,11 +91,24 @@ TEST_CASE("GPU MIS-2 with frontier rounds equals host") {
     const CsrMatrix Gd = Gh.to(Space::device);
     const std::uint32_t s = static_cast<std::uint32_t>(rng());
     const amg::Mis2Result want = amg::mis2(Gh, s, amg::Mis2Options{0.0});
-    for (double ratio : {0.0, 0.25, 1.0}) {
+    for (double ratio : {0.0, 0.25, 1.0}) {  // rounds launched one by one (no cooperative kernel)
       CAPTURE(ratio);
-      const amg::Mis2Result got = amg::mis2(Gd, s, amg::Mis2Options{ratio});
+      const amg::Mis2Result got = amg::mis2(Gd, s, amg::Mis2Options{ratio, 0});
       CHECK(got.in_set.to_vector() == want.in_set.to_vector());
       CHECK(got.rounds == want.rounds);
     }
+    // Every round in one cooperative kernel: the same set in as many rounds.
+    const amg::Mis2Result coop = amg::mis2(Gd, s, amg::Mis2Options{0.05, Gd.rows()});
+    CHECK(coop.in_set.to_vector() == want.in_set.to_vector());
+    CHECK(coop.rounds == want.rounds);
+    CHECK(coop.frontier_rounds == 0);
+    // On a subgraph (roles: excluded, relay, candidate), as the phased aggregation uses it.
+    std::vector<std::int32_t> role(Gh.rows());
+    for (auto& x : role) x = static_cast<std::int32_t>(rng() % 3);
+    const Array<std::int32_t> rh = Array<std::int32_t>::from_vector(role, Space::host);
+    const Array<std::int32_t> rd = rh.to(Space::device);
+    const auto sub_want = amg::mis2(Gh, s, rh).in_set.to_vector();
+    CHECK(amg::mis2(Gd, s, rd, amg::Mis2Options{0.05, Gd.rows()}).in_set.to_vector() == sub_want);
+    CHECK(amg::mis2(Gd, s, rd, amg::Mis2Options{0.05, 0}).in_set.to_vector() == sub_want);
   }
 }
