@@ -8,6 +8,7 @@
 #include "api/saga.hpp"
 #include "problems/structured.hpp"
 #include "sparse/vector_ops.hpp"
+#include "tests/device_memory.hpp"
 #include "tests/helpers.hpp"
 
 using namespace saga;
@@ -39,18 +40,16 @@ TEST_CASE("GPU exact_single: the fine matrix in float, its bytes freed, the same
     const CsrMatrix Ah = poisson(s, N, Space::host);
     AmgParams on, off;
     off.exact_single = false;
-    std::size_t before = device::pool_usage().current;
-    Solver s_off(Ah.to(Space::device), off);
-    const std::size_t off_held = device::pool_usage().current - before;
-    before = device::pool_usage().current;
-    Solver s_on(Ah.to(Space::device), on);
-    const std::size_t on_held = device::pool_usage().current - before;
-    CHECK(s_on.preconditioner().matrix().single_precision());
-    CHECK(s_on.stats().levels[0].exact_single);
-    CHECK_FALSE(s_off.preconditioner().matrix().single_precision());
-    CHECK(to_host_csr(s_on.preconditioner().matrix()).val == to_host_csr(Ah).val);
+    const HeldSolver off_solver = solver_with_held_bytes(Ah, off), on_solver = solver_with_held_bytes(Ah, on);
+    Solver* const s_off = off_solver.solver.get();
+    Solver* const s_on = on_solver.solver.get();
+    const std::size_t off_held = off_solver.held, on_held = on_solver.held;
+    CHECK(s_on->preconditioner().matrix().single_precision());
+    CHECK(s_on->stats().levels[0].exact_single);
+    CHECK_FALSE(s_off->preconditioner().matrix().single_precision());
+    CHECK(to_host_csr(s_on->preconditioner().matrix()).val == to_host_csr(Ah).val);
     const std::size_t saved = 4 * static_cast<std::size_t>(Ah.nnz());
-    CHECK(s_off.stats().matrix_bytes() - s_on.stats().matrix_bytes() == saved);
+    CHECK(s_off->stats().matrix_bytes() - s_on->stats().matrix_bytes() == saved);
     MESSAGE(stencil_name(s) << " N=" << N << ": solver holds " << off_held / 1048576.0 << " MiB (double fine matrix), "
                             << on_held / 1048576.0 << " MiB (exact float)");
     CHECK(on_held + saved <= off_held + 4096);  // the pool gave the bytes back
@@ -70,12 +69,12 @@ TEST_CASE("GPU exact_single: the fine matrix in float, its bytes freed, the same
     // A resetup with values off the float grid keeps them in double; back on it, float again.
     HostCsr h2 = to_host_csr(Ah);
     for (double& v : h2.val) v *= 0.1;
-    s_on.resetup(from_host_csr(h2, Space::device));
-    CHECK_FALSE(s_on.preconditioner().matrix().single_precision());
-    CHECK_FALSE(s_on.stats().levels[0].exact_single);
-    s_on.resetup(Ah.to(Space::device));
-    CHECK(s_on.preconditioner().matrix().single_precision());
+    s_on->resetup(from_host_csr(h2, Space::device));
+    CHECK_FALSE(s_on->preconditioner().matrix().single_precision());
+    CHECK_FALSE(s_on->stats().levels[0].exact_single);
+    s_on->resetup(Ah.to(Space::device));
+    CHECK(s_on->preconditioner().matrix().single_precision());
     Vector x = Vector::zeros(Ah.rows(), Space::device);
-    CHECK(s_on.solve(b, x).converged);
+    CHECK(s_on->solve(b, x).converged);
   }
 }

@@ -11,6 +11,7 @@
 #include "problems/structured.hpp"
 #include "sparse/spmv.hpp"
 #include "sparse/vector_ops.hpp"
+#include "tests/device_memory.hpp"
 #include "tests/helpers.hpp"
 
 using namespace saga;
@@ -64,14 +65,12 @@ TEST_CASE("GPU implicit_prolongator: the device hierarchy equals the host's, the
     AmgParams pi = pe;
     pi.implicit_prolongator = true;
     const CsrMatrix Ah = poisson(s, N, Space::host);
-    std::size_t before = device::pool_usage().current;
-    Solver se(Ah.to(Space::device), pe);
-    const std::size_t explicit_held = device::pool_usage().current - before;
-    before = device::pool_usage().current;
-    Solver si(Ah.to(Space::device), pi);
-    const std::size_t implicit_held = device::pool_usage().current - before;
+    const HeldSolver e_held = solver_with_held_bytes(Ah, pe), i_held = solver_with_held_bytes(Ah, pi);
+    Solver* const se = e_held.solver.get();
+    Solver* const si = i_held.solver.get();
+    const std::size_t explicit_held = e_held.held, implicit_held = i_held.held;
     const Solver sh(Ah, pi);
-    const Hierarchy& hi = si.preconditioner().hierarchy();
+    const Hierarchy& hi = si->preconditioner().hierarchy();
     const Hierarchy& hh = sh.preconditioner().hierarchy();
     REQUIRE(hi.levels().size() == hh.levels().size());
     CHECK(hi.levels()[0].implicit_prolongator());
@@ -80,30 +79,30 @@ TEST_CASE("GPU implicit_prolongator: the device hierarchy equals the host's, the
       CAPTURE(l);
       check_equal(to_host_csr(hi.levels()[l].A), to_host_csr(hh.levels()[l].A), 1e-12);
     }
-    const std::size_t p_bytes = se.preconditioner().hierarchy().levels()[0].P.bytes();
+    const std::size_t p_bytes = se->preconditioner().hierarchy().levels()[0].P.bytes();
     MESSAGE(stencil_name(s) << " N=" << N << ": solver holds " << explicit_held / 1048576.0 << " MiB with P stored, "
                             << implicit_held / 1048576.0 << " MiB implicit (P: " << p_bytes / 1048576.0 << " MiB)");
     CHECK(implicit_held + p_bytes <= explicit_held + 65536);
     const Vector r = random_vector(Ah.rows(), seed, Space::device);
     Vector zi(Ah.rows(), Space::device), ze(Ah.rows(), Space::device);
-    si.preconditioner().apply(r, zi);
-    se.preconditioner().apply(r, ze);
+    si->preconditioner().apply(r, zi);
+    se->preconditioner().apply(r, ze);
     CHECK(max_rel_diff(zi.to_vector(), ze.to_vector()) < 1e-12);
     Vector zh(Ah.rows(), Space::host);
     sh.preconditioner().apply(r.to(Space::host), zh);
     CHECK(max_rel_diff(zi.to_vector(), zh.to_vector()) < 1e-11);
     Vector x = Vector::zeros(Ah.rows(), Space::device), y = Vector::zeros(Ah.rows(), Space::device);
-    const SolveResult ri = si.solve(r, x), re = se.solve(r, y);
+    const SolveResult ri = si->solve(r, x), re = se->solve(r, y);
     MESSAGE("iterations: P stored " << re.iterations << ", implicit " << ri.iterations);
     CHECK(ri.converged);
     CHECK(ri.iterations == re.iterations);
     // A resetup makes the implicit P of the new matrix and solves as before.
     HostCsr h2 = to_host_csr(Ah);
     for (double& v : h2.val) v *= 2.0;
-    si.resetup(from_host_csr(h2, Space::device));
-    CHECK(si.preconditioner().hierarchy().levels()[0].implicit_prolongator());
+    si->resetup(from_host_csr(h2, Space::device));
+    CHECK(si->preconditioner().hierarchy().levels()[0].implicit_prolongator());
     Vector x2 = Vector::zeros(Ah.rows(), Space::device);
-    const SolveResult r2 = si.solve(r, x2);
+    const SolveResult r2 = si->solve(r, x2);
     CHECK(r2.converged);
     CHECK(std::abs(r2.iterations - ri.iterations) <= 1);
   }

@@ -14,6 +14,7 @@
 #include "sparse/spmv.hpp"
 #include "sparse/transpose.hpp"
 #include "sparse/vector_ops.hpp"
+#include "tests/device_memory.hpp"
 #include "tests/helpers.hpp"
 
 using namespace saga;
@@ -117,15 +118,12 @@ TEST_CASE("GPU hierarchy_precision float: the device hierarchy equals the host's
     pf.hierarchy_precision = "float";
     if (s == Stencil::fd3d_7pt) pf.galerkin_slices = 3;  // R made in float from the rounded P, in blocks
     const CsrMatrix Ah = poisson(s, N, Space::host);
-    // On the active executor (whose pool pool_usage() reads).
-    std::size_t before = device::pool_usage().current;
-    Solver sd(Ah.to(Space::device), pd);
-    const std::size_t double_held = device::pool_usage().current - before;
-    before = device::pool_usage().current;
-    Solver sf(Ah.to(Space::device), pf);
-    const std::size_t float_held = device::pool_usage().current - before;
+    const HeldSolver d_held = solver_with_held_bytes(Ah, pd), f_held = solver_with_held_bytes(Ah, pf);
+    Solver* const sd = d_held.solver.get();
+    Solver* const sf = f_held.solver.get();
+    const std::size_t double_held = d_held.held, float_held = f_held.held;
     const Solver sh(Ah, pf);
-    const Hierarchy& hf = sf.preconditioner().hierarchy();
+    const Hierarchy& hf = sf->preconditioner().hierarchy();
     const Hierarchy& hh = sh.preconditioner().hierarchy();
     REQUIRE(hf.levels().size() == hh.levels().size());
     for (std::size_t l = 0; l < hf.levels().size(); ++l) {
@@ -139,14 +137,14 @@ TEST_CASE("GPU hierarchy_precision float: the device hierarchy equals the host's
         check_equal(to_host_csr(a.R), to_host_csr(hh.levels()[l].R), 1e-7);
       }
     }
-    const std::size_t saved = sd.preconditioner().hierarchy().stats().matrix_bytes() - hf.stats().matrix_bytes();
+    const std::size_t saved = sd->preconditioner().hierarchy().stats().matrix_bytes() - hf.stats().matrix_bytes();
     MESSAGE(stencil_name(s) << " N=" << N << ": solver holds " << double_held / 1048576.0 << " MiB (double), "
                             << float_held / 1048576.0 << " MiB (float hierarchy); matrices "
                             << saved / 1048576.0 << " MiB smaller");
     CHECK(float_held + saved <= double_held + 4096);  // the pool gave the bytes back
     const Vector b = random_vector(Ah.rows(), seed, Space::device);
     Vector x = Vector::zeros(Ah.rows(), Space::device), y = Vector::zeros(Ah.rows(), Space::device);
-    const SolveResult rf = sf.solve(b, x), rd = sd.solve(b, y);
+    const SolveResult rf = sf->solve(b, x), rd = sd->solve(b, y);
     Vector xh = Vector::zeros(Ah.rows(), Space::host);
     const SolveResult rh = sh.solve(b.to(Space::host), xh);
     MESSAGE("iterations: double " << rd.iterations << ", float hierarchy " << rf.iterations << " (host "
@@ -159,14 +157,14 @@ TEST_CASE("GPU hierarchy_precision float: the device hierarchy equals the host's
     for (double& v : h2.val) v *= 2.0;
     Solver sh2(Ah, pf);
     sh2.resetup(from_host_csr(h2, Space::host));
-    sf.resetup(from_host_csr(h2, Space::device));
+    sf->resetup(from_host_csr(h2, Space::device));
     for (std::size_t l = 1; l < hf.levels().size(); ++l) {
       CAPTURE(l);
-      CHECK(sf.preconditioner().hierarchy().levels()[l].A.single_precision());
-      check_equal(to_host_csr(sf.preconditioner().hierarchy().levels()[l].A),
+      CHECK(sf->preconditioner().hierarchy().levels()[l].A.single_precision());
+      check_equal(to_host_csr(sf->preconditioner().hierarchy().levels()[l].A),
                   to_host_csr(sh2.preconditioner().hierarchy().levels()[l].A), 1e-7);
     }
     Vector x2 = Vector::zeros(Ah.rows(), Space::device);
-    CHECK(sf.solve(b, x2).converged);
+    CHECK(sf->solve(b, x2).converged);
   }
 }
