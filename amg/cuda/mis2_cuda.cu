@@ -9,7 +9,7 @@
 #include "amg/functors.hpp"
 #include "amg/mis2.hpp"
 #include "core/device.hpp"
-#include "sparse/cuda/launch.cuh"
+#include "sparse/cuda/cooperative.cuh"
 
 namespace saga::amg::cuda {
 
@@ -54,22 +54,12 @@ __global__ __launch_bounds__(kThreads) void mis2_rounds_kernel(amg_functors::Mis
 
 bool mis2_rounds_cooperative(const CsrMatrix& S, std::uint32_t seed_hash, const std::int32_t* role,
                              Array<std::int32_t>& state, Array<std::uint64_t>& t1, int max_rounds, int* rounds) {
-  static const int per_sm = [] {
-    int dev = 0, ok = 0, blocks = 0;
-    SAGA_CUDA(cudaGetDevice(&dev));
-    SAGA_CUDA(cudaDeviceGetAttribute(&ok, cudaDevAttrCooperativeLaunch, dev));
-    if (!ok) return 0;
-    SAGA_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, mis2_rounds_kernel, kThreads, 0));
-    return blocks;
-  }();
   const index_t n = S.rows();
-  if (per_sm < 1 || n == 0) return false;
-  int dev = 0, sms = 0;
-  SAGA_CUDA(cudaGetDevice(&dev));
-  SAGA_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-  const int blocks = static_cast<int>(
-      std::max<long long>(1, std::min<long long>((static_cast<long long>(n) + kThreads - 1) / kThreads,
-                                                 static_cast<long long>(per_sm) * sms)));
+  if (n == 0) return false;
+  const void* kernel = reinterpret_cast<const void*>(mis2_rounds_kernel);
+  static int per_sm = -1;
+  const int blocks = saga::cuda::cooperative_blocks(kernel, (static_cast<long long>(n) + kThreads - 1) / kThreads, per_sm);
+  if (blocks == 0) return false;
   Array<std::int32_t> undecided(n, Space::device, "MIS-2 undecided flags");
   Array<int> counts(2 * static_cast<std::size_t>(blocks), Space::device, "MIS-2 undecided counts");
   Array<int> out(1, Space::device, "MIS-2 rounds");
@@ -81,9 +71,7 @@ bool mis2_rounds_cooperative(const CsrMatrix& S, std::uint32_t seed_hash, const 
   int* cp = counts.data();
   int* op = out.data();
   void* args[] = {&max, &decide, &rows, &max_rounds, &cp, &op};
-  SAGA_CUDA(cudaLaunchCooperativeKernel(reinterpret_cast<void*>(mis2_rounds_kernel), dim3(blocks), dim3(kThreads),
-                                        args, 0, ::saga::device_stream()));
-  SAGA_CUDA_LAUNCH("MIS-2 rounds (cooperative)");
+  if (!saga::cuda::launch_cooperative(kernel, blocks, args, "MIS-2 rounds (cooperative)")) return false;
   *rounds = out.get(0);
   return true;
 }

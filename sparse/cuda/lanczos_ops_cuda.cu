@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "sparse/cuda/block_reduce.cuh"
+#include "sparse/cuda/cooperative.cuh"
 #include "sparse/cuda/kernels.hpp"
 #include "sparse/lanczos_ops.hpp"
 
@@ -132,18 +133,10 @@ __global__ __launch_bounds__(kThreads, kLanczosMinBlocks) void lanczos_steps_ker
 
 template <int V, class Value>
 bool launch_lanczos(const CsrMatrix& A, const Value* val, const Vector& d, int m, Vector& v, Scalars& s) {
-  static const int per_sm = [] {
-    int blocks = 0;
-    SAGA_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, lanczos_steps_kernel<V, Value>, kThreads, 0));
-    return blocks;
-  }();
-  int dev = 0, sms = 0;
-  SAGA_CUDA(cudaGetDevice(&dev));
-  SAGA_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-  if (per_sm < 1) return false;
-  const long long n = A.rows();
-  const long long wanted = (n * V + kThreads - 1) / kThreads;
-  const int blocks = static_cast<int>(std::max(1LL, std::min<long long>(wanted, static_cast<long long>(per_sm) * sms)));
+  const void* kernel = reinterpret_cast<const void*>(lanczos_steps_kernel<V, Value>);
+  static int per_sm = -1;
+  const int blocks = cooperative_blocks(kernel, (static_cast<long long>(A.rows()) * V + kThreads - 1) / kThreads, per_sm);
+  if (blocks == 0) return false;
   Vector v_prev = Vector::zeros(v.size(), Space::device, "Lanczos vector"), w(v.size(), Space::device, "Lanczos vector"),
       t(v.size(), Space::device, "Lanczos vector");
   double* partial = s.scratch(2 * static_cast<std::size_t>(blocks));
@@ -154,10 +147,7 @@ bool launch_lanczos(const CsrMatrix& A, const Value* val, const Vector& d, int m
   double *vp = v.data(), *pp = v_prev.data(), *wp = w.data(), *tp = t.data(), *S = s.data(), *pa = partial,
          *pb = partial + blocks;
   void* args[] = {&rows, &rp, &ci, &val, &dp, &vp, &pp, &wp, &tp, &m, &S, &pa, &pb};
-  SAGA_CUDA(cudaLaunchCooperativeKernel(reinterpret_cast<void*>(lanczos_steps_kernel<V, Value>), dim3(blocks),
-                                        dim3(kThreads), args, 0, ::saga::device_stream()));
-  SAGA_CUDA_LAUNCH("lanczos steps (cooperative)");
-  return true;
+  return launch_cooperative(kernel, blocks, args, "lanczos steps (cooperative)");
 }
 
 // Lanes per row from the mean row length. Rows of more than 12 entries on a
@@ -177,13 +167,7 @@ bool lanczos_lanes(const CsrMatrix& A, const Value* val, const Vector& d, int m,
 }  // namespace
 
 bool lanczos_steps(const CsrMatrix& A, const Vector& d, int m, Vector& v, Scalars& s) {
-  static const bool cooperative = [] {
-    int dev = 0, ok = 0;
-    SAGA_CUDA(cudaGetDevice(&dev));
-    SAGA_CUDA(cudaDeviceGetAttribute(&ok, cudaDevAttrCooperativeLaunch, dev));
-    return ok != 0;
-  }();
-  if (!cooperative || A.rows() == 0) return false;
+  if (A.rows() == 0) return false;
   return A.single_precision() ? lanczos_lanes(A, A.val_single().data(), d, m, v, s)
                               : lanczos_lanes(A, A.val().data(), d, m, v, s);
 }

@@ -1,0 +1,46 @@
+#pragma once
+// Cooperative launches (a whole iteration in one kernel with grid barriers:
+// the Lanczos steps of rho(D^-1 A), the MIS-2 rounds of small graphs). The
+// grid must be co-resident: at most the kernel's blocks per SM times the SMs.
+#include <algorithm>
+
+#include "core/device.hpp"
+#include "sparse/cuda/launch.cuh"
+
+namespace saga::cuda {
+
+// Blocks of kThreads for a cooperative launch of `kernel` wanting `wanted`
+// blocks: at most the co-resident count; 0 where the device cannot launch one.
+// blocks_per_sm is the caller's function-local static (one occupancy query per
+// kernel), -1 before the first call.
+inline int cooperative_blocks(const void* kernel, long long wanted, int& blocks_per_sm) {
+  int dev = 0;
+  SAGA_CUDA(cudaGetDevice(&dev));
+  if (blocks_per_sm < 0) {
+    int ok = 0;
+    SAGA_CUDA(cudaDeviceGetAttribute(&ok, cudaDevAttrCooperativeLaunch, dev));
+    blocks_per_sm = 0;
+    if (ok) SAGA_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, kernel, kThreads, 0));
+  }
+  if (blocks_per_sm < 1) return 0;
+  int sms = 0;
+  SAGA_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+  return static_cast<int>(std::max(1LL, std::min(wanted, static_cast<long long>(blocks_per_sm) * sms)));
+}
+
+// Launches it on saga's stream; false (the error cleared) where the grid turns
+// out not to fit after all (SMs held by another context, MPS, a debugger): the
+// caller falls back to its launched path. Any other error throws.
+inline bool launch_cooperative(const void* kernel, int blocks, void** args, const char* what) {
+  const cudaError_t e = cudaLaunchCooperativeKernel(kernel, dim3(blocks), dim3(kThreads), args, 0,
+                                                    ::saga::device_stream());
+  if (e == cudaErrorCooperativeLaunchTooLarge) {
+    (void)cudaGetLastError();
+    return false;
+  }
+  SAGA_CUDA(e);
+  SAGA_CUDA_LAUNCH(what);
+  return true;
+}
+
+}  // namespace saga::cuda
