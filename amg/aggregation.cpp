@@ -3,6 +3,7 @@
 #include "amg/functors.hpp"
 #include "amg/lexicographic_mis2.hpp"
 #include "amg/mis2.hpp"
+#include "core/dispatch.hpp"
 #include "core/parallel_for.hpp"
 #include "sparse/csr_ops.hpp"
 #include "sparse/scan.hpp"
@@ -21,6 +22,12 @@ Aggregates aggregate_greedy(const CsrMatrix& S) { return aggregate_from_roots(S,
 Aggregates aggregate_from_roots(const CsrMatrix& S, const Array<std::int32_t>& mis) {
   const Space s = S.space();
   const index_t n = S.rows();
+  if (s == Space::device) {  // small graphs: every step in one cooperative kernel
+    Aggregates a;
+    bool done = false;
+    SAGA_DEVICE_CALL(done = cuda::aggregate_from_roots_cooperative(S, mis, a));
+    if (done) return a;
+  }
   Array<std::int32_t> in_set = mis.clone();
   parallel_for(s, n, amg_functors::DropIsolatedRoots{S.row_ptr().data(), S.col().data(), in_set.data()});
   Array<std::int32_t> scan(static_cast<std::size_t>(n) + 1, s, "aggregate numbering");

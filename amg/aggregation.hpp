@@ -55,6 +55,13 @@ Aggregates aggregate_greedy(const CsrMatrix& S);
 // maximal distance-2 independent set of S.
 Aggregates aggregate_from_roots(const CsrMatrix& S, const Array<std::int32_t>& roots);
 
+namespace cuda {
+// aggregate_from_roots of a graph of at most cuda::kCooperativeMis2MaxRows
+// nodes in one cooperative kernel (the same aggregates, one host read instead
+// of three and a dozen launches); false (nothing done) where it cannot run.
+bool aggregate_from_roots_cooperative(const CsrMatrix& S, const Array<std::int32_t>& mis, Aggregates& a);
+}  // namespace cuda
+
 // Aggregation methods, behind the aggregation registry (amg.aggregation):
 //   mis2 (default): hash priorities seeded with amg.seed + level
 //   (deterministic); greedy: roots in node order, the aggregates of PyAMG's
