@@ -9,18 +9,18 @@
 
 namespace saga::cuda {
 
-// Blocks of kThreads for a cooperative launch of `kernel` wanting `wanted`
+// Blocks of `threads` (kThreads unless said) for a cooperative launch of `kernel` wanting `wanted`
 // blocks: at most the co-resident count; 0 where the device cannot launch one.
 // blocks_per_sm is the caller's function-local static (one occupancy query per
 // kernel), -1 before the first call.
-inline int cooperative_blocks(const void* kernel, long long wanted, int& blocks_per_sm) {
+inline int cooperative_blocks(const void* kernel, long long wanted, int& blocks_per_sm, int threads = kThreads) {
   int dev = 0;
   SAGA_CUDA(cudaGetDevice(&dev));
   if (blocks_per_sm < 0) {
     int ok = 0;
     SAGA_CUDA(cudaDeviceGetAttribute(&ok, cudaDevAttrCooperativeLaunch, dev));
     blocks_per_sm = 0;
-    if (ok) SAGA_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, kernel, kThreads, 0));
+    if (ok) SAGA_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, kernel, threads, 0));
   }
   if (blocks_per_sm < 1) return 0;
   int sms = 0;
@@ -31,9 +31,9 @@ inline int cooperative_blocks(const void* kernel, long long wanted, int& blocks_
 // Launches it on saga's stream; false (the error cleared) where the grid turns
 // out not to fit after all (SMs held by another context, MPS, a debugger): the
 // caller falls back to its launched path. Any other error throws.
-inline bool launch_cooperative(const void* kernel, int blocks, void** args, const char* what) {
-  const cudaError_t e = cudaLaunchCooperativeKernel(kernel, dim3(blocks), dim3(kThreads), args, 0,
-                                                    ::saga::device_stream());
+inline bool launch_cooperative(const void* kernel, int blocks, void** args, const char* what,
+                               dim3 block = dim3(kThreads)) {
+  const cudaError_t e = cudaLaunchCooperativeKernel(kernel, dim3(blocks), block, args, 0, ::saga::device_stream());
   if (e == cudaErrorCooperativeLaunchTooLarge) {
     (void)cudaGetLastError();
     return false;

@@ -5,6 +5,7 @@
 #include <Eigen/Dense>
 #include <fmt/format.h>
 
+#include "amg/coarse_cholesky.hpp"
 #include "amg/coarse_solver.hpp"
 #include "amg/spectral_radius.hpp"
 #include "amg/aggregation.hpp"
@@ -276,6 +277,10 @@ TEST_CASE("GPU dense_cholesky coarse solver: the device inverse equals the host 
     // A A^-1 = I on the device.
     const Eigen::MatrixXd I = Eigen::MatrixXd(M) * Eigen::MatrixXd(to_eigen(d.inverse));
     CHECK((I - Eigen::MatrixXd::Identity(n, n)).cwiseAbs().maxCoeff() < 1e-9);
+    // The launched block steps (the fallback of the cooperative kernel): the same values.
+    CsrMatrix launched;
+    REQUIRE(amg::cuda::cholesky_inverse(Ah.to(Space::device), launched, /*cooperative=*/false));
+    check_equal(to_host_csr(launched), to_host_csr(d.inverse), 1e-14);
   }
   // A singular Laplacian (1D, Neumann ends): not positive definite, so the host
   // eigen-decomposition gives the pseudo-inverse on both backends.
