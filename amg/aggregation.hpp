@@ -44,21 +44,25 @@ struct Mis2Params {
       "0: full sweeps only. The set is the same either way",
       in_range(0, 1));
     v("cooperative_rows", cooperative_rows,
-      "on the GPU, graphs of at most this many nodes run all MIS-2 rounds in one kernel (0: never). The set is "
-      "the same either way",
-      at_least(0));
+      "on the GPU, graphs of at most this many nodes run all MIS-2 rounds, and the joining passes, in one kernel "
+      "each (at most 262144; 0: never). The aggregates are the same either way",
+      in_range(0, Mis2Options{}.cooperative_max_rows));
   }
   Mis2Options options() const { return Mis2Options{frontier_ratio, cooperative_rows}; }
 };
 Aggregates aggregate_greedy(const CsrMatrix& S);
 // The two joining passes around given roots (1 = root), which must be a
-// maximal distance-2 independent set of S.
-Aggregates aggregate_from_roots(const CsrMatrix& S, const Array<std::int32_t>& roots);
+// maximal distance-2 independent set of S. On the GPU, graphs of at most
+// cooperative_max_rows nodes run them in one cooperative kernel (the same
+// aggregates; 0: never).
+Aggregates aggregate_from_roots(const CsrMatrix& S, const Array<std::int32_t>& roots,
+                                index_t cooperative_max_rows = Mis2Options{}.cooperative_max_rows);
 
 namespace cuda {
-// aggregate_from_roots of a graph of at most cuda::kCooperativeMis2MaxRows
-// nodes in one cooperative kernel (the same aggregates, one host read instead
-// of three and a dozen launches); false (nothing done) where it cannot run.
+// aggregate_from_roots in one cooperative kernel (the same aggregates, one host
+// read instead of three and a dozen launches) for graphs of at most
+// cuda::kCooperativeMis2MaxRows nodes; false (nothing done) for larger ones or
+// where it cannot run.
 bool aggregate_from_roots_cooperative(const CsrMatrix& S, const Array<std::int32_t>& mis, Aggregates& a);
 }  // namespace cuda
 

@@ -30,7 +30,7 @@ CsrMatrix random_graph(index_t n, int per_row, std::mt19937_64& rng) {
 }
 }  // namespace
 
-TEST_CASE("GPU joining passes in one cooperative kernel equal the host's") {
+TEST_CASE("GPU joining passes in one cooperative kernel, or launched, equal the host's") {
   const std::uint64_t seed = fresh_seed();
   std::mt19937_64 rng(seed);
   std::vector<std::pair<std::string, CsrMatrix>> graphs;
@@ -51,10 +51,13 @@ TEST_CASE("GPU joining passes in one cooperative kernel equal the host's") {
     root_sets.push_back(Array<std::int32_t>::from_vector(random_roots, Space::host));
     for (const auto& roots : root_sets) {
       const amg::Aggregates h = amg::aggregate_from_roots(Sh, roots);
-      const amg::Aggregates d = amg::aggregate_from_roots(Sd, roots.to(Space::device));
-      CHECK(d.count == h.count);
-      CHECK(d.unaggregated == h.unaggregated);
-      CHECK(d.of_node.to_vector() == h.of_node.to_vector());
+      for (index_t cooperative : {Sd.rows(), index_t{0}}) {  // one kernel, or the launched steps
+        CAPTURE(cooperative);
+        const amg::Aggregates d = amg::aggregate_from_roots(Sd, roots.to(Space::device), cooperative);
+        CHECK(d.count == h.count);
+        CHECK(d.unaggregated == h.unaggregated);
+        CHECK(d.of_node.to_vector() == h.of_node.to_vector());
+      }
     }
   }
 }
