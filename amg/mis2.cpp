@@ -34,22 +34,25 @@ Mis2Result mis2_rounds(const CsrMatrix& S, std::uint32_t seed, const std::int32_
   parallel_for(s, n, amg_functors::Mis2Init{role, state.data()});
   Array<std::uint64_t> t1(n, s, "MIS-2 tuples");
   Array<std::int32_t> undecided(n, s, "MIS-2 undecided flags");
-  Array<std::int32_t> sums(static_cast<std::size_t>(n) + 1, s, "MIS-2 undecided count");
-  const amg_functors::Mis2NeighbourMax neighbour_max{rp, ci, role, state.data(), seed_hash, t1.data()};
   Mis2Result r;
-  auto check_rounds = [&] { SAGA_REQUIRE(r.rounds < 10000, "MIS-2 did not finish after {} rounds", r.rounds); };
+  constexpr int kMaxRounds = 10000;  // a bound that only a broken graph or priority could reach
+  auto check_rounds = [&] { SAGA_REQUIRE(r.rounds < kMaxRounds, "MIS-2 did not finish after {} rounds", r.rounds); };
 
   // Small graphs: every round in one cooperative kernel (the same set).
   if (s == Space::device && n <= opt.cooperative_max_rows) {
     bool done = false;
-    SAGA_DEVICE_CALL(done = cuda::mis2_rounds_cooperative(S, seed_hash, role, state, t1, 10000, &r.rounds));
+    SAGA_DEVICE_CALL(done = cuda::mis2_rounds_cooperative(S, seed_hash, role, state, t1, undecided, kMaxRounds,
+                                                          &r.rounds));
     if (done) {
-      SAGA_REQUIRE(r.rounds < 10000, "MIS-2 did not finish after {} rounds", r.rounds);
+      check_rounds();
       parallel_for(s, n, amg_functors::FlagRoots{state.data(), undecided.data()});
       r.in_set = std::move(undecided);
       return r;
     }
   }
+
+  Array<std::int32_t> sums(static_cast<std::size_t>(n) + 1, s, "MIS-2 undecided count");
+  const amg_functors::Mis2NeighbourMax neighbour_max{rp, ci, role, state.data(), seed_hash, t1.data()};
 
   // Full sweeps while many nodes are undecided.
   index_t left = n;

@@ -50,9 +50,11 @@ namespace cuda {
 constexpr index_t kCooperativeMis2MaxRows = Mis2Options{}.cooperative_max_rows;
 // All rounds on the device; false (nothing done) where the device cannot
 // launch a cooperative kernel. state starts as Mis2Init leaves it; on return it
-// holds kIn / kOut for every node, and *rounds the rounds run.
+// holds kIn / kOut for every node, and *rounds the rounds run. t1 and undecided
+// (n each) are the caller's workspace.
 bool mis2_rounds_cooperative(const CsrMatrix& S, std::uint32_t seed_hash, const std::int32_t* role,
-                             Array<std::int32_t>& state, Array<std::uint64_t>& t1, int max_rounds, int* rounds);
+                             Array<std::int32_t>& state, Array<std::uint64_t>& t1, Array<std::int32_t>& undecided,
+                             int max_rounds, int* rounds);
 }  // namespace cuda
 
 }  // namespace saga::amg

@@ -4,11 +4,8 @@
 // block in the same order, so that every block leaves the loop together.
 #include <cooperative_groups.h>
 
-#include <algorithm>
-
 #include "amg/functors.hpp"
 #include "amg/mis2.hpp"
-#include "core/device.hpp"
 #include "sparse/cuda/cooperative.cuh"
 
 namespace saga::amg::cuda {
@@ -53,14 +50,15 @@ __global__ __launch_bounds__(kThreads) void mis2_rounds_kernel(amg_functors::Mis
 }  // namespace
 
 bool mis2_rounds_cooperative(const CsrMatrix& S, std::uint32_t seed_hash, const std::int32_t* role,
-                             Array<std::int32_t>& state, Array<std::uint64_t>& t1, int max_rounds, int* rounds) {
+                             Array<std::int32_t>& state, Array<std::uint64_t>& t1, Array<std::int32_t>& undecided,
+                             int max_rounds, int* rounds) {
   const index_t n = S.rows();
   if (n == 0) return false;
   const void* kernel = reinterpret_cast<const void*>(mis2_rounds_kernel);
   static int per_sm = -1;
-  const int blocks = saga::cuda::cooperative_blocks(kernel, (static_cast<long long>(n) + kThreads - 1) / kThreads, per_sm);
+  const int blocks =
+      saga::cuda::cooperative_blocks(kernel, (static_cast<long long>(n) + kThreads - 1) / kThreads, per_sm);
   if (blocks == 0) return false;
-  Array<std::int32_t> undecided(n, Space::device, "MIS-2 undecided flags");
   Array<int> counts(2 * static_cast<std::size_t>(blocks), Space::device, "MIS-2 undecided counts");
   Array<int> out(1, Space::device, "MIS-2 rounds");
   const offset_t* rp = S.row_ptr().data();
