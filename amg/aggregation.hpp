@@ -60,9 +60,8 @@ Aggregates aggregate_from_roots(const CsrMatrix& S, const Array<std::int32_t>& r
 
 namespace cuda {
 // aggregate_from_roots in one cooperative kernel (the same aggregates, one host
-// read instead of three and a dozen launches) for graphs of at most
-// cuda::kCooperativeMis2MaxRows nodes; false (nothing done) for larger ones or
-// where it cannot run.
+// read instead of three and a dozen launches; for the small graphs
+// aggregate_from_roots admits); false (nothing done) where it cannot run.
 bool aggregate_from_roots_cooperative(const CsrMatrix& S, const Array<std::int32_t>& mis, Aggregates& a);
 }  // namespace cuda
 

@@ -3,8 +3,8 @@
 // (roots, then the leftovers of pass 3) as scans over contiguous chunks of
 // nodes (each block its chunk, in node order, after the counts of the blocks
 // before it), and the three counts the setup needs, read once. The same
-// aggregates as the launched steps, which it replaces for graphs of at most
-// kCooperativeMis2MaxRows nodes.
+// aggregates as the launched steps, which it replaces for the graphs the
+// caller's bound admits (mis2 {cooperative_rows}).
 #include <cooperative_groups.h>
 #include <cub/block/block_scan.cuh>
 
@@ -82,9 +82,8 @@ __global__ __launch_bounds__(kThreads) void join_kernel(index_t n, long long chu
   grid.sync();
   for (long long i = c.begin + threadIdx.x; i < c.end; i += kThreads) roots[i] = -1;
   chunk_number(c, counts, 0, is_root, [&](long long i, int k) { roots[i] = k; }, scan, &shared_base);
-  int aggregates = 0;
-  if (threadIdx.x == 0)
-    for (unsigned b = 0; b < gridDim.x; ++b) aggregates += counts[b];
+  int aggregates = 0;  // every thread: the roots' total, the first leftover's number
+  for (unsigned b = 0; b < gridDim.x; ++b) aggregates += counts[b];
   grid.sync();
   // Pass 1 (neighbours of roots), pass 2 (neighbours of pass-1 nodes, back into roots).
   const amg_functors::JoinStrongest first{rp, ci, v, roots, pass1, unassigned};
@@ -103,9 +102,7 @@ __global__ __launch_bounds__(kThreads) void join_kernel(index_t n, long long chu
     out[0] = aggregates;
     out[1] = left;
   }
-  int roots_total = 0;  // every block: the first leftover's number
-  for (unsigned b = 0; b < gridDim.x; ++b) roots_total += counts[b];
-  chunk_number(c, counts + gridDim.x, roots_total, left_over, [&](long long i, int k) { roots[i] = k; }, scan,
+  chunk_number(c, counts + gridDim.x, aggregates, left_over, [&](long long i, int k) { roots[i] = k; }, scan,
                &shared_base);
   // Nodes left unaggregated (-1), counted per block into counts[2 grid + b].
   const auto unaggregated = [&](long long i) { return static_cast<int>(roots[i] < 0); };
@@ -122,7 +119,7 @@ __global__ __launch_bounds__(kThreads) void join_kernel(index_t n, long long chu
 
 bool aggregate_from_roots_cooperative(const CsrMatrix& S, const Array<std::int32_t>& mis, Aggregates& a) {
   const index_t n = S.rows();
-  if (n == 0 || n > kCooperativeMis2MaxRows) return false;
+  if (n == 0) return false;
   const void* kernel = reinterpret_cast<const void*>(join_kernel);
   static int per_sm = -1;
   const int blocks =
