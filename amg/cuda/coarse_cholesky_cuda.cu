@@ -206,16 +206,20 @@ bool cholesky_inverse(const CsrMatrix& A, CsrMatrix& inverse, bool cooperative) 
   const unsigned grid = std::min<unsigned>(grid_for(static_cast<std::int64_t>(nn)), 2048u);
   // All block steps in one cooperative kernel (64 launches for 500 rows took
   // ~0.75 ms, mostly launch gaps); the launched steps where it cannot run.
-  static int per_sm = -1;
-  const void* coop = reinterpret_cast<const void*>(gauss_jordan_kernel);
-  const int coop_blocks = saga::cuda::cooperative_blocks(coop, (static_cast<long long>(nn) + kB * kB - 1) / (kB * kB),
-                                                         per_sm, kB * kB);
-  index_t rows = n;
-  double *mp = M.data(), *dp = diag.data(), *Dp = D.data(), *Rp = R.data();
-  int* fp = failed.data();
-  void* args[] = {&rows, &mp, &dp, &Dp, &Rp, &fp};
-  if (!cooperative || coop_blocks == 0 || !saga::cuda::launch_cooperative(coop, coop_blocks, args, "coarse Gauss-Jordan (cooperative)",
-                                                           dim3(kB, kB))) {
+  bool done = false;
+  if (cooperative) {
+    static int per_sm = -1;
+    const void* coop = reinterpret_cast<const void*>(gauss_jordan_kernel);
+    const int blocks = saga::cuda::cooperative_blocks(coop, (static_cast<long long>(nn) + kB * kB - 1) / (kB * kB),
+                                                      per_sm, kB * kB);
+    index_t rows = n;
+    double *mp = M.data(), *dp = diag.data(), *Dp = D.data(), *Rp = R.data();
+    int* fp = failed.data();
+    void* args[] = {&rows, &mp, &dp, &Dp, &Rp, &fp};
+    done = blocks > 0 &&
+           saga::cuda::launch_cooperative(coop, blocks, args, "coarse Gauss-Jordan (cooperative)", dim3(kB, kB));
+  }
+  if (!done) {
     const unsigned panel_grid = std::min<unsigned>(grid_for(static_cast<std::int64_t>(kB) * n), 2048u);
     for (index_t k0 = 0; k0 < n; k0 += kB) {
       const int b = static_cast<int>(std::min<index_t>(kB, n - k0));
