@@ -40,14 +40,27 @@ __global__ void dot_partial(const double* x, const double* y, std::int64_t n, do
   for (std::int64_t i = global_thread(); i < n; i += grid_stride()) s += x[i] * y[i];
   write_block_partial(s, partial);
 }
-__global__ void finite_kernel(const double* x, std::int64_t n, int* bad) {
+// *bad = 1 where some entry fails `ok` (an idempotent store: the same flag in any order).
+template <class Ok>
+__global__ void flag_failing_kernel(const double* x, std::int64_t n, Ok ok, int* bad) {
   for (std::int64_t i = global_thread(); i < n; i += grid_stride())
-    if (!isfinite(x[i])) *bad = 1;
+    if (!ok(x[i])) *bad = 1;
 }
-// Rounding to float and back changes the value (a NaN compares unequal too).
-__global__ void inexact_in_single_kernel(const double* x, std::int64_t n, int* bad) {
-  for (std::int64_t i = global_thread(); i < n; i += grid_stride())
-    if (static_cast<double>(__double2float_rn(x[i])) != x[i]) *bad = 1;
+struct Finite {
+  __device__ bool operator()(double v) const { return isfinite(v); }
+};
+struct ExactInSingle {  // rounding to float and back keeps the value (a NaN compares unequal)
+  __device__ bool operator()(double v) const { return static_cast<double>(__double2float_rn(v)) == v; }
+};
+// Whether every entry of x passes `ok`: one pass and one read of the flag.
+template <class Ok>
+bool all_entries(const Vector& x, Ok ok, const char* what) {
+  if (x.empty()) return true;
+  Array<int> bad = Array<int>::zeros(1, Space::device, what);
+  flag_failing_kernel<<<grid_capped(x.size()), kThreads, 0, ::saga::device_stream()>>>(x.data(), x.size(), ok,
+                                                                                       bad.data());
+  SAGA_CUDA_LAUNCH(what);
+  return bad.get(0) == 0;
 }
 
 }  // namespace
@@ -111,20 +124,7 @@ void dot_into(const Vector& x, const Vector& y, Scalars& s, int slot) {
   sum_partials_into<<<1, kSumThreads, 0, ::saga::device_stream()>>>(partial, kReduceBlocks, out);
   SAGA_CUDA_LAUNCH("sum_partials_into");
 }
-bool all_finite(const Vector& x) {
-  if (x.empty()) return true;
-  Array<int> bad = Array<int>::zeros(1, Space::device, "finite flag");
-  finite_kernel<<<grid_capped(x.size()), kThreads, 0, ::saga::device_stream()>>>(x.data(), x.size(), bad.data());
-  SAGA_CUDA_LAUNCH("finite");
-  return bad.get(0) == 0;
-}
-bool all_exact_in_single(const Vector& x) {
-  if (x.empty()) return true;
-  Array<int> bad = Array<int>::zeros(1, Space::device, "inexact-in-float flag");
-  inexact_in_single_kernel<<<grid_capped(x.size()), kThreads, 0, ::saga::device_stream()>>>(x.data(), x.size(),
-                                                                                             bad.data());
-  SAGA_CUDA_LAUNCH("inexact_in_single");
-  return bad.get(0) == 0;
-}
+bool all_finite(const Vector& x) { return all_entries(x, Finite{}, "finite flag"); }
+bool all_exact_in_single(const Vector& x) { return all_entries(x, ExactInSingle{}, "inexact-in-float flag"); }
 
 }  // namespace saga::cuda
