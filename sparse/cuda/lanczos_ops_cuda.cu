@@ -3,7 +3,6 @@
 // lanczos_steps runs all steps of the estimate in one cooperative kernel.
 #include <cooperative_groups.h>
 
-#include <algorithm>
 #include <cmath>
 
 #include "sparse/cuda/block_reduce.cuh"
@@ -65,13 +64,10 @@ __device__ inline double block_total(const double* partial, long long m) {
 // H100 (3D 7-pt N=128, 2D 5- and 9-pt N=1024).
 constexpr int kLanczosMinBlocks = 4;
 template <int V, class Value>
-__global__ __launch_bounds__(kThreads, kLanczosMinBlocks) void lanczos_steps_kernel(index_t n, const offset_t* __restrict__ rp,
-                                                                 const index_t* __restrict__ ci,
-                                                                 const Value* __restrict__ val,
-                                                                 const double* __restrict__ d, double* v,
-                                                                 double* v_prev, double* __restrict__ w,
-                                                                 double* __restrict__ t, int m,
-                                                                 double* __restrict__ S, double* pa, double* pb) {
+__global__ __launch_bounds__(kThreads, kLanczosMinBlocks) void lanczos_steps_kernel(
+    index_t n, const offset_t* __restrict__ rp, const index_t* __restrict__ ci, const Value* __restrict__ val,
+    const double* __restrict__ d, double* v, double* v_prev, double* __restrict__ w, double* __restrict__ t, int m,
+    double* __restrict__ S, double* pa, double* pb) {
   cg::grid_group grid = cg::this_grid();
   const long long tid = static_cast<long long>(blockIdx.x) * kThreads + threadIdx.x;
   const long long stride = static_cast<long long>(gridDim.x) * kThreads;
@@ -135,10 +131,11 @@ template <int V, class Value>
 bool launch_lanczos(const CsrMatrix& A, const Value* val, const Vector& d, int m, Vector& v, Scalars& s) {
   const void* kernel = reinterpret_cast<const void*>(lanczos_steps_kernel<V, Value>);
   static int per_sm = -1;
-  const int blocks = cooperative_blocks(kernel, (static_cast<long long>(A.rows()) * V + kThreads - 1) / kThreads, per_sm);
+  const int blocks =
+      cooperative_blocks(kernel, (static_cast<long long>(A.rows()) * V + kThreads - 1) / kThreads, per_sm);
   if (blocks == 0) return false;
-  Vector v_prev = Vector::zeros(v.size(), Space::device, "Lanczos vector"), w(v.size(), Space::device, "Lanczos vector"),
-      t(v.size(), Space::device, "Lanczos vector");
+  Vector v_prev = Vector::zeros(v.size(), Space::device, "Lanczos vector");
+  Vector w(v.size(), Space::device, "Lanczos vector"), t(v.size(), Space::device, "Lanczos vector");
   double* partial = s.scratch(2 * static_cast<std::size_t>(blocks));
   index_t rows = A.rows();
   const offset_t* rp = A.row_ptr().data();
