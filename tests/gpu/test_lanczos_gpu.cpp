@@ -6,6 +6,7 @@
 #include <Eigen/Eigenvalues>
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <map>
 #include <set>
 
@@ -99,7 +100,10 @@ TEST_CASE("GPU Lanczos steps in one cooperative kernel equal the host's composed
         CHECK(std::abs(g[m + j] - h[m + j]) <= tol * std::max(1.0, std::abs(h[m + j])));
       }
       CHECK(std::abs(largest_ritz(g, m, k) - largest_ritz(h, m, k)) <= 1e-9 * largest_ritz(h, m, k));
-      CHECK(run_steps(As, m, Space::device) == g);  // bitwise repeatable
+      // Bitwise repeatable, compared as bits: after an exact breakdown (beta = 0, which the random small
+      // graphs sometimes reach) the later steps are NaN on every run, and NaN != NaN as doubles.
+      const std::vector<double> again = run_steps(As, m, Space::device);
+      CHECK(std::memcmp(again.data(), g.data(), g.size() * sizeof(double)) == 0);
     }
   }
 }
