@@ -519,7 +519,20 @@ Hierarchy::Hierarchy(CsrMatrix A, const SetupParams& params, NearNullspace ns,
     // In blocks, R is formed after the product (each block makes its rows of R
     // from P), when no A P is held any more, and in as many blocks (the sort of
     // a whole transpose takes ~24 B per entry of P besides R).
-    if (st.galerkin_slices == 1) L.R = step("transpose", [&] { return transpose(L.P); });
+    if (st.galerkin_slices == 1) {
+      try {
+        L.R = step("transpose", [&] { return transpose(L.P); });
+      } catch (const DeviceOutOfMemory& e) {
+        // Near the memory's end (or in a fragmented pool) the whole transpose
+        // may not fit where the blocks would: with the block count left to the
+        // setup, R is then formed after the product, in its blocks.
+        if (here.galerkin_slices > 0 || L.P.cols() < 2) throw;
+        log_info("level {}: the transpose of P ran out of device memory; the Galerkin product in 2 blocks ({})", lvl,
+                 e.what());
+        st.galerkin_slices = 2;
+        st.galerkin_retries += 1;
+      }
+    }
     // With the block count left to the setup, a product that runs out of device
     // memory is computed again in twice as many blocks (the rule's estimate of
     // A P leaves out the workspace of the product that reads it).
@@ -600,6 +613,7 @@ ResetupStats Hierarchy::resetup(CsrMatrix A, const ResetupOptions& options) {
   for (const Level& L : levels_) rs.prolongator_refreshed = rs.prolongator_refreshed || L.implicit_prolongator();
   PhaseTimer timer(s == Space::device);
   const auto t0 = std::chrono::steady_clock::now();
+  if (s == Space::device) device::available_memory();  // the products' budgets start from the driver's count
   const auto product = spgemm_registry().create(params_.spgemm, s);
   const std::string spgemm_name = spgemm_registry().resolve(params_.spgemm, s);
   A.share_structural_analyses(old);  // the same pattern (checked above): its SpMV plan holds

@@ -64,7 +64,7 @@ struct LevelStats {
   // 1: whole), and the rows of A P computed over all blocks (A's rows when
   // whole; more where the blocks' column spans overlap).
   int galerkin_slices = 1;
-  int galerkin_retries = 0;  // products that ran out of device memory and were computed again in more blocks
+  int galerkin_retries = 0;  // products (or P's whole transpose) out of device memory, redone in more blocks
   std::int64_t galerkin_ap_rows = 0;
   // Bytes of this level's A, P and R (and the coarse inverse on the coarsest)
   // as stored after the setup, and whether P, R and a coarse A keep their

@@ -72,12 +72,23 @@ void reset_peak_memory();
 // Per-phase peaks without losing the overall one: mark_phase_peak() starts a
 // window, phase_peak() is the most in use since the last mark (or reset).
 // pool_usage().peak still covers everything since reset_peak_memory(). The AMG
-// setup marks each phase (LevelStats::peak_bytes).
+// setup marks each phase (LevelStats::peak_bytes). Neither waits for the
+// device (the setup's phase timer has waited at the end of the previous
+// phase): the pool counts an allocation when it is made, so a window holds
+// every allocation made in it.
 void mark_phase_peak();
 std::size_t phase_peak();
 // Bytes an allocation on the active executor may still get: the device's free
 // memory plus what its pool holds cached (freed blocks it would reuse).
 std::size_t available_memory();
+// The same without asking the driver (cudaMemGetInfo costs ~10 us, and the
+// setup asks before every product): the free memory of the last
+// available_memory() call on this pool, less what the pool has taken from the
+// device since, plus what it holds cached now. Exact while no other program
+// or library allocates on the device in between; the setup and resetup call
+// available_memory() when they start. Without an earlier call, the exact one.
+std::size_t available_memory_recent();
+
 
 // A CUDA graph: the work one call of fn() puts on the active executor's stream,
 // captured once and replayed by launch() on that stream (one launch instead of

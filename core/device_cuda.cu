@@ -320,7 +320,6 @@ PoolUsage pool_usage() {
 }
 
 void mark_phase_peak() {
-  synchronize();
   cudaMemPool_t pool = active_pool();
   const std::uint64_t high = pool_high(pool);
   {
@@ -331,19 +330,54 @@ void mark_phase_peak() {
 }
 
 std::size_t phase_peak() {
-  synchronize();
   return static_cast<std::size_t>(pool_high(active_pool()));
 }
+
+namespace {
+// The driver's free memory and the pool's reservation at the last exact
+// available_memory() call, per pool (available_memory_recent).
+struct FreeAt {
+  std::uint64_t free_bytes = 0, reserved = 0;
+};
+std::mutex free_at_mutex;
+std::map<cudaMemPool_t, FreeAt> free_at;
+void pool_reserved_used(cudaMemPool_t pool, std::uint64_t& reserved, std::uint64_t& used) {
+  SAGA_CUDA(cudaMemPoolGetAttribute(pool, cudaMemPoolAttrReservedMemCurrent, &reserved));
+  SAGA_CUDA(cudaMemPoolGetAttribute(pool, cudaMemPoolAttrUsedMemCurrent, &used));
+}
+}  // namespace
 
 std::size_t available_memory() {
   std::size_t free_b = 0, total_b = 0;
   SAGA_CUDA(cudaMemGetInfo(&free_b, &total_b));
   std::uint64_t reserved = 0, used = 0;
   cudaMemPool_t pool = active_pool();
-  SAGA_CUDA(cudaMemPoolGetAttribute(pool, cudaMemPoolAttrReservedMemCurrent, &reserved));
-  SAGA_CUDA(cudaMemPoolGetAttribute(pool, cudaMemPoolAttrUsedMemCurrent, &used));
+  pool_reserved_used(pool, reserved, used);
+  {
+    std::lock_guard<std::mutex> lock(free_at_mutex);
+    free_at[pool] = FreeAt{free_b, reserved};
+  }
   return free_b + static_cast<std::size_t>(reserved > used ? reserved - used : 0);
 }
+
+std::size_t available_memory_recent() {
+  cudaMemPool_t pool = active_pool();
+  FreeAt at;
+  {
+    std::lock_guard<std::mutex> lock(free_at_mutex);
+    const auto it = free_at.find(pool);
+    if (it == free_at.end()) return available_memory();
+    at = it->second;
+  }
+  std::uint64_t reserved = 0, used = 0;
+  pool_reserved_used(pool, reserved, used);
+  // free now = free then - (reserved now - reserved then); plus the cached part.
+  const std::int64_t free_now = static_cast<std::int64_t>(at.free_bytes) + static_cast<std::int64_t>(at.reserved) -
+                                static_cast<std::int64_t>(reserved);
+  return static_cast<std::size_t>(std::max<std::int64_t>(free_now, 0)) +
+         static_cast<std::size_t>(reserved > used ? reserved - used : 0);
+}
+
 
 void reset_peak_memory() {
   synchronize();

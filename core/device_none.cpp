@@ -35,6 +35,7 @@ void reset_peak_memory() {}
 void mark_phase_peak() {}
 std::size_t phase_peak() { return 0; }
 std::size_t available_memory() { return 0; }
+std::size_t available_memory_recent() { return 0; }
 Graph::~Graph() = default;
 bool Graph::capture(const std::function<void()>&, std::string* why) {
   if (why) *why = "saga was built without the CUDA backend";

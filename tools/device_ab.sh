@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Run ON THE GPU MACHINE from the repository root (with .deps carried): the
+# setup of this tree (B) against a base tree (A) in one job, so that a change's
+# gain is a ratio measured in one run (the device machine is a fresh one on
+# most calls, and runs of the same setup vary by a few per cent between them).
+#   git archive <base-rev> > ab_base.tar      (here; ignored by git: carry it, with .deps)
+#   bash tools/device_ab.sh OUTDIR ab_base.tar "configs/a.yaml configs/b.yaml" [REPEAT] [ROUNDS]
+# Builds the base's saga CLI in build-base and this tree's in build-device, then
+# runs `saga profile-setup CONFIG --backend cuda --repeat REPEAT` (default 10)
+# for A and B alternately, ROUNDS times (default 3), and prints each run's
+# setup median; the last run's phase tables go to OUTDIR/ab_<config>_{A,B}.txt.
+# SAGA_AB_ARGS adds arguments to every profile-setup (e.g. "--set amg.x=y").
+set -uo pipefail
+OUT=${1:?usage: device_ab.sh OUTDIR BASE.tar "CONFIGS" [REPEAT] [ROUNDS]}
+TAR=${2:?base tree tar}
+CONFIGS=${3:?configs}
+REPEAT=${4:-10}
+ROUNDS=${5:-3}
+mkdir -p "$OUT"
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+[ -d .deps/usr ] || { echo "no .deps: run tools/device_deps.sh here and carry .deps"; exit 2; }
+export CMAKE_PREFIX_PATH=$ROOT/.deps/usr
+export LD_LIBRARY_PATH=$ROOT/.deps/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}
+rm -rf /tmp/saga_base && mkdir -p /tmp/saga_base && tar -xf "$TAR" -C /tmp/saga_base || exit 2
+ln -sfn "$ROOT/.deps" /tmp/saga_base/.deps
+build() {  # DIR SRC
+  cmake -S "$2" -B "$1" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 > "$OUT/build_$(basename "$1").log" 2>&1 &&
+    cmake --build "$1" -j 16 --target saga-cli >> "$OUT/build_$(basename "$1").log" 2>&1
+}
+t0=$(date +%s)
+build /tmp/saga_base/build-base /tmp/saga_base || { tail -20 "$OUT/build_build-base.log"; exit 1; }
+build "$ROOT/build-device" "$ROOT" || { tail -20 "$OUT/build_build-device.log"; exit 1; }
+echo "builds: $(( $(date +%s) - t0 )) s"
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+for cfg in $CONFIGS; do
+  name=$(basename "$cfg" .yaml)
+  for r in $(seq "$ROUNDS"); do
+    for side in A B; do
+      bin=/tmp/saga_base/build-base/tools/saga
+      [ $side = B ] && bin=./build-device/tools/saga
+      # shellcheck disable=SC2086
+      "$bin" profile-setup "$cfg" --backend cuda --repeat "$REPEAT" ${SAGA_AB_ARGS:-} > "$OUT/ab_${name}_$side.txt" 2>&1
+      echo "$name $side round $r: $(grep -m1 '^setup' "$OUT/ab_${name}_$side.txt")"
+    done
+  done
+done
