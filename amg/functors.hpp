@@ -468,6 +468,52 @@ struct AggregateQr {
   }
 };
 
+// The constant near-nullspace (constant_tentative_prolongator): W_g, the sum of
+// the weights (fine-level nodes) of aggregate g's members. Integer additions:
+// the same sums in any order, on every backend.
+SAGA_HD inline void atomic_add_index(index_t* p, index_t v) {
+#ifdef __CUDA_ARCH__
+  atomicAdd(p, v);
+#else
+  __atomic_fetch_add(p, v, __ATOMIC_RELAXED);
+#endif
+}
+struct AggregateWeights {
+  const index_t* agg;
+  const index_t* w;  // null: 1 each
+  index_t* sum;
+  SAGA_HD void operator()(std::int64_t i) const {
+    if (agg[i] >= 0) atomic_add_index(&sum[agg[i]], w ? w[i] : 1);
+  }
+};
+// Row i of T: sqrt(w_i) / sqrt(W_g) in column g = agg[i] (1 / sqrt(W_g) on
+// the fine level, as the QR's 1 / norm); pos null: row i starts at i.
+struct ConstantTentativeRows {
+  const index_t* agg;
+  const index_t* w;
+  const index_t* sum;
+  const offset_t* pos;
+  std::int64_t n;
+  offset_t* rp;
+  index_t* ci;
+  double* tv;
+  SAGA_HD void operator()(std::int64_t i) const {
+    const offset_t p = pos ? pos[i] : static_cast<offset_t>(i);
+    rp[i] = p;
+    const index_t g = agg[i];
+    if (g >= 0) {
+      ci[p] = g;
+      tv[p] = sqrt(static_cast<double>(w ? w[i] : 1)) / sqrt(static_cast<double>(sum[g]));
+    }
+    if (i == n - 1) rp[n] = pos ? pos[n] : static_cast<offset_t>(n);
+  }
+};
+struct ConstantCoarseNullspace {
+  const index_t* sum;
+  double* bc;
+  SAGA_HD void operator()(std::int64_t g) const { bc[g] = sqrt(static_cast<double>(sum[g])); }
+};
+
 // Dependent columns (a zero diagonal of the aggregate's R factor: a near-
 // nullspace of k columns restricted to too few unknowns, e.g. 6 rigid-body
 // modes on two nodes) are dropped from T and Bc, so that no coarse unknown has

@@ -49,6 +49,16 @@ constexpr double kFixedBytes = 4.0 * 1048576;
 // whose peak in use is ~126 ran out (GPU test, 4M rows). So 220 / 170 / 130.
 constexpr double kBlockedBytesPerRow = 220, kBlockedFloatBytesPerRow = 170, kBlockedImplicitBytesPerRow = 130;
 
+// The level's tentative prolongator: from integer weights for a scalar
+// problem's constant near-nullspace, else the QR of B per aggregate (B made
+// again where the fine level's constant one was not kept).
+amg::Tentative tentative_of(const Level& L, const amg::Aggregates& ag) {
+  if (L.constant_nullspace) return amg::constant_tentative_prolongator(ag, L.weights);
+  if (L.B_is_ones && L.B.empty())
+    return amg::tentative_prolongator(ag, ones(L.A.rows(), L.A.space()), L.nullspace_columns);
+  return amg::tentative_prolongator(ag, L.B, L.nullspace_columns);
+}
+
 // Runs one phase of level `lvl`, timed into `sec[phase]`. A failure inside it
 // (out of device memory, above all) names the level, the phase and, for the
 // products, the SpGEMM: the allocation's message alone says only which array,
@@ -418,8 +428,9 @@ Hierarchy::Hierarchy(CsrMatrix A, const SetupParams& params, NearNullspace ns,
                stats_.estimated_bytes / 1073741824.0, available / 1073741824.0);
   }
   const bool B_is_ones = ns.B.empty();
-  if (B_is_ones) ns.B = ones(A.rows(), s);
-  SAGA_REQUIRE(ns.B.space() == s, "near-nullspace and matrix live in different spaces");
+  const bool constant_nullspace = B_is_ones && ns.columns == 1 && ns.block_size <= 1;
+  if (B_is_ones && !constant_nullspace) ns.B = ones(A.rows(), s);  // the constant path needs no B
+  SAGA_REQUIRE(ns.B.empty() || ns.B.space() == s, "near-nullspace and matrix live in different spaces");
 
   const auto strength = amg::strength_measures().create(params_.strength, s);
   const auto aggregation = amg::aggregation_methods().create(params_.aggregation, s);
@@ -430,6 +441,7 @@ Hierarchy::Hierarchy(CsrMatrix A, const SetupParams& params, NearNullspace ns,
   fine.B = std::move(ns.B);
   fine.nullspace_columns = ns.columns;
   fine.B_is_ones = B_is_ones;
+  fine.constant_nullspace = constant_nullspace;
   if (ns.block_size > 1) {
     fine.node_of = amg::interleaved_nodes(fine.A.rows(), ns.block_size, s);
     fine.nodes = fine.A.rows() / ns.block_size;
@@ -503,7 +515,7 @@ Hierarchy::Hierarchy(CsrMatrix A, const SetupParams& params, NearNullspace ns,
       stats_.levels.push_back(std::move(st));
       break;
     }
-    amg::Tentative T = step("tentative", [&] { return amg::tentative_prolongator(ag, L.B, L.nullspace_columns); });
+    amg::Tentative T = step("tentative", [&] { return tentative_of(L, ag); });
     st.dropped_columns = T.dropped;
     if (L.B_is_ones) L.B = Vector();  // made again by a resetup that needs it
     L.rho = step("spectral_radius", [&] { return amg::spectral_radius_dinv_a(L.A, L.dinv, here.rho_iterations); });
@@ -555,10 +567,23 @@ Hierarchy::Hierarchy(CsrMatrix A, const SetupParams& params, NearNullspace ns,
       // in float from it (the same values as rounding R), and the double P and
       // a double R are never held together.
       if (here.hierarchy_precision == "float") step("other", [&] { L.P.store_values_single(); });
-      L.R = step("transpose", [&] { return transpose_in_blocks(L.P, st.galerkin_slices); });
+      // Out of memory, R is made again in twice as many blocks (the same R bit
+      // for bit), as the products are; a count the user set is kept.
+      for (int blocks = st.galerkin_slices;; blocks *= 2) {
+        try {
+          L.R = step("transpose", [&] { return transpose_in_blocks(L.P, blocks); });
+          break;
+        } catch (const DeviceOutOfMemory& e) {
+          if (here.galerkin_slices > 0 || 2 * blocks > std::min<index_t>(256, L.P.cols())) throw;
+          log_info("level {}: R in {} blocks ran out of device memory; {} blocks ({})", lvl, blocks, 2 * blocks,
+                   e.what());
+        }
+      }
     }
     next.B = std::move(T.Bc);
     next.nullspace_columns = L.nullspace_columns;
+    next.constant_nullspace = L.constant_nullspace;
+    next.weights = std::move(T.coarse_weights);
     if (L.nullspace_columns > 1) {
       next.node_of = std::move(T.coarse_node);
       next.nodes = ag.count;
@@ -644,10 +669,7 @@ ResetupStats Hierarchy::resetup(CsrMatrix A, const ResetupOptions& options) {
       amg::Aggregates ag;
       ag.of_node = std::move(L.aggregates);
       ag.count = L.aggregate_count;
-      amg::Tentative T = step("tentative", [&] {
-        if (!L.B_is_ones) return amg::tentative_prolongator(ag, L.B, L.nullspace_columns);
-        return amg::tentative_prolongator(ag, ones(L.A.rows(), s), L.nullspace_columns);
-      });
+      amg::Tentative T = step("tentative", [&] { return tentative_of(L, ag); });
       L.aggregates = std::move(ag.of_node);
       L.rho = step("spectral_radius", [&] { return amg::spectral_radius_dinv_a(L.A, L.dinv, here.rho_iterations); });
       stats_.levels[l].rho = L.rho;

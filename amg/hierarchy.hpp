@@ -133,6 +133,12 @@ struct Level {
   // B as a vector of its own (the constant one made again where B_is_ones).
   Vector near_nullspace() const;
   int nullspace_columns = 1;
+  // A scalar problem's constant near-nullspace on every level (the fine B was
+  // ones, one column, no blocks): T comes from integer weights, the fine-level
+  // nodes each node stands for (amg::constant_tentative_prolongator; empty on
+  // the fine level: 1 each), and B = sqrt(weights) below the fine level.
+  bool constant_nullspace = false;
+  Array<index_t> weights;
   // Blocks aggregated together: node of each unknown and the node count (empty:
   // one unknown per node). Fine level: the near-nullspace's block size; coarse
   // levels (k > 1 columns): the unknowns of one aggregate.

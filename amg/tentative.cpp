@@ -61,4 +61,38 @@ Tentative tentative_prolongator(const Aggregates& ag, const Vector& B, int k) {
   return t;
 }
 
+Tentative constant_tentative_prolongator(const Aggregates& ag, const Array<index_t>& weights) {
+  const Space s = ag.of_node.space();
+  const std::int64_t n = static_cast<std::int64_t>(ag.of_node.size());
+  SAGA_REQUIRE(weights.empty() || (weights.size() == static_cast<std::size_t>(n) && weights.space() == s),
+               "constant tentative prolongator: {} weights for {} nodes", weights.size(), n);
+  const index_t* w = weights.empty() ? nullptr : weights.data();
+  Tentative t;
+  t.coarse_weights = Array<index_t>::zeros(static_cast<std::size_t>(ag.count), s, "aggregate weights");
+  parallel_for(s, n, amg_functors::AggregateWeights{ag.of_node.data(), w, t.coarse_weights.data()});
+  // Row i of T starts after the aggregated nodes before i: i itself where no
+  // node is left out (the common case, no scan).
+  Array<offset_t> pos;
+  offset_t nnz = checked_offset(n, "tentative prolongator");
+  if (ag.unaggregated > 0) {
+    Array<std::int32_t> flags(n, s, "aggregated flags");
+    parallel_for(s, n, amg_functors::AggregatedFlags{ag.of_node.data(), flags.data()});
+    pos = Array<offset_t>(static_cast<std::size_t>(n) + 1, s, "T row starts");
+    exclusive_scan_total(flags, pos);
+    nnz = pos.get(n);
+  }
+  Array<offset_t> rp(static_cast<std::size_t>(n) + 1, s, "T row_ptr");
+  Array<index_t> ci(nnz, s, "T col");
+  Array<double> tv(nnz, s, "T val");
+  if (n == 0) rp.set_zero();
+  parallel_for(s, n,
+               amg_functors::ConstantTentativeRows{ag.of_node.data(), w, t.coarse_weights.data(),
+                                                   pos.empty() ? nullptr : pos.data(), n, rp.data(), ci.data(),
+                                                   tv.data()});
+  t.Bc = Vector(static_cast<std::size_t>(ag.count), s, "coarse near-nullspace");
+  parallel_for(s, ag.count, amg_functors::ConstantCoarseNullspace{t.coarse_weights.data(), t.Bc.data()});
+  t.T = CsrMatrix(static_cast<index_t>(n), ag.count, std::move(rp), std::move(ci), std::move(tv));
+  return t;
+}
+
 }  // namespace saga::amg

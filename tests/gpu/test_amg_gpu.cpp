@@ -86,6 +86,18 @@ TEST_CASE("GPU strength, MIS-2, aggregation and tentative equal host") {
       const amg::Tentative td = amg::tentative_prolongator(gd, Vector::from_vector(B, Space::device), k);
       check_equal(to_host_csr(td.T), to_host_csr(th.T), 1e-12);
       CHECK(max_rel_diff(td.Bc.to_vector(), th.Bc.to_vector()) < 1e-12);
+      // The constant near-nullspace's T from integer weights: the host's bit for bit.
+      std::vector<index_t> w(Ah.rows());
+      for (index_t i = 0; i < Ah.rows(); ++i) w[i] = 1 + i % 5;
+      for (bool weighted : {false, true}) {
+        const Array<index_t> wh = weighted ? Array<index_t>::from_vector(w, Space::host) : Array<index_t>();
+        const Array<index_t> wd = weighted ? Array<index_t>::from_vector(w, Space::device) : Array<index_t>();
+        const amg::Tentative ch = amg::constant_tentative_prolongator(gh, wh);
+        const amg::Tentative cd = amg::constant_tentative_prolongator(gd, wd);
+        check_equal(to_host_csr(cd.T), to_host_csr(ch.T), 0.0);
+        CHECK(cd.Bc.to_vector() == ch.Bc.to_vector());
+        CHECK(cd.coarse_weights.to_vector() == ch.coarse_weights.to_vector());
+      }
     }
   }
 }

@@ -285,6 +285,56 @@ TEST_CASE("tentative prolongator: orthonormal columns and T Bc = B, for 1 and 3 
   }
 }
 
+TEST_CASE("constant tentative prolongator: hand-computed weights, and the QR's T and Bc") {
+  // Nodes 0, 1 in aggregate 0; 2, 4, 5 in aggregate 1; node 3 left out.
+  amg::Aggregates ag;
+  ag.of_node = Array<index_t>::from_vector({0, 0, 1, -1, 1, 1}, Space::host);
+  ag.count = 2;
+  ag.unaggregated = 1;
+  const Array<index_t> w = Array<index_t>::from_vector({1, 2, 3, 4, 5, 6}, Space::host);
+  const amg::Tentative t = amg::constant_tentative_prolongator(ag, w);
+  t.T.validate();
+  CHECK(t.T.row_ptr().to_vector() == std::vector<offset_t>{0, 1, 2, 3, 3, 4, 5});
+  CHECK(t.T.col().to_vector() == std::vector<index_t>{0, 0, 1, 1, 1});
+  const std::vector<double> want = {std::sqrt(1.0 / 3), std::sqrt(2.0 / 3), std::sqrt(3.0 / 14), std::sqrt(5.0 / 14),
+                                    std::sqrt(6.0 / 14)};
+  CHECK(max_rel_diff(t.T.val().to_vector(), want) < 1e-15);
+  CHECK(t.coarse_weights.to_vector() == std::vector<index_t>{3, 14});
+  CHECK(max_rel_diff(t.Bc.to_vector(), {std::sqrt(3.0), std::sqrt(14.0)}) < 1e-15);
+  CHECK(t.dropped == 0);
+
+  // Random aggregates (some nodes left out): without weights (the fine level)
+  // T and Bc are the QR's of B = 1 bit for bit; with weights, those of
+  // B = sqrt(w) to rounding (the QR sums rounded squares).
+  std::mt19937_64 rng(fresh_seed());  // the seed is printed
+  const index_t n = 5000, count = 700;
+  std::vector<index_t> of(n), weights(n);
+  std::uniform_int_distribution<index_t> pick(0, count - 1), weight(1, 40);
+  for (index_t i = 0; i < n; ++i) of[i] = i < count ? i : (rng() % 23 == 0 ? -1 : pick(rng));
+  std::shuffle(of.begin(), of.end(), rng);
+  for (auto& x : weights) x = weight(rng);
+  amg::Aggregates r;
+  r.of_node = Array<index_t>::from_vector(of, Space::host);
+  r.count = count;
+  r.unaggregated = amg::count_unaggregated(r.of_node);
+  REQUIRE(r.unaggregated > 0);
+  const amg::Tentative fine = amg::constant_tentative_prolongator(r, Array<index_t>());
+  const amg::Tentative qr = amg::tentative_prolongator(r, ones(n, Space::host), 1);
+  check_equal(to_host_csr(fine.T), to_host_csr(qr.T), 0.0);
+  CHECK(fine.Bc.to_vector() == qr.Bc.to_vector());
+  std::vector<double> sq(n);
+  for (index_t i = 0; i < n; ++i) sq[i] = std::sqrt(static_cast<double>(weights[i]));
+  const amg::Tentative coarse =
+      amg::constant_tentative_prolongator(r, Array<index_t>::from_vector(weights, Space::host));
+  const amg::Tentative qr_w = amg::tentative_prolongator(r, Vector::from_vector(sq, Space::host), 1);
+  check_equal(to_host_csr(coarse.T), to_host_csr(qr_w.T), 1e-15);
+  CHECK(max_rel_diff(coarse.Bc.to_vector(), qr_w.Bc.to_vector()) < 1e-15);
+  std::vector<index_t> sums(count, 0);
+  for (index_t i = 0; i < n; ++i)
+    if (of[i] >= 0) sums[of[i]] += weights[i];
+  CHECK(coarse.coarse_weights.to_vector() == sums);
+}
+
 TEST_CASE("Galerkin coarse matrix is symmetric and equals dense P^T A P") {
   for (Stencil s : {Stencil::fd2d_5pt, Stencil::fd3d_7pt}) {
     const CsrMatrix A = poisson(s, s == Stencil::fd2d_5pt ? 24 : 9, Space::host);

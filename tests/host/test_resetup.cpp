@@ -49,9 +49,10 @@ CsrMatrix revalued(const CsrMatrix& A, std::uint64_t seed, double shift) {
 }
 
 // The hierarchy a full setup of A gives on the aggregates of `h` (the oracle
-// of resetup): per level, T from the aggregates and the near-nullspace,
-// rho(D^-1 A), P = T - 4/(3 rho) D^-1 A T, R = P^T, the next A = R A P — the
-// setup's steps, here one after the other with the host building blocks.
+// of resetup): per level, T from the aggregates and the near-nullspace (its
+// weights where it is the constant one), rho(D^-1 A), P = T - 4/(3 rho)
+// D^-1 A T, R = P^T, the next A = R A P — the setup's steps, here one after
+// the other with the host building blocks.
 void check_full_setup_on_same_aggregates(const Hierarchy& h, const CsrMatrix& A, const AmgParams& p) {
   CsrMatrix Al = A.clone();
   for (std::size_t l = 0; l < h.levels().size(); ++l) {
@@ -63,7 +64,11 @@ void check_full_setup_on_same_aggregates(const Hierarchy& h, const CsrMatrix& A,
     amg::Aggregates ag;
     ag.of_node = L.aggregates.clone();
     ag.count = L.aggregate_count;
-    const amg::Tentative T = amg::tentative_prolongator(ag, L.near_nullspace(), L.nullspace_columns);
+    // T as the setup makes it: from the weights for a constant near-nullspace
+    // (whose QR would round the coarse levels' B differently), else the QR.
+    const amg::Tentative T = L.constant_nullspace ? amg::constant_tentative_prolongator(ag, L.weights)
+                                                  : amg::tentative_prolongator(ag, L.near_nullspace(),
+                                                                                L.nullspace_columns);
     const double rho = amg::spectral_radius_dinv_a(Al, dinv, p.rho_iterations);
     CHECK(L.rho == rho);
     const CsrMatrix P = amg::jacobi_smooth_update(T.T, spgemm(Al, T.T), dinv, 4.0 / (3.0 * rho));
