@@ -12,17 +12,17 @@ namespace saga::amg {
 
 Aggregates aggregate_mis2(const CsrMatrix& S, std::uint32_t seed, const Mis2Options& options) {
   const Mis2Result m = mis2(S, seed, options);
-  Aggregates a = aggregate_from_roots(S, m.in_set, options.cooperative_max_rows);
+  Aggregates a = aggregate_from_roots(S, m.in_set, options);
   a.mis2_rounds = m.rounds;
   return a;
 }
 
 Aggregates aggregate_greedy(const CsrMatrix& S) { return aggregate_from_roots(S, lexicographic_mis2(S)); }
 
-Aggregates aggregate_from_roots(const CsrMatrix& S, const Array<std::int32_t>& mis, index_t cooperative_max_rows) {
+Aggregates aggregate_from_roots(const CsrMatrix& S, const Array<std::int32_t>& mis, const Mis2Options& options) {
   const Space s = S.space();
   const index_t n = S.rows();
-  if (s == Space::device && n <= cooperative_max_rows) {  // small graphs: every step in one cooperative kernel
+  if (s == Space::device && options.cooperative(S)) {  // small or sparse graphs: every step in one kernel
     Aggregates a;
     bool done = false;
     SAGA_DEVICE_CALL(done = cuda::aggregate_from_roots_cooperative(S, mis, a));

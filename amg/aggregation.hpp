@@ -37,6 +37,7 @@ Aggregates aggregate_mis2(const CsrMatrix& S, std::uint32_t seed, const Mis2Opti
 struct Mis2Params {
   double frontier_ratio = Mis2Options{}.frontier_ratio;
   int cooperative_rows = Mis2Options{}.cooperative_max_rows;
+  std::int64_t cooperative_entries = Mis2Options{}.cooperative_max_entries;
   template <class V>
   void visit(V& v) {
     v("frontier_ratio", frontier_ratio,
@@ -45,18 +46,22 @@ struct Mis2Params {
       in_range(0, 1));
     v("cooperative_rows", cooperative_rows,
       "on the GPU, graphs of at most this many nodes run all MIS-2 rounds, and the joining passes, in one kernel "
-      "each (at most 262144; 0: never). The aggregates are the same either way",
+      "each (at most 262144; 0: not by size). The aggregates are the same either way",
       in_range(0, Mis2Options{}.cooperative_max_rows));
+    v("cooperative_entries", cooperative_entries,
+      "... and so do graphs of at most this many entries (sparse levels, where a pass over the graph costs less "
+      "than a launched round; 0: not by entries)",
+      at_least(0));
   }
-  Mis2Options options() const { return Mis2Options{frontier_ratio, cooperative_rows}; }
+  Mis2Options options() const { return Mis2Options{frontier_ratio, cooperative_rows, cooperative_entries}; }
 };
 Aggregates aggregate_greedy(const CsrMatrix& S);
 // The two joining passes around given roots (1 = root), which must be a
-// maximal distance-2 independent set of S. On the GPU, graphs of at most
-// cooperative_max_rows nodes run them in one cooperative kernel (the same
-// aggregates; 0: never).
+// maximal distance-2 independent set of S. On the GPU, graphs that
+// options.cooperative(S) admits run them in one cooperative kernel (the same
+// aggregates).
 Aggregates aggregate_from_roots(const CsrMatrix& S, const Array<std::int32_t>& roots,
-                                index_t cooperative_max_rows = Mis2Options{}.cooperative_max_rows);
+                                const Mis2Options& options = {});
 
 namespace cuda {
 // aggregate_from_roots in one cooperative kernel (the same aggregates, one host

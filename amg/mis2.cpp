@@ -38,8 +38,8 @@ Mis2Result mis2_rounds(const CsrMatrix& S, std::uint32_t seed, const std::int32_
   constexpr int kMaxRounds = 10000;  // a bound that only a broken graph or priority could reach
   auto check_rounds = [&] { SAGA_REQUIRE(r.rounds < kMaxRounds, "MIS-2 did not finish after {} rounds", r.rounds); };
 
-  // Small graphs: every round in one cooperative kernel (the same set).
-  if (s == Space::device && n <= opt.cooperative_max_rows) {
+  // Small or sparse graphs: every round in one cooperative kernel (the same set).
+  if (s == Space::device && opt.cooperative(S)) {
     bool done = false;
     SAGA_DEVICE_CALL(done = cuda::mis2_rounds_cooperative(S, seed_hash, role, state, t1, undecided, kMaxRounds,
                                                           &r.rounds));

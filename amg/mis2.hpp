@@ -20,9 +20,22 @@ struct Mis2Options {
   // was fastest or within 5% of it on every graph measured (docs/spmspv.md).
   double frontier_ratio = 0.05;
   // On the GPU, graphs of at most this many nodes run all their rounds in one
-  // cooperative kernel (the same set; 0: never). The default is
+  // cooperative kernel (the same set; 0: never by size). The default is
   // cuda::kCooperativeMis2MaxRows.
   index_t cooperative_max_rows = 1 << 18;
+  // ... and so do graphs of at most this many entries, whatever their size
+  // (0: never by entries): where a pass over S costs less than a launched
+  // round's launches and host read, full sweeps in one kernel beat the
+  // launched rounds with their frontier ones. Measured on the H100 (level 0's
+  // aggregation, launched -> one kernel): 2D 5-pt N = 1024 (5.2M entries)
+  // 0.86-0.98 -> 0.72-0.75 ms, 2D 9-pt (9.4M) 0.94-1.08 -> 0.91-0.94 ms; 3D
+  // 7-pt N = 128 (14.6M) 1.45 -> 1.53 ms, 3D 27-pt N = 101 (27M) 1.7 -> 2.1
+  // ms, 3D 7-pt N = 512 57 -> 83 ms: hence 12M (docs/profiling.md).
+  std::int64_t cooperative_max_entries = std::int64_t(12) << 20;
+  // Whether S's rounds (and joining passes) run in one cooperative kernel.
+  bool cooperative(const CsrMatrix& S) const {
+    return S.rows() <= cooperative_max_rows || static_cast<std::int64_t>(S.nnz()) <= cooperative_max_entries;
+  }
 };
 
 struct Mis2Result {

@@ -6,7 +6,8 @@
 //     floor of the rows it gathers (products x 12 B + the frontier + output).
 //  2. MIS-2 of the seed matrices (theta = 0: S = A) and 3D 7-pt N = 256 / 512
 //     with full sweeps only (frontier_ratio 0) and with frontier rounds from
-//     several undecided shares on: time, rounds, and the same set checked.
+//     several undecided shares on: time, rounds, and the same set checked
+//     (launched rounds: the cooperative kernel is switched off).
 // Writes JSON and Markdown (benchmarks/results/spmspv_<gpu>.*).
 #include <CLI/CLI.hpp>
 #include <fstream>
@@ -132,18 +133,18 @@ int main(int argc, char** argv) {
       const std::string& name = graph.first;
       const auto& make = graph.second;
       const CsrMatrix S = make();
-      const amg::Mis2Result full = amg::mis2(S, 1, amg::Mis2Options{0.0});
+      const amg::Mis2Result full = amg::mis2(S, 1, amg::Mis2Options{0.0, 0, 0});
       const auto want = full.in_set.to_vector();
-      const double full_ms = time([&] { amg::mis2(S, 1, amg::Mis2Options{0.0}); });
+      const double full_ms = time([&] { amg::mis2(S, 1, amg::Mis2Options{0.0, 0, 0}); });
       nlohmann::json r{{"graph", name}, {"rows", S.rows()}, {"nnz", S.nnz()}, {"rounds", full.rounds},
                        {"full_ms", full_ms}};
       std::string row = fmt::format("| {} | {} | {:.3f} ({}) |", name, S.rows(), full_ms, full.rounds);
       int frontier_rounds_025 = 0;
       for (double ratio : {0.05, 0.1, 0.25, 0.5, 1.0}) {
-        const amg::Mis2Result fr = amg::mis2(S, 1, amg::Mis2Options{ratio});
+        const amg::Mis2Result fr = amg::mis2(S, 1, amg::Mis2Options{ratio, 0, 0});
         if (fr.in_set.to_vector() != want) throw Error(fmt::format("{}: frontier ratio {} changed the set", name, ratio));
         if (ratio == 0.25) frontier_rounds_025 = fr.frontier_rounds;
-        const double ms = time([&] { amg::mis2(S, 1, amg::Mis2Options{ratio}); });
+        const double ms = time([&] { amg::mis2(S, 1, amg::Mis2Options{ratio, 0, 0}); });
         r["frontier"].push_back({{"ratio", ratio}, {"ms", ms}, {"frontier_rounds", fr.frontier_rounds}});
         row += fmt::format(" {:.3f} |", ms);
       }

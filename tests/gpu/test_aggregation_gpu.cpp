@@ -53,7 +53,8 @@ TEST_CASE("GPU joining passes in one cooperative kernel, or launched, equal the 
       const amg::Aggregates h = amg::aggregate_from_roots(Sh, roots);
       for (index_t cooperative : {Sd.rows(), index_t{0}}) {  // one kernel, or the launched steps
         CAPTURE(cooperative);
-        const amg::Aggregates d = amg::aggregate_from_roots(Sd, roots.to(Space::device), cooperative);
+        const amg::Aggregates d =
+            amg::aggregate_from_roots(Sd, roots.to(Space::device), amg::Mis2Options{0.05, cooperative, 0});
         CHECK(d.count == h.count);
         CHECK(d.unaggregated == h.unaggregated);
         CHECK(d.of_node.to_vector() == h.of_node.to_vector());

@@ -93,12 +93,12 @@ TEST_CASE("GPU MIS-2 with frontier rounds, or all rounds in one cooperative kern
     const amg::Mis2Result want = amg::mis2(Gh, s, amg::Mis2Options{0.0});
     for (double ratio : {0.0, 0.25, 1.0}) {  // rounds launched one by one (no cooperative kernel)
       CAPTURE(ratio);
-      const amg::Mis2Result got = amg::mis2(Gd, s, amg::Mis2Options{ratio, 0});
+      const amg::Mis2Result got = amg::mis2(Gd, s, amg::Mis2Options{ratio, 0, 0});
       CHECK(got.in_set.to_vector() == want.in_set.to_vector());
       CHECK(got.rounds == want.rounds);
     }
     // Every round in one cooperative kernel: the same set in as many rounds.
-    const amg::Mis2Result coop = amg::mis2(Gd, s, amg::Mis2Options{0.05, Gd.rows()});
+    const amg::Mis2Result coop = amg::mis2(Gd, s, amg::Mis2Options{0.05, Gd.rows(), 0});
     CHECK(coop.in_set.to_vector() == want.in_set.to_vector());
     CHECK(coop.rounds == want.rounds);
     CHECK(coop.frontier_rounds == 0);
@@ -108,7 +108,7 @@ TEST_CASE("GPU MIS-2 with frontier rounds, or all rounds in one cooperative kern
     const Array<std::int32_t> rh = Array<std::int32_t>::from_vector(role, Space::host);
     const Array<std::int32_t> rd = rh.to(Space::device);
     const auto sub_want = amg::mis2(Gh, s, rh).in_set.to_vector();
-    CHECK(amg::mis2(Gd, s, rd, amg::Mis2Options{0.05, Gd.rows()}).in_set.to_vector() == sub_want);
-    CHECK(amg::mis2(Gd, s, rd, amg::Mis2Options{0.05, 0}).in_set.to_vector() == sub_want);
+    CHECK(amg::mis2(Gd, s, rd, amg::Mis2Options{0.05, Gd.rows(), 0}).in_set.to_vector() == sub_want);
+    CHECK(amg::mis2(Gd, s, rd, amg::Mis2Options{0.05, 0, 0}).in_set.to_vector() == sub_want);
   }
 }
