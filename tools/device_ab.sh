@@ -17,11 +17,8 @@ CONFIGS=${3:?configs}
 REPEAT=${4:-10}
 ROUNDS=${5:-3}
 mkdir -p "$OUT"
-cd "$(dirname "$0")/.."
-ROOT=$PWD
-[ -d .deps/usr ] || { echo "no .deps: run tools/device_deps.sh here and carry .deps"; exit 2; }
-export CMAKE_PREFIX_PATH=$ROOT/.deps/usr
-export LD_LIBRARY_PATH=$ROOT/.deps/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}
+# shellcheck source=tools/device_env.sh
+source "$(dirname "$0")/device_env.sh"
 rm -rf /tmp/saga_base && mkdir -p /tmp/saga_base && tar -xf "$TAR" -C /tmp/saga_base || exit 2
 ln -sfn "$ROOT/.deps" /tmp/saga_base/.deps
 build() {  # DIR SRC

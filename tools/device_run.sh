@@ -62,11 +62,8 @@ for a in "$@"; do
   esac
 done
 mkdir -p "$OUT"
-cd "$(dirname "$0")/.."
-ROOT=$PWD
-[ -d .deps/usr ] || { echo "no .deps: run tools/device_deps.sh here and carry .deps"; exit 2; }
-export CMAKE_PREFIX_PATH=$ROOT/.deps/usr
-export LD_LIBRARY_PATH=$ROOT/.deps/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}
+# shellcheck source=tools/device_env.sh
+source "$(dirname "$0")/device_env.sh"
 export SAGA_BUILD_DIR=build-device SAGA_JOBS=16
 summary() { echo "== $*" >> "$OUT/summary.txt"; }
 # run_bench NAME [ARGS...]: saga-bench-NAME writing OUT/bench_NAME.{json,md,log};

@@ -1,0 +1,9 @@
+# Sourced by the scripts that run on the GPU machine (device_run.sh,
+# device_ab.sh): goes to the repository root (ROOT) and puts the unpacked
+# Debian dependencies (.deps, tools/device_deps.sh; carried with the tree) on
+# CMake's and the loader's paths.
+cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 2
+ROOT=$PWD
+[ -d .deps/usr ] || { echo "no .deps: run tools/device_deps.sh here and carry .deps"; exit 2; }
+export CMAKE_PREFIX_PATH=$ROOT/.deps/usr
+export LD_LIBRARY_PATH=$ROOT/.deps/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}
