@@ -9,10 +9,14 @@ spent the rest — synchronisations, copies to the host, allocations, launches,
 and time outside any CUDA call (host code).
 
   tools/trace_summary.py trace.csv [--last N]   (the last N segments; default all)
+
+Build the tracer with the project (target saga_trace: build*/tools/libsaga_trace.so) and preload it:
+  SAGA_TRACE_OUT=trace.csv LD_PRELOAD=build-device/tools/libsaga_trace.so build-device/tools/saga profile-setup ...
 """
 import argparse
 import collections
 import csv
+import subprocess
 
 
 def union_length(intervals):
@@ -29,11 +33,74 @@ def union_length(intervals):
     return total
 
 
+def demangle(names):
+    """Demangled kernel names (c++filt where there is one; the names as they are otherwise)."""
+    names = list(names)
+    try:
+        out = subprocess.run(['c++filt'], input='\n'.join(names), capture_output=True, text=True, check=True).stdout
+        lines = out.split('\n')
+        if len(lines) >= len(names):
+            return dict(zip(names, lines))
+    except (OSError, subprocess.CalledProcessError):
+        pass
+    return {n: n for n in names}
+
+
 def short(name):
-    name = name.split('(')[0]
-    for prefix in ('void ', 'saga::', 'cuda::', '(anonymous namespace)::'):
-        name = name.replace(prefix, '')
-    return name.split('<')[0][:48]
+    """A kernel's name without return type, namespaces, template and function arguments."""
+    name = name.replace('(anonymous namespace)::', '')
+    if 'for_each_kernel<' in name:  # parallel_for: the functor says what it is
+        name = name.split('for_each_kernel<', 1)[1].split('>')[0].split(',')[0]
+    name = name.split('(')[0].split('<')[0]
+    return name.split(' ')[-1].split('::')[-1][:48]
+
+
+def read_trace(path):
+    with open(path) as f:
+        return [(r['kind'], int(r['start_ns']), int(r['end_ns']), r['name']) for r in csv.DictReader(f)]
+
+
+def summarise(rows, last=0):
+    """One dict per phase segment (times in ns): wall, gpu (busy), kernels, host time per kind of call
+    (sync, copy, alloc, launch, other) with counts (n_...), host (outside any CUDA call), names (kernels)."""
+    api = sorted((r for r in rows if r[0] == 'R'), key=lambda r: r[1])
+    gpu = sorted((r for r in rows if r[0] != 'R'), key=lambda r: r[1])
+    plain = demangle({r[3] for r in gpu if r[0] == 'K'})
+    cuts = [r[1] for r in api if r[3].startswith('cudaMemPoolSetAttribute')]
+    if not cuts:
+        cuts = [api[0][1]]
+    cuts.append(api[-1][2])
+    segs = list(zip(cuts[:-1], cuts[1:]))
+    if last:
+        segs = segs[-last:]
+    out = []
+    for a, b in segs:
+        seg_api = [r for r in api if a <= r[1] < b]
+        seg_gpu = [r for r in gpu if a <= r[1] < b]
+        d = collections.Counter()
+        for r in seg_api:
+            n = r[3]
+            if 'Synchronize' in n:
+                c = 'sync'
+            elif n.startswith('cudaMemcpy'):
+                c = 'copy'
+            elif 'Malloc' in n or 'Free' in n:
+                c = 'alloc'
+            elif 'Launch' in n:
+                c = 'launch'
+            else:
+                c = 'other'
+            d[c] += r[2] - r[1]
+            d['n_' + c] += 1
+        d['wall'] = b - a
+        d['gpu'] = union_length([(r[1], min(r[2], b)) for r in seg_gpu])
+        kern = [r for r in seg_gpu if r[0] == 'K']
+        d['kernels'] = len(kern)
+        d['host'] = (b - a) - union_length([(r[1], min(r[2], b)) for r in seg_api])
+        seg = dict(d)
+        seg['names'] = collections.Counter(short(plain[r[3]]) for r in kern)
+        out.append(seg)
+    return out
 
 
 def main():
@@ -42,60 +109,24 @@ def main():
     ap.add_argument('--last', type=int, default=0)
     ap.add_argument('--kernels', action='store_true', help='list the kernels of each segment')
     args = ap.parse_args()
-    rows = []
-    with open(args.trace) as f:
-        for r in csv.DictReader(f):
-            rows.append((r['kind'], int(r['start_ns']), int(r['end_ns']), r['name']))
-    api = sorted((r for r in rows if r[0] == 'R'), key=lambda r: r[1])
-    gpu = sorted((r for r in rows if r[0] != 'R'), key=lambda r: r[1])
-    cuts = [r[1] for r in api if r[3].startswith('cudaMemPoolSetAttribute')]
-    if not cuts:
-        cuts = [api[0][1]]
-    cuts.append(api[-1][2])
-    segs = list(zip(cuts[:-1], cuts[1:]))
-    if args.last:
-        segs = segs[-args.last:]
-    print(f'{"seg":>4} {"wall us":>8} {"gpu us":>8} {"kern":>5} {"sync us":>8} {"n":>3} {"d2h us":>7} {"n":>3} '
+    segs = summarise(read_trace(args.trace), args.last)
+    print(f'{"seg":>4} {"wall us":>8} {"gpu us":>8} {"kern":>5} {"sync us":>8} {"n":>3} {"copy us":>7} {"n":>3} '
           f'{"alloc us":>8} {"n":>3} {"launch us":>9} {"other api":>9} {"host us":>8}  kernels')
     tot = collections.Counter()
-    for i, (a, b) in enumerate(segs):
-        seg_api = [r for r in api if a <= r[1] < b]
-        seg_gpu = [r for r in gpu if a <= r[1] < b]
-        kern = [r for r in seg_gpu if r[0] == 'K']
-        busy = union_length([(r[1], min(r[2], b)) for r in seg_gpu])
-        cat = collections.Counter()
-        cnt = collections.Counter()
-        for r in seg_api:
-            n = r[3]
-            d = r[2] - r[1]
-            if 'Synchronize' in n:
-                c = 'sync'
-            elif n.startswith('cudaMemcpy'):
-                c = 'd2h'
-            elif 'Malloc' in n or 'Free' in n:
-                c = 'alloc'
-            elif 'Launch' in n:
-                c = 'launch'
-            else:
-                c = 'other'
-            cat[c] += d
-            cnt[c] += 1
-        in_api = union_length([(r[1], min(r[2], b)) for r in seg_api])
-        host = (b - a) - in_api
-        names = collections.Counter(short(r[3]) for r in kern)
-        top = ', '.join(f'{k} x{v}' if v > 1 else k for k, v in names.most_common(4 if not args.kernels else 99))
-        print(f'{i:>4} {(b - a) / 1e3:>8.1f} {busy / 1e3:>8.1f} {len(kern):>5} {cat["sync"] / 1e3:>8.1f} '
-              f'{cnt["sync"]:>3} {cat["d2h"] / 1e3:>7.1f} {cnt["d2h"]:>3} {cat["alloc"] / 1e3:>8.1f} {cnt["alloc"]:>3} '
-              f'{cat["launch"] / 1e3:>9.1f} {cat["other"] / 1e3:>9.1f} {host / 1e3:>8.1f}  {top}')
-        tot['wall'] += b - a
-        tot['gpu'] += busy
-        tot['kern'] += len(kern)
-        for k in cat:
-            tot[k] += cat[k]
-        tot['host'] += host
-    print(f'total wall {tot["wall"] / 1e3:.1f} us, GPU busy {tot["gpu"] / 1e3:.1f} us, {tot["kern"]} kernels; '
-          f'host: sync {tot["sync"] / 1e3:.1f}, copies {tot["d2h"] / 1e3:.1f}, allocations {tot["alloc"] / 1e3:.1f}, '
-          f'launches {tot["launch"] / 1e3:.1f}, other calls {tot["other"] / 1e3:.1f}, outside CUDA {tot["host"] / 1e3:.1f} us')
+    for i, g in enumerate(segs):
+        top = ', '.join(f'{k} x{v}' if v > 1 else k
+                        for k, v in g['names'].most_common(4 if not args.kernels else 99))
+        us = lambda k: g.get(k, 0) / 1e3  # noqa: E731
+        print(f'{i:>4} {us("wall"):>8.1f} {us("gpu"):>8.1f} {g["kernels"]:>5} {us("sync"):>8.1f} '
+              f'{g.get("n_sync", 0):>3} {us("copy"):>7.1f} {g.get("n_copy", 0):>3} {us("alloc"):>8.1f} '
+              f'{g.get("n_alloc", 0):>3} {us("launch"):>9.1f} {us("other"):>9.1f} {us("host"):>8.1f}  {top}')
+        for k, v in g.items():
+            if k != 'names':
+                tot[k] += v
+    t = {k: v / 1e3 for k, v in tot.items()}
+    print(f'total wall {t["wall"]:.1f} us, GPU busy {t["gpu"]:.1f} us, {tot["kernels"]} kernels; '
+          f'host: sync {t.get("sync", 0):.1f}, copies {t.get("copy", 0):.1f}, allocations {t.get("alloc", 0):.1f}, '
+          f'launches {t.get("launch", 0):.1f}, other calls {t.get("other", 0):.1f}, outside CUDA {t["host"]:.1f} us')
 
 
 if __name__ == '__main__':

@@ -5,8 +5,8 @@
 // where the GPU sits idle and what the host does meanwhile (launch-bound
 // setups of small levels, host synchronisations).
 //
-//   g++ -shared -fPIC -O2 tools/trace/cupti_trace.cpp -I$CUDA/include -L$CUDA/lib64 -lcupti -o libtrace.so
-//   SAGA_TRACE_OUT=trace.csv LD_PRELOAD=./libtrace.so build/tools/saga profile-setup ...
+// Built with the CUDA backend as build*/tools/libsaga_trace.so (target saga_trace):
+//   SAGA_TRACE_OUT=trace.csv LD_PRELOAD=build-device/tools/libsaga_trace.so build-device/tools/saga profile-setup ...
 #include <cupti.h>
 
 #include <cstdio>
