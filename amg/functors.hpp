@@ -504,6 +504,9 @@ struct ConstantTentativeRows {
     if (g >= 0) {
       ci[p] = g;
       tv[p] = sqrt(static_cast<double>(w ? w[i] : 1)) / sqrt(static_cast<double>(sum[g]));
+    } else if (!pos) {  // left out though the caller counted none: a stored zero, never an unset entry
+      ci[p] = 0;
+      tv[p] = 0.0;
     }
     if (i == n - 1) rp[n] = pos ? pos[n] : static_cast<offset_t>(n);
   }

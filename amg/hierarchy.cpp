@@ -590,6 +590,7 @@ Hierarchy::Hierarchy(CsrMatrix A, const SetupParams& params, NearNullspace ns,
     }
     L.aggregates = std::move(ag.of_node);
     L.aggregate_count = ag.count;
+    L.aggregates_left_out = ag.unaggregated;
     if (implicit) step("other", [&] { make_prolongator_implicit(L, next.B, omega, st); });
     step("other", [&] { store_for_cycle(L, lvl, here, nullptr, st); });
     stats_.levels.push_back(std::move(st));
@@ -669,6 +670,7 @@ ResetupStats Hierarchy::resetup(CsrMatrix A, const ResetupOptions& options) {
       amg::Aggregates ag;
       ag.of_node = std::move(L.aggregates);
       ag.count = L.aggregate_count;
+      ag.unaggregated = L.aggregates_left_out;  // the constant tentative prolongator relies on it
       amg::Tentative T = step("tentative", [&] { return tentative_of(L, ag); });
       L.aggregates = std::move(ag.of_node);
       L.rho = step("spectral_radius", [&] { return amg::spectral_radius_dinv_a(L.A, L.dinv, here.rho_iterations); });

@@ -146,6 +146,7 @@ struct Level {
   index_t nodes = 0;
   Array<index_t> aggregates;  // aggregate of each node (empty on the coarsest)
   index_t aggregate_count = 0;
+  index_t aggregates_left_out = 0;  // nodes in no aggregate (-1 in `aggregates`)
   // P applied implicitly (SetupParams::implicit_prolongator): P is empty and
   // P e = (I - prolongator_omega D⁻¹A) T e with T e = aggregate_scale[g] e[g]
   // on the nodes of aggregate g (spmv_smoothed_prolongation).

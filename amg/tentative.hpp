@@ -31,7 +31,9 @@ Tentative tentative_prolongator(const Aggregates& aggregates, const Vector& B, i
 // bit for bit; below, B = sqrt(W) is the exact value where the QR's sum of
 // squares rounds. weights: empty = 1 each (the fine level);
 // aggregates.unaggregated must count the nodes left out (every aggregation
-// method's does).
+// method's does; a resetup takes it from Level::aggregates_left_out): with 0
+// the rows start at i without a scan, and a node left out regardless gets a
+// stored zero in column 0 (the same operator, one entry more).
 Tentative constant_tentative_prolongator(const Aggregates& aggregates, const Array<index_t>& weights);
 
 }  // namespace saga::amg

@@ -16,6 +16,7 @@
 #include "amg/smoothed_prolongator.hpp"
 #include "amg/spectral_radius.hpp"
 #include "amg/tentative.hpp"
+#include "problems/rmat.hpp"
 #include "sparse/vector_ops.hpp"
 #include "tests/helpers.hpp"
 
@@ -64,6 +65,7 @@ void check_full_setup_on_same_aggregates(const Hierarchy& h, const CsrMatrix& A,
     amg::Aggregates ag;
     ag.of_node = L.aggregates.clone();
     ag.count = L.aggregate_count;
+    ag.unaggregated = amg::count_unaggregated(ag.of_node);  // counted here, not taken from the hierarchy
     // T as the setup makes it: from the weights for a constant near-nullspace
     // (whose QR would round the coarse levels' B differently), else the QR.
     const amg::Tentative T = L.constant_nullspace ? amg::constant_tentative_prolongator(ag, L.weights)
@@ -127,6 +129,27 @@ TEST_CASE("resetup with new values equals a full setup on the same aggregates; k
     k.resetup(A2.clone(), lean);
     for (std::size_t l = 0; l + 1 < k.levels().size(); ++l) CHECK(k.levels()[l].AP.nnz() == 0);
   }
+}
+
+TEST_CASE("resetup of an R-MAT Laplacian (nodes in no aggregate) equals a full setup on the same aggregates") {
+  // Isolated vertices stay out of every aggregate: empty rows of T, which the
+  // refreshed tentative prolongator must keep empty (its rows start by a scan).
+  RmatParams rp;
+  rp.scale = 12;
+  rp.seed = fresh_seed();
+  const CsrMatrix A1 = rmat_laplacian(rp, 1.0, Space::host);
+  const CsrMatrix A2 = revalued(A1, rp.seed, 0.05);
+  AmgParams p;
+  p.theta = 0.0;
+  Hierarchy h(A1.clone(), p);
+  REQUIRE(h.levels().size() >= 2);
+  REQUIRE(amg::count_unaggregated(h.levels()[0].aggregates) > 0);
+  CHECK(h.levels()[0].aggregates_left_out == amg::count_unaggregated(h.levels()[0].aggregates));
+  ResetupOptions refresh;
+  refresh.refresh_prolongator = true;
+  h.resetup(A2.clone(), refresh);
+  h.levels()[0].P.validate();
+  check_full_setup_on_same_aggregates(h, A2, p);
 }
 
 TEST_CASE("Solver resetup: time steps with new values converge like fresh solvers; bad resetups are clear errors") {
