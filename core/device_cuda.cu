@@ -378,7 +378,6 @@ std::size_t available_memory_recent() {
          static_cast<std::size_t>(reserved > used ? reserved - used : 0);
 }
 
-
 void reset_peak_memory() {
   synchronize();
   cudaMemPool_t pool = active_pool();
