@@ -7,6 +7,7 @@
 
 #include "core/hd.hpp"
 #include "core/types.hpp"
+#include "sparse/csr_ops_functors.hpp"  // the integer atomics
 
 namespace saga::amg_functors {
 
@@ -471,19 +472,12 @@ struct AggregateQr {
 // The constant near-nullspace (constant_tentative_prolongator): W_g, the sum of
 // the weights (fine-level nodes) of aggregate g's members. Integer additions:
 // the same sums in any order, on every backend.
-SAGA_HD inline void atomic_add_index(index_t* p, index_t v) {
-#ifdef __CUDA_ARCH__
-  atomicAdd(p, v);
-#else
-  __atomic_fetch_add(p, v, __ATOMIC_RELAXED);
-#endif
-}
 struct AggregateWeights {
   const index_t* agg;
   const index_t* w;  // null: 1 each
   index_t* sum;
   SAGA_HD void operator()(std::int64_t i) const {
-    if (agg[i] >= 0) atomic_add_index(&sum[agg[i]], w ? w[i] : 1);
+    if (agg[i] >= 0) functors::atomic_add_index(&sum[agg[i]], w ? w[i] : 1);
   }
 };
 // Row i of T: sqrt(w_i) / sqrt(W_g) in column g = agg[i] (1 / sqrt(W_g) on

@@ -51,11 +51,10 @@ constexpr double kBlockedBytesPerRow = 220, kBlockedFloatBytesPerRow = 170, kBlo
 
 // The level's tentative prolongator: from integer weights for a scalar
 // problem's constant near-nullspace, else the QR of B per aggregate (B made
-// again where the fine level's constant one was not kept).
+// again, Level::near_nullspace, where the fine level's constant one was not kept).
 amg::Tentative tentative_of(const Level& L, const amg::Aggregates& ag) {
   if (L.constant_nullspace) return amg::constant_tentative_prolongator(ag, L.weights);
-  if (L.B_is_ones && L.B.empty())
-    return amg::tentative_prolongator(ag, ones(L.A.rows(), L.A.space()), L.nullspace_columns);
+  if (L.B.empty()) return amg::tentative_prolongator(ag, L.near_nullspace(), L.nullspace_columns);
   return amg::tentative_prolongator(ag, L.B, L.nullspace_columns);
 }
 

@@ -9,7 +9,7 @@
 // setup's next phase allocates while the stream still holds the previous
 // one's frees, and near the end of the device memory the pool then ran out
 // where it had not (the GPU test of the Galerkin product's out-of-memory
-// retry, eighteenth session).
+// retry; docs/profiling.md).
 #include <chrono>
 
 #include "core/device.hpp"

@@ -89,7 +89,6 @@ std::size_t available_memory();
 // available_memory() when they start. Without an earlier call, the exact one.
 std::size_t available_memory_recent();
 
-
 // A CUDA graph: the work one call of fn() puts on the active executor's stream,
 // captured once and replayed by launch() on that stream (one launch instead of
 // one per kernel). fn must be repeatable: no host synchronisation, no

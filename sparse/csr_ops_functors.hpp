@@ -227,6 +227,13 @@ SAGA_HD inline void atomic_max_index(index_t* p, index_t v) {
   }
 #endif
 }
+SAGA_HD inline void atomic_add_index(index_t* p, index_t v) {  // integer sums: the same in any order
+#ifdef __CUDA_ARCH__
+  atomicAdd(p, v);
+#else
+  __atomic_fetch_add(p, v, __ATOMIC_RELAXED);
+#endif
+}
 struct RowsColumnSpan {
   const offset_t* rp;  // at the first row
   const index_t* ci;

@@ -19,7 +19,7 @@ namespace saga {
 
 std::size_t SpgemmOptions::budget_now() const {
   constexpr std::size_t floor = std::size_t(1) << 20;
-  const std::size_t quarter_free = device::available_memory_recent() / 4;  // no driver call per product  // no driver call per product
+  const std::size_t quarter_free = device::available_memory_recent() / 4;  // no driver call per product
   return std::min(memory_budget_bytes, std::max(floor, quarter_free));
 }
 
