@@ -144,12 +144,15 @@ int main(int argc, char** argv) {
   std::string json_path = "bench_spgemm.json", md_path;
   int repeat = 5, rmat_scale = 20, rmat_edges = 10;
   bool quick = false;
+  std::string only = "all";
   app.add_option("--json", json_path, "where to write the results as JSON");
   app.add_option("--markdown", md_path, "also write the table as Markdown");
   app.add_option("--repeat", repeat, "timed repetitions (median reported)");
   app.add_option("--rmat-scale", rmat_scale, "R-MAT matrix: 2^scale rows (0: skip)");
   app.add_option("--rmat-edges", rmat_edges, "R-MAT matrix: edges per row before duplicates are summed");
   app.add_flag("--quick", quick, "small sizes only (smoke run)");
+  app.add_option("--only", only, "all | stencils (the seed problems' setup products) | rmat (R-MAT A·A)")
+      ->check(CLI::IsMember({"all", "stencils", "rmat"}));
   CLI11_PARSE(app, argc, argv);
   try {
     if (device::count() == 0) {
@@ -171,6 +174,7 @@ int main(int argc, char** argv) {
     if (quick) rmat_scale = std::min(rmat_scale, 14);
     std::cout << fmt::format("GPU {} | copy bandwidth {:.0f} GB/s | median of {}\n", info.name, rec.bw, repeat);
     for (const Case& c : cases) {
+      if (only == "rmat") break;
       const std::string name = fmt::format("{} N={}", stencil_name(c.s), c.N);
       const Hierarchy h(poisson(c.s, c.N, Space::device), SetupParams{});
       const auto& levels = h.levels();
@@ -187,7 +191,7 @@ int main(int argc, char** argv) {
         rec.product(name, static_cast<int>(l), "Pᵀ(AP)", L.R, AP, nullptr, nullptr, l == 0);
       }
     }
-    if (rmat_scale > 0) {
+    if (rmat_scale > 0 && only != "stencils") {
       const CsrMatrix G = rmat(rmat_scale, rmat_edges, 2026);
       const std::string name = fmt::format("R-MAT 2^{} ({} nnz)", rmat_scale, G.nnz());
       rec.product(name, 0, "A·A", G, G, nullptr, nullptr, true);

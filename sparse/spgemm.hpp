@@ -34,7 +34,7 @@ struct SpgemmStats {
   std::int64_t nnz_c = 0;
   int slices = 0;             // ESC row slices used (0 when not applicable)
   std::int64_t budget_bytes = 0;  // the slice budget the ESC used (SpgemmOptions::budget_now)
-  std::int64_t long_rows = 0; // rows too long for one CTA (binned: run by the global ESC)
+  std::int64_t long_rows = 0; // rows too long for one CTA (binned: dense accumulators or the global ESC)
   // Device memory the product allocated besides C itself (analysis, bins,
   // counts, library buffers); the peak when it was allocated in steps.
   std::int64_t workspace_bytes = 0;

@@ -7,8 +7,10 @@
 //             bin is one launch over a contiguous list of rows (Alg. 2).
 //   count     per bin: each row's distinct columns -> nnz(C_i); scan -> row_ptr.
 //   fill      per bin: C's sorted columns and values (count-then-fill).
-//   long rows more products than the largest bin holds: the reference global
-//             ESC on those rows only, in row slices within the memory budget.
+//   long rows more products than the largest bin holds: in dense shared-memory
+//             accumulators where B has at most 8192 columns (spgemm_dense_rows.cu),
+//             else the reference global ESC on those rows only; in row slices
+//             within the memory budget.
 //
 // The rows themselves: spgemm_binned_thread_rows.cuh (up to 32 products, one
 // thread), spgemm_binned_sort_rows.cuh (CUB sorts of (column, product) keys),
@@ -35,6 +37,7 @@
 #include "sparse/cuda/spgemm_binned_policy.cuh"
 #include "sparse/cuda/spgemm_binned_sort_rows.cuh"
 #include "sparse/cuda/spgemm_binned_thread_rows.cuh"
+#include "sparse/cuda/spgemm_dense_rows.hpp"
 
 namespace saga::cuda {
 
@@ -355,13 +358,16 @@ struct LongRows {
   bool done = false;
 };
 
+// `dense`: in dense accumulators where B is narrow enough (spgemm_dense_rows.hpp),
+// else (and with long_rows: esc) by the global ESC.
 LongRows long_rows_product(const CsrMatrix& A, const CsrMatrix& B, const BinnedPlan& plan, const SpgemmOptions& opt,
-                           SpgemmStats* esc_stats) {
+                           bool dense, SpgemmStats* esc_stats) {
   LongRows lr;
   const index_t n = plan.count(kLongBin);
   if (n == 0) return lr;
   const CsrMatrix A_long = gather_rows(A, plan.rows_of(kLongBin), n);
-  lr.C = spgemm_esc(A_long, B, opt, esc_stats);
+  lr.C = dense && dense_rows_fit(B.cols()) ? spgemm_dense_rows(A_long, B, opt, esc_stats)
+                                           : spgemm_esc(A_long, B, opt, esc_stats);
   lr.done = true;
   return lr;
 }
@@ -378,6 +384,7 @@ struct BinnedConfig {
   // moved into C after the scan, so their count pass is the fill.
   std::string assembly = "count";
   std::string lookup = "search";  // hash rows' fill: search (binary) or table (rank table)
+  bool dense_long_rows = true;    // long rows in dense accumulators where B is narrow (else the global ESC)
   bool keep_columns = true;       // hash rows: the count pass keeps the sorted columns for the fill
   int team_lanes = 0;             // hash rows: lanes per entry of A's row; 0: from the product
   bool hash(int bin) const {
@@ -448,7 +455,7 @@ CsrMatrix binned_product(const CsrMatrix& A, const CsrMatrix& B, const Operands&
   const index_t m = A.rows(), n = B.cols();
   const int col_bits = prim::bits_for(n);
   SpgemmStats esc_stats;
-  const LongRows lr = long_rows_product(A, B, plan, opt, &esc_stats);
+  const LongRows lr = long_rows_product(A, B, plan, opt, cfg.dense_long_rows, &esc_stats);
 
   // Count; with assembly: direct, the thread bins' rows are also written, as
   // they finish, into a buffer of their upper bound (within the budget).
@@ -604,7 +611,7 @@ class BinnedSpgemm : public SpgemmAlgorithm {
       *plan = make_plan(A, B, op);
     }
     SpgemmStats esc_stats;
-    const LongRows lr = long_rows_product(A, B, *plan, cfg_.opt, &esc_stats);
+    const LongRows lr = long_rows_product(A, B, *plan, cfg_.opt, cfg_.dense_long_rows, &esc_stats);
     fill_pass(*plan, op, prim::bits_for(B.cols()), lr, C, cfg_, Pass::numeric, true, "SpGEMM numeric phase");
     if (stats) {
       stats->products = plan->products;
@@ -632,6 +639,7 @@ struct Binned {
     std::string assembly = "count";
     std::string lookup = "search";
     std::string hash_columns = "keep";
+    std::string long_rows = "dense";
     int team = 0;
     double memory_budget_mib = 2048;
     template <class V>
@@ -655,13 +663,18 @@ struct Binned {
         "keep (the count pass of a hash row keeps its sorted columns, within memory_budget_mib, and the fill "
         "uses them) or recount (the fill inserts and sorts the row again)",
         one_of({"keep", "recount"}));
+      v("long_rows", long_rows,
+        "rows of more than 8192 products: dense (a CTA per chunk of the row adds its rows of B into a dense "
+        "accumulator of B's columns in shared memory, where B has at most 8192 columns; else as esc) or esc (the "
+        "global expand-sort-contract over those rows)",
+        one_of({"dense", "esc"}));
       v("team", team,
         "hash rows: lanes per entry of A's row (1, 2, 4, 8, 16 or 32); 0 chooses the mean length of the rows of B "
         "read, rounded to the nearest power of two",
         in_range(0, 32));
       v("memory_budget_mib", memory_budget_mib,
-        "device memory the global ESC of rows too long for a CTA may use per slice, the direct buffer, and the hash "
-        "rows' kept columns (MiB)",
+        "device memory the rows too long for a CTA may use per slice (the global ESC's expansion, the dense "
+        "accumulators' partial rows), the direct buffer, and the hash rows' kept columns (MiB)",
         positive());
     }
   };
@@ -672,6 +685,7 @@ struct Binned {
     c.assembly = p.assembly;
     c.lookup = p.lookup;
     c.keep_columns = p.hash_columns == "keep";
+    c.dense_long_rows = p.long_rows == "dense";
     SAGA_REQUIRE((p.team & (p.team - 1)) == 0, "amg.spgemm.team: {} (expected 0, 1, 2, 4, 8, 16 or 32)", p.team);
     c.team_lanes = p.team;
     c.hash_from_capacity = p.hash_from_products;

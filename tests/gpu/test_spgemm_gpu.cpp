@@ -69,6 +69,36 @@ const Component kSorted("binned", Options().set("rows", "sort"));
 const Component kHashed("binned", Options().set("rows", "hash"));
 const Component kDirect("binned", Options().set("assembly", "direct"));
 const Component kRecount("binned", Options().set("hash_columns", "recount"));
+const Component kEscLong("binned", Options().set("long_rows", "esc"));
+
+// A (rows x k) with every tenth row long (`long_len` entries; the others 1-20)
+// and B (k x n) with 1-40 entries a row: rows of A·B with 10^4-10^5 products,
+// more than a CTA's bins hold, into n columns.
+std::pair<HostCsr, HostCsr> long_row_product(index_t rows, index_t k, index_t n, index_t long_len,
+                                             std::mt19937_64& rng) {
+  std::uniform_real_distribution<double> V(-1.0, 1.0);
+  const auto random_rows = [&](index_t m, index_t cols, auto length) {
+    HostCsr h{m, cols, {0}, {}, {}};
+    std::uniform_int_distribution<index_t> C(0, cols - 1);
+    for (index_t i = 0; i < m; ++i) {
+      std::vector<index_t> c;
+      for (index_t e = length(i); e > 0; --e) c.push_back(C(rng));
+      std::sort(c.begin(), c.end());
+      c.erase(std::unique(c.begin(), c.end()), c.end());
+      for (index_t j : c) {
+        h.col.push_back(j);
+        h.val.push_back(V(rng));
+      }
+      h.row_ptr.push_back(static_cast<offset_t>(h.col.size()));
+    }
+    return h;
+  };
+  const HostCsr a = random_rows(rows, k, [&](index_t i) {
+    return i % 10 == 0 ? long_len + static_cast<index_t>(rng() % 1000) : 1 + static_cast<index_t>(rng() % 20);
+  });
+  const HostCsr b = random_rows(k, n, [&](index_t) { return 1 + static_cast<index_t>(rng() % 40); });
+  return {a, b};
+}
 
 }  // namespace
 
@@ -117,17 +147,19 @@ TEST_CASE("GPU binned SpGEMM: power-law rows longer than a CTA, slices, determin
   // The hash rows' fill from the columns the count kept, and recounted: the
   // same sorted rows and sums, bitwise.
   check_bitwise(spgemm(Ad, Ad, kRecount), spgemm(Ad, Ad, Component("binned")));
-  for (const Component& variant : {Component("binned"), kSorted, kHashed, kDirect, kRecount}) {
+  for (const Component& variant : {Component("binned"), kSorted, kHashed, kDirect, kRecount, kEscLong}) {
   CAPTURE(variant.options.find("rows") ? variant.options.find("rows")->text : std::string("hash"));
+  CAPTURE(variant.options.find("long_rows") ? variant.options.find("long_rows")->text : std::string("dense"));
   SpgemmStats st;
   const CsrMatrix C1 = spgemm(Ad, Ad, variant, &st);
   check_equal(to_host_csr(C1), ref, 1e-12);
-  CHECK(st.long_rows > 0);  // the global ESC ran on the long rows
+  CHECK(st.long_rows > 0);  // dense accumulators (B has <= 8192 columns) or the global ESC ran on the long rows
   CHECK(st.slices == 1);
   MESSAGE("power law: " << a.col.size() << " nonzeros, " << st.products << " products, " << st.long_rows
                         << " long rows");
   // A tiny budget slices the long rows (the global ESC's sums may round
-  // differently per slice layout, so to 1e-12).
+  // differently per slice layout, and fewer chunks per row change the dense
+  // accumulators' order, so to 1e-12).
   SpgemmStats sliced;
   Component tiny = variant;
   tiny.options.set("memory_budget_mib", 0.05);
@@ -140,6 +172,40 @@ TEST_CASE("GPU binned SpGEMM: power-law rows longer than a CTA, slices, determin
   // Another right-hand side with short rows.
   const CsrMatrix T = from_host_csr(power_law(sized(6000, 2000), 40, rng), Space::host);
   check_equal(to_host_csr(spgemm(Ad, T.to(Space::device), variant)), to_host_csr(spgemm(Ah, T)), 1e-12);
+  }
+}
+
+TEST_CASE("GPU binned SpGEMM: long rows into a narrow B in dense accumulators (chunks, slices) equal the ESC's") {
+  std::mt19937_64 rng(fresh_seed());
+  for (const index_t n : {index_t{700}, index_t{8192}, index_t{8193}}) {  // 8193: past the accumulator, ESC
+    CAPTURE(n);
+    const auto [a, b] = long_row_product(300, 4000, n, 2500, rng);
+    const CsrMatrix Ah = from_host_csr(a, Space::host), Bh = from_host_csr(b, Space::host);
+    const CsrMatrix Ad = Ah.to(Space::device), Bd = Bh.to(Space::device);
+    const HostCsr ref = to_host_csr(spgemm(Ah, Bh));
+    SpgemmStats st;
+    const CsrMatrix C = spgemm(Ad, Bd, Component("binned"), &st);
+    check_equal(to_host_csr(C), ref, 1e-12);
+    CHECK(st.long_rows == 30);
+    CHECK(st.slices == 1);
+    check_bitwise(spgemm(Ad, Bd, Component("binned")), C);  // the same sums run after run
+    SpgemmStats esc;
+    check_equal(to_host_csr(spgemm(Ad, Bd, kEscLong, &esc)), ref, 1e-12);
+    CHECK(esc.long_rows == 30);
+    // A budget of 0.05 MiB holds 8 partial rows of 700 columns: rows of more
+    // chunks take fewer, larger ones, and the rows run in many slices.
+    SpgemmStats sliced;
+    const CsrMatrix Cs =
+        spgemm(Ad, Bd, Component("binned", Options().set("memory_budget_mib", 0.05)), &sliced);
+    check_equal(to_host_csr(Cs), ref, 1e-12);
+    CHECK(sliced.slices > 1);
+    // New values of A on the same structure: the numeric phase runs the long
+    // rows again.
+    const HostCsr a2 = revalue(a, rng);
+    const CsrMatrix A2h = from_host_csr(a2, Space::host);
+    CsrMatrix Cn = C.clone();
+    spgemm_numeric(A2h.to(Space::device), Bd, Cn, Component("binned"));
+    check_equal(to_host_csr(Cn), to_host_csr(spgemm(A2h, Bh)), 1e-12);
   }
 }
 
