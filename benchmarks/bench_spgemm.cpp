@@ -126,7 +126,7 @@ struct Recorder {
         "| {} | {} | {} | {} | {} | {} | {:.1f} | {:.1f}× | {} | {} | {} | {} | {} | {} | {:.2f} |\n", problem, level,
         what, b.stats.products, nnz_c, ms("binned"), b.ms > 0 ? 2.0 * b.stats.products / (b.ms * 1e6) : 0.0,
         b.ms / floor_ms, numeric_ms > 0 ? fmt::format("{:.3f} ({:.1f}×)", numeric_ms, numeric_ms / floor_ms) : "",
-        ms("cusparse"), speedup("cusparse"), ms("binned_sort") + " / " + ms("binned_hash") + " / " + ms("binned_direct"), ms("esc"), speedup("esc"),
+        ms("cusparse"), speedup("cusparse"), ms("binned_sort") + " / " + ms("binned_hash") + " / " + ms("binned_direct") + " / " + ms("binned_esc_long"), ms("esc"), speedup("esc"),
         b.stats.workspace_bytes / c_bytes);
     std::cout << "  " << problem << " level " << level << " " << what << ": binned " << ms("binned") << " ms, cuSPARSE "
               << ms("cusparse") << " ms" << std::endl;
@@ -137,6 +137,29 @@ struct Case {
   Stencil s;
   index_t N;
 };
+
+// The rows of A whose row of A·B has more than 8192 products (the binned
+// SpGEMM's long rows), as a matrix of their own.
+CsrMatrix long_rows_of(const CsrMatrix& A, const CsrMatrix& B) {
+  const CsrMatrix Ah = A.to(Space::host), Bh = B.to(Space::host);
+  std::vector<offset_t> rp{0};
+  std::vector<index_t> col;
+  std::vector<double> val;
+  for (index_t i = 0; i < Ah.rows(); ++i) {
+    std::int64_t products = 0;
+    for (offset_t k = Ah.row_ptr()[i]; k < Ah.row_ptr()[i + 1]; ++k)
+      products += Bh.row_ptr()[Ah.col()[k] + 1] - Bh.row_ptr()[Ah.col()[k]];
+    if (products <= 8192) continue;
+    for (offset_t k = Ah.row_ptr()[i]; k < Ah.row_ptr()[i + 1]; ++k) {
+      col.push_back(Ah.col()[k]);
+      val.push_back(Ah.val()[k]);
+    }
+    rp.push_back(static_cast<offset_t>(col.size()));
+  }
+  const auto rows = static_cast<index_t>(rp.size() - 1);
+  return CsrMatrix(rows, A.cols(), Array<offset_t>::from_vector(rp, Space::device),
+                   Array<index_t>::from_vector(col, Space::device), Array<double>::from_vector(val, Space::device));
+}
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -167,6 +190,7 @@ int main(int argc, char** argv) {
     rec.algs.emplace_back("binned_sort", Component("binned", Options().set("rows", "sort")));
     rec.algs.emplace_back("binned_hash", Component("binned", Options().set("rows", "hash")));
     rec.algs.emplace_back("binned_direct", Component("binned", Options().set("assembly", "direct")));
+    rec.algs.emplace_back("binned_esc_long", Component("binned", Options().set("long_rows", "esc")));
     const std::vector<Case> cases =
         quick ? std::vector<Case>{{Stencil::fd2d_5pt, 256}, {Stencil::fd3d_7pt, 32}, {Stencil::fe3d_27pt, 24}}
               : std::vector<Case>{{Stencil::fd2d_5pt, 1024}, {Stencil::fe2d_9pt, 1024}, {Stencil::fd3d_7pt, 128},
@@ -176,7 +200,9 @@ int main(int argc, char** argv) {
     for (const Case& c : cases) {
       if (only == "rmat") break;
       const std::string name = fmt::format("{} N={}", stencil_name(c.s), c.N);
-      const Hierarchy h(poisson(c.s, c.N, Space::device), SetupParams{});
+      SetupParams sp;
+      sp.exact_single = false;  // the products read the fine matrix's values in double
+      const Hierarchy h(poisson(c.s, c.N, Space::device), sp);
       const auto& levels = h.levels();
       rec.product(name, 0, "A·A", levels[0].A, levels[0].A, nullptr, nullptr, false);
       for (std::size_t l = 0; l + 1 < levels.size(); ++l) {
@@ -195,10 +221,26 @@ int main(int argc, char** argv) {
       const CsrMatrix G = rmat(rmat_scale, rmat_edges, 2026);
       const std::string name = fmt::format("R-MAT 2^{} ({} nnz)", rmat_scale, G.nnz());
       rec.product(name, 0, "A·A", G, G, nullptr, nullptr, true);
+      rec.product(name, 0, "A·A, rows > 8192 products", long_rows_of(G, G), G, nullptr, nullptr, false);
+      // The Galerkin products of R-MAT Laplacians (configs/rmat_laplacian.yaml):
+      // hubs give rows of 10^5-10^6 products into a few thousand coarse columns.
+      for (const int scale : quick ? std::vector<int>{12} : std::vector<int>{14, 15}) {
+        RmatParams p;
+        p.scale = scale;
+        SetupParams sp;
+        sp.theta = 0.0;
+        sp.exact_single = false;
+        const Hierarchy h(rmat_laplacian(p, 1.0, Space::device), sp);
+        const Level& L = h.levels()[0];
+        const std::string lname = fmt::format("R-MAT Laplacian 2^{}", scale);
+        const CsrMatrix AP = spgemm(L.A, L.P);
+        rec.product(lname, 0, "A·P", L.A, L.P, nullptr, nullptr, false);
+        rec.product(lname, 0, "Pᵀ(AP)", L.R, AP, nullptr, nullptr, false);
+      }
     }
     const std::string header =
         "| problem | level | product | products | nnz(C) | binned ms | GFLOP/s | binned/floor | numeric ms (/floor) | "
-        "cuSPARSE ms | cuSPARSE/binned | binned rows=sort / rows=hash / assembly=direct ms | ESC ms | ESC/binned | workspace/C |\n"
+        "cuSPARSE ms | cuSPARSE/binned | binned rows=sort / rows=hash / assembly=direct / long_rows=esc ms | ESC ms | ESC/binned | workspace/C |\n"
         "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
     nlohmann::json out;
     out["gpu"] = info.name;

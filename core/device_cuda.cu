@@ -363,12 +363,18 @@ std::size_t available_memory() {
 std::size_t available_memory_recent() {
   cudaMemPool_t pool = active_pool();
   FreeAt at;
+  bool known = false;
   {
     std::lock_guard<std::mutex> lock(free_at_mutex);
     const auto it = free_at.find(pool);
-    if (it == free_at.end()) return available_memory();
-    at = it->second;
+    if (it != free_at.end()) {
+      at = it->second;
+      known = true;
+    }
   }
+  // No exact call yet on this pool: make one (it takes the lock itself, so not
+  // under ours: a first SpGEMM in a fresh process deadlocked here).
+  if (!known) return available_memory();
   std::uint64_t reserved = 0, used = 0;
   pool_reserved_used(pool, reserved, used);
   // free now = free then - (reserved now - reserved then); plus the cached part.

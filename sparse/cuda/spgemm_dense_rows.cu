@@ -155,31 +155,43 @@ __global__ __launch_bounds__(kDenseThreads) void dense_fill_kernel(const index_t
   }
 }
 
+int device_attribute(cudaDeviceAttr a) {
+  int dev = 0, v = 0;
+  SAGA_CUDA(cudaGetDevice(&dev));
+  SAGA_CUDA(cudaDeviceGetAttribute(&v, a, dev));
+  return v;
+}
 int multiprocessor_count() {
-  static const int n = [] {
-    int dev = 0, v = 0;
-    SAGA_CUDA(cudaGetDevice(&dev));
-    SAGA_CUDA(cudaDeviceGetAttribute(&v, cudaDevAttrMultiProcessorCount, dev));
-    return std::max(v, 1);
+  static const int n = std::max(device_attribute(cudaDevAttrMultiProcessorCount), 1);
+  return n;
+}
+// Dynamic shared memory a chunk CTA may have: the opt-in limit less the
+// kernel's static arrays (the batch of entries).
+std::size_t chunk_shared_limit() {
+  static const std::size_t n = [] {
+    cudaFuncAttributes f{};
+    SAGA_CUDA(cudaFuncGetAttributes(&f, dense_chunks_kernel));
+    const std::size_t optin = static_cast<std::size_t>(device_attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin));
+    const std::size_t limit = optin > f.sharedSizeBytes ? optin - f.sharedSizeBytes : 0;
+    SAGA_CUDA(cudaFuncSetAttribute(dense_chunks_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                   static_cast<int>(limit)));
+    return limit;
   }();
   return n;
 }
 
 }  // namespace
 
+bool dense_rows_fit(index_t b_cols) { return chunk_shared_bytes(b_cols) <= chunk_shared_limit(); }
+
 CsrMatrix spgemm_dense_rows(const CsrMatrix& A, const CsrMatrix& B, const SpgemmOptions& opt, SpgemmStats* stats) {
   const index_t m = A.rows(), ncols = B.cols();
   SAGA_REQUIRE(A.cols() == B.rows(), "dense-row SpGEMM: A is {}x{}, B is {}x{}", A.rows(), A.cols(), B.rows(),
                B.cols());
-  SAGA_REQUIRE(dense_rows_fit(ncols), "dense-row SpGEMM: B has {} columns, at most {} fit a CTA's accumulator",
-               ncols, kDenseRowsMaxCols);
+  SAGA_REQUIRE(dense_rows_fit(ncols),
+               "dense-row SpGEMM: B has {} columns, {} bytes of accumulator where a CTA may have {}", ncols,
+               chunk_shared_bytes(ncols), chunk_shared_limit());
   if (m == 0 || ncols == 0 || A.nnz() == 0) return CsrMatrix::zeros(m, ncols, Space::device);
-  static const bool opted_in = [] {
-    SAGA_CUDA(cudaFuncSetAttribute(dense_chunks_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                   static_cast<int>(chunk_shared_bytes(kDenseRowsMaxCols))));
-    return true;
-  }();
-  (void)opted_in;
   const cudaStream_t st = ::saga::device_stream();
 
   // Chunks: about eight per SM over all rows, at least 256 entries each; a

@@ -10,11 +10,10 @@
 
 namespace saga::cuda {
 
-// B's column count up to which its rows are accumulated densely (8 bytes of
-// value and a byte of flag per column in shared memory: 74 KB at the bound,
-// two CTAs per SM on the H100).
-constexpr index_t kDenseRowsMaxCols = 8192;
-inline bool dense_rows_fit(index_t b_cols) { return b_cols <= kDenseRowsMaxCols; }
+// Whether B's rows can be accumulated densely: 8 bytes of value and a byte of
+// flag per column of B in one CTA's shared memory, within what the device lets
+// a CTA opt in to (about 24k columns on the H100: 227 KB).
+bool dense_rows_fit(index_t b_cols);
 
 // C = A·B with every row of A (each a long row, gathered) cut into chunks of
 // consecutive entries; a CTA per chunk adds the scaled rows of B into its

@@ -1,5 +1,6 @@
 // The CUDA sparse layer against the host one on the same random inputs:
 // structure exactly, values to 1e-12 relative.
+#include "core/executor.hpp"
 #include "problems/rhs.hpp"
 #include "problems/structured.hpp"
 #include "sparse/coo.hpp"
@@ -116,6 +117,19 @@ TEST_CASE("GPU ESC SpGEMM in row slices equals one slice") {
   // one byte: one row per slice
   check_equal(to_host_csr(spgemm(A, A, {"esc", Options().set("memory_budget_mib", 1.0 / 1048576)}, &st)), ref, 1e-12);
   CHECK(st.slices == A.rows());
+}
+
+TEST_CASE("GPU SpGEMM as the first use of an executor's memory pool") {
+  // The SpGEMM budgets read the free memory from the pool's last exact query
+  // (device::available_memory_recent); on a pool with none yet that made the
+  // query under the lock the query itself takes, and the product never
+  // returned (an SpGEMM before any setup in a fresh process, as the benchmark's).
+  const auto exec = Executor::cuda();  // a memory pool of its own, not queried yet
+  ExecutorScope scope(exec);
+  const CsrMatrix A = poisson(Stencil::fd2d_5pt, 30, Space::device);
+  const HostCsr ref = to_host_csr(spgemm(A.to(Space::host), A.to(Space::host)));
+  check_equal(to_host_csr(spgemm(A, A, {"esc"})), ref, 1e-12);
+  check_equal(to_host_csr(spgemm(A, A)), ref, 1e-12);
 }
 
 TEST_CASE("GPU SpGEMM zero result and Poisson products") {
