@@ -55,6 +55,19 @@ struct RandomSpec {
   index_t long_rows = 2;             // rows far longer than average (dense-ish)
 };
 
+// Appends a row of h with the distinct entries of `cols` (sorted) and values
+// uniform in [-1, 1).
+inline void append_row(HostCsr& h, std::vector<index_t> cols, std::mt19937_64& rng) {
+  std::uniform_real_distribution<double> V(-1.0, 1.0);
+  std::sort(cols.begin(), cols.end());
+  cols.erase(std::unique(cols.begin(), cols.end()), cols.end());
+  for (index_t j : cols) {
+    h.col.push_back(j);
+    h.val.push_back(V(rng));
+  }
+  h.row_ptr.push_back(static_cast<offset_t>(h.col.size()));
+}
+
 inline HostCsr random_csr(const RandomSpec& s, std::mt19937_64& rng) {
   std::uniform_real_distribution<double> U(-1.0, 1.0), P(0.0, 1.0);
   std::vector<index_t> usable;

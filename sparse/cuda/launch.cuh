@@ -1,5 +1,6 @@
 #pragma once
 // Small helpers for kernel launches in the sparse layer.
+#include <algorithm>
 #include <cstdint>
 
 #include "core/cuda_check.cuh"
@@ -29,6 +30,19 @@ inline int lanes_for(double mean, double per_lane, int min_lanes = 1) {
   int v = min_lanes;
   while (v < 32 && v * per_lane < mean) v *= 2;
   return v;
+}
+
+// An attribute of the current device (callers keep what they need in a
+// function-local static: one driver query per process).
+inline int device_attribute(cudaDeviceAttr attribute) {
+  int dev = 0, value = 0;
+  SAGA_CUDA(cudaGetDevice(&dev));
+  SAGA_CUDA(cudaDeviceGetAttribute(&value, attribute, dev));
+  return value;
+}
+inline int multiprocessor_count() {
+  static const int sms = std::max(1, device_attribute(cudaDevAttrMultiProcessorCount));
+  return sms;
 }
 
 // Grid-stride loop index helpers.

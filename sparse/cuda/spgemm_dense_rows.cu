@@ -155,16 +155,6 @@ __global__ __launch_bounds__(kDenseThreads) void dense_fill_kernel(const index_t
   }
 }
 
-int device_attribute(cudaDeviceAttr a) {
-  int dev = 0, v = 0;
-  SAGA_CUDA(cudaGetDevice(&dev));
-  SAGA_CUDA(cudaDeviceGetAttribute(&v, a, dev));
-  return v;
-}
-int multiprocessor_count() {
-  static const int n = std::max(device_attribute(cudaDevAttrMultiProcessorCount), 1);
-  return n;
-}
 // Dynamic shared memory a chunk CTA may have: the opt-in limit less the
 // kernel's static arrays (the batch of entries).
 std::size_t chunk_shared_limit() {

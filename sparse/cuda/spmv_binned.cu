@@ -167,27 +167,13 @@ __global__ void chunk_owner_kernel(index_t long_rows, const index_t* chunk_ptr, 
   for (index_t c = chunk_ptr[i]; c < chunk_ptr[i + 1]; ++c) owner[c] = static_cast<index_t>(i);
 }
 
-// An attribute of the current device (looked up once per call site: the
-// callers keep it in a function-local static).
-int device_attribute(cudaDeviceAttr attribute) {
-  int dev = 0, value = 0;
-  SAGA_CUDA(cudaGetDevice(&dev));
-  SAGA_CUDA(cudaDeviceGetAttribute(&value, attribute, dev));
-  return value;
-}
-
-int multiprocessors() {
-  static const int sms = device_attribute(cudaDevAttrMultiProcessorCount);
-  return sms;
-}
-
 BinnedPlan make_plan(const CsrRef& A, int max_units) {
   BinnedPlan p;
   p.units = max_units;
   const index_t n = A.rows;
   const std::int64_t total = static_cast<std::int64_t>(A.nnz) + n;
   // Small matrices (coarse levels) get smaller blocks: at least ~4 per SM.
-  while (p.units > 256 && total / p.units < 4 * multiprocessors()) p.units /= 2;
+  while (p.units > 256 && total / p.units < 4 * multiprocessor_count()) p.units /= 2;
   p.blocks = static_cast<index_t>(total / p.units + 1);
   const cudaStream_t st = ::saga::device_stream();
   p.block_row = Array<index_t>(static_cast<std::size_t>(p.blocks) + 1, Space::device, "SpMV block rows");

@@ -23,20 +23,14 @@ namespace {
 // Square power-law matrix: row lengths ~ 1/u^1.3 (a few rows with thousands of
 // entries), columns uniform, values in [-1, 1]; every row has its diagonal.
 HostCsr power_law(index_t n, index_t max_len, std::mt19937_64& rng) {
-  std::uniform_real_distribution<double> U(0.0, 1.0), V(-1.0, 1.0);
+  std::uniform_real_distribution<double> U(0.0, 1.0);
   std::uniform_int_distribution<index_t> C(0, n - 1);
   HostCsr h{n, n, {0}, {}, {}};
   for (index_t i = 0; i < n; ++i) {
     const auto len = std::min<index_t>(max_len, static_cast<index_t>(2.0 / std::pow(U(rng) + 1e-9, 1.3)));
     std::vector<index_t> cols{i};
     for (index_t k = 0; k < len; ++k) cols.push_back(C(rng));
-    std::sort(cols.begin(), cols.end());
-    cols.erase(std::unique(cols.begin(), cols.end()), cols.end());
-    for (index_t j : cols) {
-      h.col.push_back(j);
-      h.val.push_back(V(rng));
-    }
-    h.row_ptr.push_back(static_cast<offset_t>(h.col.size()));
+    append_row(h, std::move(cols), rng);
   }
   return h;
 }
@@ -77,20 +71,13 @@ const Component kEscLong("binned", Options().set("long_rows", "esc"));
 // more than a CTA's bins hold, into n columns.
 std::pair<HostCsr, HostCsr> long_row_product(index_t rows, index_t k, index_t n, index_t long_len,
                                              std::mt19937_64& rng) {
-  std::uniform_real_distribution<double> V(-1.0, 1.0);
   const auto random_rows = [&](index_t m, index_t cols, auto length) {
     HostCsr h{m, cols, {0}, {}, {}};
     std::uniform_int_distribution<index_t> C(0, cols - 1);
     for (index_t i = 0; i < m; ++i) {
       std::vector<index_t> c;
       for (index_t e = length(i); e > 0; --e) c.push_back(C(rng));
-      std::sort(c.begin(), c.end());
-      c.erase(std::unique(c.begin(), c.end()), c.end());
-      for (index_t j : c) {
-        h.col.push_back(j);
-        h.val.push_back(V(rng));
-      }
-      h.row_ptr.push_back(static_cast<offset_t>(h.col.size()));
+      append_row(h, std::move(c), rng);
     }
     return h;
   };

@@ -23,7 +23,7 @@ namespace {
 // length (i * 7919) % (max_len + 1) for a few rows, else a power law; random
 // distinct columns, values in [-1, 1].
 HostCsr ragged(index_t rows, index_t cols, index_t max_len, std::mt19937_64& rng) {
-  std::uniform_real_distribution<double> U(0.0, 1.0), V(-1.0, 1.0);
+  std::uniform_real_distribution<double> U(0.0, 1.0);
   std::uniform_int_distribution<index_t> C(0, cols - 1);
   HostCsr h{rows, cols, {0}, {}, {}};
   std::vector<index_t> all(cols);
@@ -40,13 +40,7 @@ HostCsr ragged(index_t rows, index_t cols, index_t max_len, std::mt19937_64& rng
     } else {
       while (static_cast<index_t>(c.size()) < len) c.push_back(C(rng));
     }
-    std::sort(c.begin(), c.end());
-    c.erase(std::unique(c.begin(), c.end()), c.end());
-    for (index_t j : c) {
-      h.col.push_back(j);
-      h.val.push_back(V(rng));
-    }
-    h.row_ptr.push_back(static_cast<offset_t>(h.col.size()));
+    append_row(h, std::move(c), rng);
   }
   return h;
 }
