@@ -126,7 +126,9 @@ struct Recorder {
         "| {} | {} | {} | {} | {} | {} | {:.1f} | {:.1f}× | {} | {} | {} | {} | {} | {} | {:.2f} |\n", problem, level,
         what, b.stats.products, nnz_c, ms("binned"), b.ms > 0 ? 2.0 * b.stats.products / (b.ms * 1e6) : 0.0,
         b.ms / floor_ms, numeric_ms > 0 ? fmt::format("{:.3f} ({:.1f}×)", numeric_ms, numeric_ms / floor_ms) : "",
-        ms("cusparse"), speedup("cusparse"), ms("binned_sort") + " / " + ms("binned_hash") + " / " + ms("binned_direct") + " / " + ms("binned_esc_long"), ms("esc"), speedup("esc"),
+        ms("cusparse"), speedup("cusparse"),
+        ms("binned_sort") + " / " + ms("binned_hash") + " / " + ms("binned_direct") + " / " + ms("binned_esc_long"),
+        ms("esc"), speedup("esc"),
         b.stats.workspace_bytes / c_bytes);
     std::cout << "  " << problem << " level " << level << " " << what << ": binned " << ms("binned") << " ms, cuSPARSE "
               << ms("cusparse") << " ms" << std::endl;
@@ -240,7 +242,8 @@ int main(int argc, char** argv) {
     }
     const std::string header =
         "| problem | level | product | products | nnz(C) | binned ms | GFLOP/s | binned/floor | numeric ms (/floor) | "
-        "cuSPARSE ms | cuSPARSE/binned | binned rows=sort / rows=hash / assembly=direct / long_rows=esc ms | ESC ms | ESC/binned | workspace/C |\n"
+        "cuSPARSE ms | cuSPARSE/binned | binned rows=sort / rows=hash / assembly=direct / long_rows=esc ms | "
+        "ESC ms | ESC/binned | workspace/C |\n"
         "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
     nlohmann::json out;
     out["gpu"] = info.name;
