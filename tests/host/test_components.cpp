@@ -48,6 +48,10 @@ TEST_CASE("registries know their components, defaults and backends") {
                          doctest::Contains("amg.spgemm: SpGEMM algorithm 'esc' does not run on the host backend "
                                            "(choices there: gustavson)"),
                          InputError);
+    spgemm_registry().validate(Component("binned", Options().set("long_rows", "esc")), Space::device);
+    CHECK_THROWS_WITH_AS(
+        spgemm_registry().validate(Component("binned", Options().set("long_rows", "merge")), Space::device),
+        doctest::Contains("long_rows"), InputError);
   }
   const std::string unknown_sor = "amg.smoother: unknown smoother 'sor' (choices: " + join_names(smoothers().names()) + ")";
   CHECK_THROWS_WITH_AS(smoothers().validate(Component("sor")), doctest::Contains(unknown_sor.c_str()), InputError);
