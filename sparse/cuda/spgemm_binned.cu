@@ -8,7 +8,7 @@
 //   count     per bin: each row's distinct columns -> nnz(C_i); scan -> row_ptr.
 //   fill      per bin: C's sorted columns and values (count-then-fill).
 //   long rows more products than the largest bin holds: in dense shared-memory
-//             accumulators where B's columns fit one (spgemm_dense_rows.cu: ~24k
+//             accumulators where B's columns fit one (spgemm_dense_rows.cu: ~25k
 //             on the H100),
 //             else the reference global ESC on those rows only; in row slices
 //             within the memory budget.
@@ -666,7 +666,7 @@ struct Binned {
         one_of({"keep", "recount"}));
       v("long_rows", long_rows,
         "rows of more than 8192 products: dense (a CTA per chunk of the row adds its rows of B into a dense "
-        "accumulator of B's columns in shared memory, where they fit: about 24k on the H100; else as esc) or esc (the "
+        "accumulator of B's columns in shared memory, where they fit: about 25k on the H100; else as esc) or esc (the "
         "global expand-sort-contract over those rows)",
         one_of({"dense", "esc"}));
       v("team", team,

@@ -12,7 +12,7 @@ namespace saga::cuda {
 
 // Whether B's rows can be accumulated densely: 8 bytes of value and a byte of
 // flag per column of B in one CTA's shared memory, within what the device lets
-// a CTA opt in to (about 24k columns on the H100: 227 KB).
+// a CTA opt in to (about 25k columns on the H100: 227 KB).
 bool dense_rows_fit(index_t b_cols);
 
 // C = A·B with every row of A (each a long row, gathered) cut into chunks of
