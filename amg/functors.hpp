@@ -98,6 +98,12 @@ struct Mis2NeighbourMax {
 // undecided node that is its own maximum joins the set, one that sees a member
 // leaves. Reads t1 only (never the states it writes), so the order of nodes is
 // irrelevant.
+SAGA_HD inline void mis2_settle(std::int32_t* state, std::int64_t i, std::uint64_t m) {  // m: that maximum
+  if ((m & 0xffffffffu) == static_cast<std::uint64_t>(i))
+    state[i] = kIn;
+  else if ((m >> 62) == kIn)
+    state[i] = kOut;
+}
 SAGA_HD inline void mis2_decide(const offset_t* rp, const index_t* ci, const std::int32_t* role,
                                 const std::uint64_t* t1, std::int32_t* state, std::int64_t i) {
   if (state[i] != kUndecided) return;
@@ -107,10 +113,7 @@ SAGA_HD inline void mis2_decide(const offset_t* rp, const index_t* ci, const std
     if (role && role[j] == 0) continue;
     m = t1[j] > m ? t1[j] : m;
   }
-  if ((m & 0xffffffffu) == static_cast<std::uint64_t>(i))
-    state[i] = kIn;
-  else if ((m >> 62) == kIn)
-    state[i] = kOut;
+  mis2_settle(state, i, m);
 }
 struct Mis2Decide {
   const offset_t* rp;

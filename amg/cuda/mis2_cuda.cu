@@ -24,8 +24,7 @@ using saga::cuda::kThreads;
 constexpr offset_t kWarpRow = 128;
 
 __global__ void list_long_rows_kernel(index_t n, const offset_t* rp, index_t* list, int* count) {
-  for (long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x; i < n;
-       i += static_cast<long long>(gridDim.x) * blockDim.x)
+  for (std::int64_t i = saga::cuda::global_thread(); i < n; i += saga::cuda::grid_stride())
     if (rp[i + 1] - rp[i] > kWarpRow) list[atomicAdd(count, 1)] = static_cast<index_t>(i);  // any order
 }
 
@@ -64,10 +63,7 @@ __device__ int warp_decide(const amg_functors::Mis2Decide& f, index_t i, int lan
   }
   m = warp_max(m);
   if (lane != 0) return 0;
-  if ((m & 0xffffffffu) == static_cast<std::uint64_t>(i))
-    f.state[i] = amg_functors::kIn;
-  else if ((m >> 62) == amg_functors::kIn)
-    f.state[i] = amg_functors::kOut;
+  amg_functors::mis2_settle(f.state, i, m);
   f.undecided[i] = f.state[i] == amg_functors::kUndecided;
   return f.undecided[i];
 }
