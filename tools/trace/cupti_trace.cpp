@@ -73,15 +73,24 @@ struct Tracer {
     if (!std::getenv("SAGA_TRACE_OUT")) return;
     events = new std::vector<Event>();
     events->reserve(1 << 20);
-    cuptiActivityRegisterCallbacks(buffer_requested, buffer_completed);
-    cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL);
-    cuptiActivityEnable(CUPTI_ACTIVITY_KIND_MEMCPY);
-    cuptiActivityEnable(CUPTI_ACTIVITY_KIND_MEMSET);
-    cuptiActivityEnable(CUPTI_ACTIVITY_KIND_RUNTIME);
+    check(cuptiActivityRegisterCallbacks(buffer_requested, buffer_completed), "register callbacks");
+    check(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL), "enable kernels");
+    check(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_MEMCPY), "enable copies");
+    check(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_MEMSET), "enable memsets");
+    check(cuptiActivityEnable(CUPTI_ACTIVITY_KIND_RUNTIME), "enable runtime calls");
+  }
+  static void check(CUptiResult r, const char* what) {
+    if (r == CUPTI_SUCCESS) return;
+    const char* msg = nullptr;
+    cuptiGetResultString(r, &msg);
+    std::fprintf(stderr, "saga trace: %s failed: %s\n", what, msg ? msg : "?");
   }
   ~Tracer() {
     if (!events) return;
-    cuptiActivityFlushAll(1);
+    check(cuptiActivityFlushAll(1), "flush");
+    // A process with no CUDA work (a wrapper such as `timeout` that inherited
+    // LD_PRELOAD) must not overwrite the traced program's file.
+    if (events->empty()) return;
     std::FILE* f = std::fopen(std::getenv("SAGA_TRACE_OUT"), "w");
     if (!f) return;
     std::fprintf(f, "kind,start_ns,end_ns,corr,name\n");
@@ -93,6 +102,7 @@ struct Tracer {
       std::fprintf(f, "%c,%llu,%llu,%u,%s\n", e.kind, e.start, e.end, e.corr, n.c_str());
     }
     std::fclose(f);
+    std::fprintf(stderr, "saga trace: %zu events to %s\n", events->size(), std::getenv("SAGA_TRACE_OUT"));
   }
 };
 Tracer tracer;
