@@ -1,15 +1,13 @@
 // The coarsest matrix's inverse on the GPU by Gauss-Jordan elimination without
 // pivoting (stable for SPD matrices, whose pivots are the positive Schur
 // complements), kept as a dense CSR matrix like the host path's. Blocked: kB
-// pivots a step, four phases a step (the block's inverse in one CTA, the row
-// panel, the trailing update, the column panel), all steps in one cooperative
-// kernel (grid barriers between the phases), or four launches a step where a
-// cooperative launch cannot run (a launch each pivot cost ~1.4 ms on the H100
-// for 500 rows, four a block step ~0.75 ms). No host round trip of the
-// matrix and no library start-up (cuSOLVER's costs 20-90 ms per process, more
-// than the whole setup of most seed problems). A pivot that is not clearly
-// positive (a semi-definite or indefinite matrix) sends the caller back to
-// the host path.
+// pivots a step; a step is one pass over kB x kB tiles in which every CTA
+// inverts the pivot block itself (gauss_jordan_step below), all steps in one
+// cooperative kernel with a grid barrier between them, or a launch a step
+// where a cooperative launch cannot run. No host round trip of the matrix and
+// no library start-up (cuSOLVER's costs 20-90 ms per process, more than the
+// whole setup of most seed problems). A pivot that is not clearly positive (a
+// semi-definite or indefinite matrix) sends the caller back to the host path.
 #include <cooperative_groups.h>
 
 #include "amg/coarse_cholesky.hpp"
@@ -39,142 +37,144 @@ __global__ void scatter_kernel(index_t n, const offset_t* __restrict__ rp, const
   }
 }
 
-// The four phases of a block step, each over the threads [t, ..., total) of
-// whatever runs it with stride `stride`: the launched kernels below (one a
-// phase) and the cooperative kernel (all steps, a grid barrier between the
-// phases) share them.
+// One block step k0 (pivots K = [k0, k0 + b), b <= kB) of the blocked
+// Gauss-Jordan inverse, from the matrix `M` before the step into `N` after it
+// (two buffers: every CTA reads rows and columns of K that other CTAs
+// replace in the same step). The n x n matrix is cut into kB x kB tiles, one
+// CTA of kB x kB threads a tile (y = threadIdx.y its row, x = threadIdx.x its
+// column); K is exactly one tile row and one tile column, since k0 is a
+// multiple of kB. Every CTA inverts the pivot block itself (D, shared memory)
+// rather than waiting on one CTA that does: a step is one load round, a few
+// shared-memory passes and one grid barrier instead of four global phases
+// (block inverse, row panel, trailing update, column panel) with four
+// barriers. On the H100 the kernel took 377 -> 314 us for the 2D 5-point
+// seed problem's coarsest level; what is left (~26 us a step) is mostly the
+// pivot block's 2 kB CTA barriers.
+//
+// The sums are those of the textbook block step, in a fixed order (s
+// ascending): R = D M[K, :], N[i, j] = M[i, j] - M[i, K] R[:, j] outside K,
+// N[K, j] = R[:, j], N[i, K] = -M[i, K] D, N[K, K] = D.
+//
+// A pivot that is not clearly positive against the matrix's own diagonal
+// (semi-definite or indefinite) is seen by every CTA alike: all return false.
+struct StepTiles {
+  double S[kB][kB + 1];  // M[K, K], then D = its inverse
+  double C[kB][kB + 1];  // M[K, J]: the pivot rows over the tile's columns, then R = D M[K, J]
+  double L[kB][kB + 1];  // M[I, K]: the tile's rows over the pivot columns
+  double dg[kB];         // the pivots' diagonal entries of A (the positivity test's scale)
+  int bad;
+};
 
-// D = M[K, K]^-1 for the block K = [k0, k0 + b), by b pivot steps in shared
-// memory (one CTA of kB x kB threads: i = threadIdx.y, j = threadIdx.x). A
-// pivot that is not clearly positive against the matrix's own diagonal sets
-// *failed.
-__device__ void block_inverse(index_t n, index_t k0, int b, const double* __restrict__ M,
-                              const double* __restrict__ diag, double* __restrict__ D, int* failed) {
-  __shared__ double S[kB][kB + 1];
-  __shared__ int bad;
-  const int i = threadIdx.y, j = threadIdx.x;
-  if (i == 0 && j == 0) bad = *failed;
-  if (i < b && j < b) S[i][j] = M[static_cast<std::int64_t>(k0 + i) * n + k0 + j];
+// M and N are plain pointers: the cooperative kernel writes what later steps
+// read, so their loads must not take the read-only (non-coherent) path.
+__device__ bool gauss_jordan_step(index_t n, index_t k0, const double* M, double* N,
+                                  const double* __restrict__ diag, StepTiles& sh, long long first_tile,
+                                  long long tile_stride) {
+  const int y = threadIdx.y, x = threadIdx.x;
+  const int b = static_cast<int>(min(static_cast<index_t>(kB), n - k0));
+  // D = M[K, K]^-1 by b pivot steps in shared memory, a thread an element
+  // (every CTA the same). One warp alone, or a lane per column with the
+  // column in registers, took twice as long on the H100 (a warp does the
+  // kB x kB updates of a pivot 32 at a time; 32 doubles a lane spill at
+  // 1024 threads a CTA).
+  if (y == 0 && x == 0) sh.bad = 0;
+  if (y < b && x < b) sh.S[y][x] = M[static_cast<std::int64_t>(k0 + y) * n + k0 + x];
+  if (y == 0 && x < b) sh.dg[x] = diag[k0 + x];
   __syncthreads();
   for (int p = 0; p < b; ++p) {
-    const double piv = S[p][p];
-    if (!(piv > 1e-13 * diag[k0 + p]) || !isfinite(piv)) {  // not positive definite (to working precision)
-      if (i == 0 && j == 0) bad = 1;
-      break;  // the same for every thread: piv is read from shared memory by all
+    const double piv = sh.S[p][p];
+    if (!(piv > 1e-13 * sh.dg[p]) || !isfinite(piv)) {  // the same for every thread (shared memory)
+      if (y == 0 && x == 0) sh.bad = 1;
+      break;
     }
     const double inv = 1.0 / piv;
     double a = 0.0;
-    if (i < b && j < b) {
-      if (i == p && j == p)
+    if (y < b && x < b) {
+      if (y == p && x == p)
         a = inv;
-      else if (i == p)
-        a = S[p][j] * inv;
-      else if (j == p)
-        a = -S[i][p] * inv;
+      else if (y == p)
+        a = sh.S[p][x] * inv;
+      else if (x == p)
+        a = -sh.S[y][p] * inv;
       else
-        a = S[i][j] - S[i][p] * S[p][j] * inv;
+        a = sh.S[y][x] - sh.S[y][p] * sh.S[p][x] * inv;
     }
     __syncthreads();  // every thread has read row and column p
-    if (i < b && j < b) S[i][j] = a;
+    if (y < b && x < b) sh.S[y][x] = a;
     __syncthreads();
   }
   __syncthreads();
-  if (i < b && j < b) D[i * kB + j] = S[i][j];
-  if (i == 0 && j == 0 && bad) *failed = 1;
-}
+  if (sh.bad) return false;
 
-// R[r][j] = (D M[K, :])[r][j] for the columns j outside K (the new rows K).
-__device__ void row_panel(index_t n, index_t k0, int b, const double* __restrict__ M, const double* __restrict__ D,
-                          double* __restrict__ R, std::int64_t t, std::int64_t stride) {
-  const std::int64_t total = static_cast<std::int64_t>(b) * n;
-  for (std::int64_t e = t; e < total; e += stride) {
-    const int r = static_cast<int>(e / n);
-    const index_t j = static_cast<index_t>(e % n);
-    if (j >= k0 && j < k0 + b) continue;
-    double a = 0.0;
-    for (int s = 0; s < b; ++s) a += D[r * kB + s] * M[static_cast<std::int64_t>(k0 + s) * n + j];
-    R[e] = a;
-  }
-}
-
-// M[i][j] -= M[i, K] R[:, j] for i and j outside K (the Schur complement and
-// the already inverted part alike: Gauss-Jordan updates every row).
-__device__ void trailing(index_t n, index_t k0, int b, double* __restrict__ M, const double* __restrict__ R,
-                         std::int64_t t, std::int64_t stride) {
-  const std::int64_t total = static_cast<std::int64_t>(n) * n;
-  for (std::int64_t e = t; e < total; e += stride) {
-    const index_t i = static_cast<index_t>(e / n), j = static_cast<index_t>(e % n);
-    if ((i >= k0 && i < k0 + b) || (j >= k0 && j < k0 + b)) continue;
-    const double* mi = M + static_cast<std::int64_t>(i) * n + k0;
-    double a = 0.0;
-    for (int s = 0; s < b; ++s) a += mi[s] * R[static_cast<std::int64_t>(s) * n + j];
-    M[e] -= a;
-  }
-}
-
-// The block's columns and rows: M[i, K] = -M[i, K] D for i outside K, M[K, K]
-// = D, M[K, j] = R. A warp a row (warp w of `warps`): lane c forms column c
-// from the old M[i, K] passed round by shuffles (the sum in s order).
-__device__ void panels(index_t n, index_t k0, int b, double* __restrict__ M, const double* __restrict__ D,
-                       const double* __restrict__ R, std::int64_t w, std::int64_t warps, int lane) {
-  for (std::int64_t i = w; i < n; i += warps) {
-    double* mi = M + i * n;
-    if (i >= k0 && i < k0 + b) {
-      const int r = static_cast<int>(i - k0);
-      for (index_t j = lane; j < n; j += 32)
-        mi[j] = (j >= k0 && j < k0 + b) ? D[r * kB + (j - k0)] : R[static_cast<std::int64_t>(r) * n + j];
-      continue;
+  const index_t tiles_1d = (n + kB - 1) / kB, kt = k0 / kB;
+  const long long tiles = static_cast<long long>(tiles_1d) * tiles_1d;
+  for (long long t = first_tile; t < tiles; t += tile_stride) {
+    const index_t ti = static_cast<index_t>(t / tiles_1d), tj = static_cast<index_t>(t % tiles_1d);
+    const index_t i = ti * kB + y, j = tj * kB + x;
+    const bool in = i < n && j < n;
+    // One load round: the tile, its pivot rows and its rows' pivot columns.
+    const double mij = in ? M[static_cast<std::int64_t>(i) * n + j] : 0.0;
+    if (y < b && j < n) sh.C[y][x] = M[static_cast<std::int64_t>(k0 + y) * n + j];
+    if (i < n && x < b) sh.L[y][x] = M[static_cast<std::int64_t>(i) * n + k0 + x];
+    __syncthreads();
+    double out = 0.0;
+    if (tj == kt) {  // the pivot columns
+      if (ti == kt) {
+        out = sh.S[y][x];
+      } else {
+        double a = 0.0;
+        for (int s = 0; s < b; ++s) a += sh.L[y][s] * sh.S[s][x];
+        out = -a;
+      }
+    } else {
+      double r = 0.0;  // R[y][j] = (D M[K, J])[y][x]
+      if (y < b)
+        for (int s = 0; s < b; ++s) r += sh.S[y][s] * sh.C[s][x];
+      __syncthreads();  // every thread has read C
+      if (y < b) sh.C[y][x] = r;
+      __syncthreads();
+      if (ti == kt) {
+        out = r;
+      } else {
+        double a = 0.0;
+        for (int s = 0; s < b; ++s) a += sh.L[y][s] * sh.C[s][x];
+        out = mij - a;
+      }
     }
-    const double old = lane < b ? mi[k0 + lane] : 0.0;
-    double a = 0.0;
-    for (int s = 0; s < b; ++s) a += __shfl_sync(0xffffffffu, old, s) * D[s * kB + (lane < b ? lane : 0)];
-    __syncwarp();  // every lane has read its old value before any writes
-    if (lane < b) mi[k0 + lane] = -a;
+    if (in) N[static_cast<std::int64_t>(i) * n + j] = out;
+    __syncthreads();  // C and L are reloaded for the next tile
   }
+  return true;
 }
 
-__global__ void block_inverse_kernel(index_t n, index_t k0, int b, const double* __restrict__ M,
-                                     const double* __restrict__ diag, double* __restrict__ D, int* failed) {
-  block_inverse(n, k0, b, M, diag, D, failed);
-}
-__global__ void row_panel_kernel(index_t n, index_t k0, int b, const double* __restrict__ M,
-                                 const double* __restrict__ D, double* __restrict__ R, const int* __restrict__ failed) {
-  if (*failed) return;
-  row_panel(n, k0, b, M, D, R, global_thread(), grid_stride());
-}
-__global__ void trailing_kernel(index_t n, index_t k0, int b, double* __restrict__ M, const double* __restrict__ R,
-                                const int* __restrict__ failed) {
-  if (*failed) return;
-  trailing(n, k0, b, M, R, global_thread(), grid_stride());
-}
-__global__ void panels_kernel(index_t n, index_t k0, int b, double* __restrict__ M, const double* __restrict__ D,
-                              const double* __restrict__ R, const int* __restrict__ failed) {
-  if (*failed) return;
-  panels(n, k0, b, M, D, R, global_thread() / 32, grid_stride() / 32, threadIdx.x % 32);
+// One launched step (the fallback where a cooperative launch cannot run).
+__global__ __launch_bounds__(kB * kB) void gauss_jordan_step_kernel(index_t n, index_t k0, const double* M, double* N,
+                                                                    const double* __restrict__ diag, int* failed) {
+  __shared__ StepTiles sh;
+  if (*failed) return;  // an earlier step failed: its launch has set the flag
+  if (!gauss_jordan_step(n, k0, M, N, diag, sh, blockIdx.x, gridDim.x) && blockIdx.x == 0 && threadIdx.x == 0 &&
+      threadIdx.y == 0)
+    *failed = 1;
 }
 
-// Every block step in one cooperative kernel of kB x kB-thread CTAs: CTA 0
-// inverts the pivot block while the others wait at the barrier; a failed
-// pivot is seen by every CTA after the barrier, so all leave together.
-__global__ __launch_bounds__(kB * kB) void gauss_jordan_kernel(index_t n, double* __restrict__ M,
-                                                               const double* __restrict__ diag,
-                                                               double* __restrict__ D, double* __restrict__ R,
-                                                               int* failed) {
+// Every block step in one cooperative kernel: a grid barrier between steps,
+// the buffers swapped after each. The inverse ends in M0 after an even number
+// of steps, else in M1.
+__global__ __launch_bounds__(kB * kB) void gauss_jordan_kernel(index_t n, double* M0, double* M1,
+                                                               const double* __restrict__ diag, int* failed) {
+  __shared__ StepTiles sh;
   cg::grid_group grid = cg::this_grid();
-  const int local = threadIdx.y * kB + threadIdx.x;
-  const std::int64_t t = static_cast<std::int64_t>(blockIdx.x) * (kB * kB) + local;
-  const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * (kB * kB);
+  double* from = M0;
+  double* to = M1;
   for (index_t k0 = 0; k0 < n; k0 += kB) {
-    const int b = static_cast<int>(min(static_cast<index_t>(kB), n - k0));
-    if (blockIdx.x == 0) block_inverse(n, k0, b, M, diag, D, failed);
+    if (!gauss_jordan_step(n, k0, from, to, diag, sh, blockIdx.x, gridDim.x)) {
+      if (blockIdx.x == 0 && threadIdx.x == 0 && threadIdx.y == 0) *failed = 1;
+      return;  // every CTA sees the same pivot: all leave together, before any barrier
+    }
     grid.sync();
-    if (*static_cast<volatile int*>(failed)) return;
-    row_panel(n, k0, b, M, D, R, t, stride);
-    grid.sync();
-    trailing(n, k0, b, M, R, t, stride);
-    grid.sync();
-    panels(n, k0, b, M, D, R, t / 32, stride / 32, local % 32);
-    grid.sync();
+    double* t = from;
+    from = to;
+    to = t;
   }
 }
 
@@ -195,50 +195,46 @@ bool cholesky_inverse(const CsrMatrix& A, CsrMatrix& inverse, bool cooperative) 
   const index_t n = A.rows();
   const std::size_t nn = static_cast<std::size_t>(n) * n;
   const cudaStream_t st = ::saga::device_stream();
-  Array<double> M = Array<double>::zeros(nn, Space::device, "coarse matrix (dense)");
+  Array<double> M0 = Array<double>::zeros(nn, Space::device, "coarse matrix (dense)");
+  Array<double> M1(nn, Space::device, "coarse matrix (dense, second buffer)");
   Array<double> diag = Array<double>::zeros(n, Space::device, "coarse diagonal");
-  Array<double> D(static_cast<std::size_t>(kB) * kB, Space::device, "coarse pivot block inverse");
-  Array<double> R(static_cast<std::size_t>(kB) * n, Space::device, "coarse pivot rows");
   Array<int> failed = Array<int>::zeros(1, Space::device, "pivot flag");
-  scatter_kernel<<<grid_for(n), kThreads, 0, st>>>(n, A.row_ptr().data(), A.col().data(), A.val().data(), M.data(),
+  scatter_kernel<<<grid_for(n), kThreads, 0, st>>>(n, A.row_ptr().data(), A.col().data(), A.val().data(), M0.data(),
                                                     diag.data());
   SAGA_CUDA_LAUNCH("coarse scatter");
-  const unsigned grid = std::min<unsigned>(grid_for(static_cast<std::int64_t>(nn)), 2048u);
-  // All block steps in one cooperative kernel (64 launches for 500 rows took
-  // ~0.75 ms, mostly launch gaps); the launched steps where it cannot run.
+  const index_t tiles_1d = (n + kB - 1) / kB;
+  const long long tiles = static_cast<long long>(tiles_1d) * tiles_1d;
+  const index_t steps = tiles_1d;
+  // All block steps in one cooperative kernel (a launch a step costs its gap);
+  // a launch a step where it cannot run.
   bool done = false;
   if (cooperative) {
     static int per_sm = -1;
     const void* coop = reinterpret_cast<const void*>(gauss_jordan_kernel);
-    const int blocks = saga::cuda::cooperative_blocks(coop, (static_cast<long long>(nn) + kB * kB - 1) / (kB * kB),
-                                                      per_sm, kB * kB);
+    const int blocks = saga::cuda::cooperative_blocks(coop, tiles, per_sm, kB * kB);
     index_t rows = n;
-    double *mp = M.data(), *dp = diag.data(), *Dp = D.data(), *Rp = R.data();
+    double *m0 = M0.data(), *m1 = M1.data(), *dp = diag.data();
     int* fp = failed.data();
-    void* args[] = {&rows, &mp, &dp, &Dp, &Rp, &fp};
+    void* args[] = {&rows, &m0, &m1, &dp, &fp};
     done = blocks > 0 &&
            saga::cuda::launch_cooperative(coop, blocks, args, "coarse Gauss-Jordan (cooperative)", dim3(kB, kB));
   }
   if (!done) {
-    const unsigned panel_grid = std::min<unsigned>(grid_for(static_cast<std::int64_t>(kB) * n), 2048u);
-    for (index_t k0 = 0; k0 < n; k0 += kB) {
-      const int b = static_cast<int>(std::min<index_t>(kB, n - k0));
-      block_inverse_kernel<<<1, dim3(kB, kB), 0, st>>>(n, k0, b, M.data(), diag.data(), D.data(), failed.data());
-      SAGA_CUDA_LAUNCH("coarse Gauss-Jordan block inverse");
-      row_panel_kernel<<<panel_grid, kThreads, 0, st>>>(n, k0, b, M.data(), D.data(), R.data(), failed.data());
-      SAGA_CUDA_LAUNCH("coarse Gauss-Jordan row panel");
-      trailing_kernel<<<grid, kThreads, 0, st>>>(n, k0, b, M.data(), R.data(), failed.data());
-      SAGA_CUDA_LAUNCH("coarse Gauss-Jordan trailing update");
-      panels_kernel<<<grid_for(static_cast<std::int64_t>(n) * 32), kThreads, 0, st>>>(n, k0, b, M.data(), D.data(),
-                                                                                     R.data(), failed.data());
-      SAGA_CUDA_LAUNCH("coarse Gauss-Jordan panels");
+    const unsigned grid = static_cast<unsigned>(std::min<long long>(tiles, 65535));
+    for (index_t k = 0; k < steps; ++k) {
+      const double* from = k % 2 == 0 ? M0.data() : M1.data();
+      double* to = k % 2 == 0 ? M1.data() : M0.data();
+      gauss_jordan_step_kernel<<<grid, dim3(kB, kB), 0, st>>>(n, k * kB, from, to, diag.data(), failed.data());
+      SAGA_CUDA_LAUNCH("coarse Gauss-Jordan block step");
     }
   }
   if (failed.get(0) != 0) return false;  // not positive definite: the host path decides
+  const double* X = steps % 2 == 0 ? M0.data() : M1.data();
   Array<offset_t> rp(static_cast<std::size_t>(n) + 1, Space::device, "coarse inverse rows");
   Array<index_t> ci(nn, Space::device, "coarse inverse columns");
   Array<double> v(nn, Space::device, "coarse inverse values");
-  dense_csr_kernel<<<grid, kThreads, 0, st>>>(n, M.data(), rp.data(), ci.data(), v.data());
+  const unsigned csr_grid = std::min<unsigned>(grid_for(static_cast<std::int64_t>(nn)), 2048u);
+  dense_csr_kernel<<<csr_grid, kThreads, 0, st>>>(n, X, rp.data(), ci.data(), v.data());
   SAGA_CUDA_LAUNCH("coarse inverse to CSR");
   inverse = CsrMatrix(n, n, std::move(rp), std::move(ci), std::move(v));
   return true;

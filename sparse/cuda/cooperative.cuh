@@ -14,18 +14,17 @@ namespace saga::cuda {
 // blocks_per_sm is the caller's function-local static (one occupancy query per
 // kernel), -1 before the first call.
 inline int cooperative_blocks(const void* kernel, long long wanted, int& blocks_per_sm, int threads = kThreads) {
-  int dev = 0;
-  SAGA_CUDA(cudaGetDevice(&dev));
   if (blocks_per_sm < 0) {
+    int dev = 0;
+    SAGA_CUDA(cudaGetDevice(&dev));
     int ok = 0;
     SAGA_CUDA(cudaDeviceGetAttribute(&ok, cudaDevAttrCooperativeLaunch, dev));
     blocks_per_sm = 0;
     if (ok) SAGA_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, kernel, threads, 0));
   }
   if (blocks_per_sm < 1) return 0;
-  int sms = 0;
-  SAGA_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-  return static_cast<int>(std::max(1LL, std::min(wanted, static_cast<long long>(blocks_per_sm) * sms)));
+  const long long resident = static_cast<long long>(blocks_per_sm) * multiprocessor_count();
+  return static_cast<int>(std::max(1LL, std::min(wanted, resident)));
 }
 
 // Launches it on saga's stream; false (the error cleared) where the grid turns
