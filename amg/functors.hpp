@@ -586,4 +586,10 @@ struct SqrtInPlace {
   SAGA_HD void operator()(std::int64_t i) const { x[i] = sqrt(x[i]); }
 };
 
+// x = 2x - 1: uniform [0, 1) to [-1, 1), exactly (the Lanczos start vector).
+struct TwiceMinusOne {
+  double* x;
+  SAGA_HD void operator()(std::int64_t i) const { x[i] = 2.0 * x[i] - 1.0; }
+};
+
 }  // namespace saga::amg_functors

@@ -26,11 +26,10 @@ double spectral_radius_dinv_a(const CsrMatrix& A, const Vector& dinv, int iterat
   Vector dis = dinv.clone();
   parallel_for(s, n, amg_functors::SqrtInPlace{dis.data()});
   Vector v = random_vector(n, 0x5a6a, s);
-  axpby(-1.0, ones(n, s), 2.0, v);  // uniform in [-1, 1)
-  scale(1.0 / norm2(v), v);
+  parallel_for(s, n, amg_functors::TwiceMinusOne{v.data()});  // uniform in [-1, 1)
   const int m = static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(std::max(iterations, 1)), n));
   Scalars S(2 * static_cast<std::size_t>(m), s);  // alpha_j in slot j, beta_j in slot m + j
-  lanczos_steps(A, dis, m, v, S);
+  lanczos_steps(A, dis, m, v, S, /*normalise=*/true);  // v / ||v||: on the GPU inside the steps' kernel
   const std::vector<double> h = S.head(2 * static_cast<std::size_t>(m));  // the one wait for the device
   std::vector<double> alpha, beta;
   for (int j = 0; j < m; ++j) {

@@ -57,7 +57,7 @@ void composed_lanczos_steps(const CsrMatrix& A, const Vector& d, int m, Vector& 
 }
 }  // namespace
 
-void lanczos_steps(const CsrMatrix& A, const Vector& d, int m, Vector& v, Scalars& s) {
+void lanczos_steps(const CsrMatrix& A, const Vector& d, int m, Vector& v, Scalars& s, bool normalise) {
   SAGA_REQUIRE(A.rows() == A.cols(), "Lanczos: A is {}x{}, not square", A.rows(), A.cols());
   SAGA_REQUIRE(m >= 1 && s.size() >= 2 * static_cast<std::size_t>(m), "Lanczos: {} steps need {} scalars, {} given",
                m, 2 * m, s.size());
@@ -66,9 +66,10 @@ void lanczos_steps(const CsrMatrix& A, const Vector& d, int m, Vector& v, Scalar
                "Lanczos: v has {} entries for {} rows, or lives elsewhere", v.size(), A.rows());
   if (A.space() == Space::device) {
     bool fused = false;
-    SAGA_DEVICE_CALL(fused = cuda::lanczos_steps(A, d, m, v, s));
+    SAGA_DEVICE_CALL(fused = cuda::lanczos_steps(A, d, m, v, s, normalise));
     if (fused) return;
   }
+  if (normalise) scale(1.0 / norm2(v), v);
   composed_lanczos_steps(A, d, m, v, s);
 }
 

@@ -17,7 +17,8 @@ void lanczos_orthogonalize(Scalars& s, int alpha, int beta_prev, int beta, const
 void lanczos_normalize(const Scalars& s, int beta, const Vector& w, Vector& v);
 
 // m steps of Lanczos on M = diag(d) A diag(d) (d = D^-1/2 for rho(D^-1 A))
-// from the unit vector v: alpha_j = v_j^T M v_j into s[j], beta_{j+1} into
+// from the unit vector v (or, with `normalise`, from v / ||v|| for any nonzero
+// v: the GPU's kernel scales it itself, no host read): alpha_j = v_j^T M v_j into s[j], beta_{j+1} into
 // s[m + j], for j < m (s holds at least 2m); v's contents are consumed. Each
 // step: w = A (d .* v_j) with alpha_j fused, w <- d .* w - alpha_j v_j -
 // beta_j v_{j-1} with ||w||, v_{j+1} = w / beta_{j+1}. The host composes the
@@ -27,6 +28,6 @@ void lanczos_normalize(const Scalars& s, int beta, const Vector& w, Vector& v);
 // up to the order of the sums), or composes them where cooperative launches
 // are not available or the binned product is faster (rows of more than 12
 // entries on matrices of more than 8M entries).
-void lanczos_steps(const CsrMatrix& A, const Vector& d, int m, Vector& v, Scalars& s);
+void lanczos_steps(const CsrMatrix& A, const Vector& d, int m, Vector& v, Scalars& s, bool normalise = false);
 
 }  // namespace saga

@@ -59,6 +59,7 @@ __global__ void scatter_kernel(index_t n, const offset_t* __restrict__ rp, const
 // (semi-definite or indefinite) is seen by every CTA alike: all return false.
 struct StepTiles {
   double S[kB][kB + 1];  // M[K, K], then D = its inverse
+  double T[kB][kB + 1];  // the pivot steps' second buffer
   double C[kB][kB + 1];  // M[K, J]: the pivot rows over the tile's columns, then R = D M[K, J]
   double L[kB][kB + 1];  // M[I, K]: the tile's rows over the pivot columns
   double dg[kB];         // the pivots' diagonal entries of A (the positivity test's scale)
@@ -72,39 +73,47 @@ __device__ bool gauss_jordan_step(index_t n, index_t k0, const double* M, double
                                   long long tile_stride) {
   const int y = threadIdx.y, x = threadIdx.x;
   const int b = static_cast<int>(min(static_cast<index_t>(kB), n - k0));
-  // D = M[K, K]^-1 by b pivot steps in shared memory, a thread an element
-  // (every CTA the same). One warp alone, or a lane per column with the
-  // column in registers, took twice as long on the H100 (a warp does the
-  // kB x kB updates of a pivot 32 at a time; 32 doubles a lane spill at
-  // 1024 threads a CTA).
+  // D = M[K, K]^-1 by b pivot steps in shared memory, a thread an element,
+  // from one buffer into the other (one CTA barrier a pivot; every CTA the
+  // same). One warp alone, or a lane per column with the column in registers,
+  // took twice as long on the H100 (a warp does the kB x kB updates of a
+  // pivot 32 at a time; 32 doubles a lane spill at 1024 threads a CTA).
   if (y == 0 && x == 0) sh.bad = 0;
   if (y < b && x < b) sh.S[y][x] = M[static_cast<std::int64_t>(k0 + y) * n + k0 + x];
   if (y == 0 && x < b) sh.dg[x] = diag[k0 + x];
   __syncthreads();
+  double(*from)[kB + 1] = sh.S;
+  double(*to)[kB + 1] = sh.T;
   for (int p = 0; p < b; ++p) {
-    const double piv = sh.S[p][p];
+    const double piv = from[p][p];
     if (!(piv > 1e-13 * sh.dg[p]) || !isfinite(piv)) {  // the same for every thread (shared memory)
       if (y == 0 && x == 0) sh.bad = 1;
       break;
     }
     const double inv = 1.0 / piv;
-    double a = 0.0;
     if (y < b && x < b) {
+      double a;
       if (y == p && x == p)
         a = inv;
       else if (y == p)
-        a = sh.S[p][x] * inv;
+        a = from[p][x] * inv;
       else if (x == p)
-        a = -sh.S[y][p] * inv;
+        a = -from[y][p] * inv;
       else
-        a = sh.S[y][x] - sh.S[y][p] * sh.S[p][x] * inv;
+        a = from[y][x] - from[y][p] * from[p][x] * inv;
+      to[y][x] = a;
     }
-    __syncthreads();  // every thread has read row and column p
-    if (y < b && x < b) sh.S[y][x] = a;
+    __syncthreads();  // the pivot's writes before the next pivot's reads
+    double(*t)[kB + 1] = from;
+    from = to;
+    to = t;
+  }
+  __syncthreads();  // a failed pivot's flag
+  if (sh.bad) return false;
+  if (from != sh.S) {  // D is where the last pivot wrote it
+    if (y < b && x < b) sh.S[y][x] = from[y][x];
     __syncthreads();
   }
-  __syncthreads();
-  if (sh.bad) return false;
 
   const index_t tiles_1d = (n + kB - 1) / kB, kt = k0 / kB;
   const long long tiles = static_cast<long long>(tiles_1d) * tiles_1d;

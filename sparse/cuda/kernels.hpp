@@ -72,6 +72,6 @@ void lanczos_normalize(const Scalars& s, int beta, const Vector& w, Vector& v);
 // All m steps in one cooperative kernel; false (nothing done) where the device
 // cannot launch one, or where the composed steps are faster (wide rows on a
 // large matrix).
-bool lanczos_steps(const CsrMatrix& A, const Vector& d, int m, Vector& v, Scalars& s);
+bool lanczos_steps(const CsrMatrix& A, const Vector& d, int m, Vector& v, Scalars& s, bool normalise);
 
 }  // namespace saga::cuda

@@ -67,7 +67,7 @@ template <int V, class Value>
 __global__ __launch_bounds__(kThreads, kLanczosMinBlocks) void lanczos_steps_kernel(
     index_t n, const offset_t* __restrict__ rp, const index_t* __restrict__ ci, const Value* __restrict__ val,
     const double* __restrict__ d, double* v, double* v_prev, double* __restrict__ w, double* __restrict__ t, int m,
-    double* __restrict__ S, double* pa, double* pb) {
+    double* __restrict__ S, double* pa, double* pb, int normalise) {
   cg::grid_group grid = cg::this_grid();
   const long long tid = static_cast<long long>(blockIdx.x) * kThreads + threadIdx.x;
   const long long stride = static_cast<long long>(gridDim.x) * kThreads;
@@ -75,6 +75,14 @@ __global__ __launch_bounds__(kThreads, kLanczosMinBlocks) void lanczos_steps_ker
   const int lane = threadIdx.x % V;
   const long long first_group = tid / 32 * (32 / V);  // this warp's first group
   double beta_prev = 0.0;
+  if (normalise) {  // v = v / ||v|| (as the host's scale(1 / norm2(v), v), the sum in this kernel's order)
+    double vv = 0.0;
+    for (long long i = tid; i < n; i += stride) vv += v[i] * v[i];
+    write_block_partial<kThreads>(vv, pa);
+    grid.sync();
+    const double inv = 1.0 / sqrt(block_total(pa, gridDim.x));
+    for (long long i = tid; i < n; i += stride) v[i] = inv * v[i];
+  }
   for (long long i = tid; i < n; i += stride) t[i] = d[i] * v[i];
   grid.sync();
   for (int j = 0; j < m; ++j) {
@@ -128,7 +136,8 @@ __global__ __launch_bounds__(kThreads, kLanczosMinBlocks) void lanczos_steps_ker
 }
 
 template <int V, class Value>
-bool launch_lanczos(const CsrMatrix& A, const Value* val, const Vector& d, int m, Vector& v, Scalars& s) {
+bool launch_lanczos(const CsrMatrix& A, const Value* val, const Vector& d, int m, Vector& v, Scalars& s,
+                    bool normalise) {
   const void* kernel = reinterpret_cast<const void*>(lanczos_steps_kernel<V, Value>);
   static int per_sm = -1;
   const int blocks =
@@ -143,7 +152,8 @@ bool launch_lanczos(const CsrMatrix& A, const Value* val, const Vector& d, int m
   const double* dp = d.data();
   double *vp = v.data(), *pp = v_prev.data(), *wp = w.data(), *tp = t.data(), *S = s.data(), *pa = partial,
          *pb = partial + blocks;
-  void* args[] = {&rows, &rp, &ci, &val, &dp, &vp, &pp, &wp, &tp, &m, &S, &pa, &pb};
+  int norm = normalise ? 1 : 0;
+  void* args[] = {&rows, &rp, &ci, &val, &dp, &vp, &pp, &wp, &tp, &m, &S, &pa, &pb, &norm};
   return launch_cooperative(kernel, blocks, args, "lanczos steps (cooperative)");
 }
 
@@ -154,19 +164,20 @@ bool launch_lanczos(const CsrMatrix& A, const Value* val, const Vector& d, int m
 // to a half on coarse levels, where launches dominate).
 constexpr std::int64_t kCooperativeWideRowsMaxNnz = 8 << 20;
 template <class Value>
-bool lanczos_lanes(const CsrMatrix& A, const Value* val, const Vector& d, int m, Vector& v, Scalars& s) {
+bool lanczos_lanes(const CsrMatrix& A, const Value* val, const Vector& d, int m, Vector& v, Scalars& s,
+                   bool normalise) {
   const double mean = A.rows() ? static_cast<double>(A.nnz()) / A.rows() : 0.0;
-  if (mean <= 12) return launch_lanczos<1>(A, val, d, m, v, s);
+  if (mean <= 12) return launch_lanczos<1>(A, val, d, m, v, s, normalise);
   if (static_cast<std::int64_t>(A.nnz()) > kCooperativeWideRowsMaxNnz) return false;
-  if (mean <= 64) return launch_lanczos<8>(A, val, d, m, v, s);
-  return launch_lanczos<32>(A, val, d, m, v, s);
+  if (mean <= 64) return launch_lanczos<8>(A, val, d, m, v, s, normalise);
+  return launch_lanczos<32>(A, val, d, m, v, s, normalise);
 }
 }  // namespace
 
-bool lanczos_steps(const CsrMatrix& A, const Vector& d, int m, Vector& v, Scalars& s) {
+bool lanczos_steps(const CsrMatrix& A, const Vector& d, int m, Vector& v, Scalars& s, bool normalise) {
   if (A.rows() == 0) return false;
-  return A.single_precision() ? lanczos_lanes(A, A.val_single().data(), d, m, v, s)
-                              : lanczos_lanes(A, A.val().data(), d, m, v, s);
+  return A.single_precision() ? lanczos_lanes(A, A.val_single().data(), d, m, v, s, normalise)
+                              : lanczos_lanes(A, A.val().data(), d, m, v, s, normalise);
 }
 
 void lanczos_orthogonalize(Scalars& s, int alpha, int beta_prev, int beta, const Vector& d, const Vector& v,
