@@ -47,9 +47,9 @@ __global__ void scatter_kernel(index_t n, const offset_t* __restrict__ rp, const
 // rather than waiting on one CTA that does: a step is one load round, a few
 // shared-memory passes and one grid barrier instead of four global phases
 // (block inverse, row panel, trailing update, column panel) with four
-// barriers. On the H100 the kernel took 377 -> 314 us for the 2D 5-point
-// seed problem's coarsest level; what is left (~26 us a step) is mostly the
-// pivot block's 2 kB CTA barriers.
+// barriers. On the H100 the coarse factorisation of the 2D 5-point seed
+// problem went 0.44 -> 0.28 ms (benchmarks/results/setup_small_phases_h100.md);
+// what is left is mostly the pivot block's kB CTA barriers a step.
 //
 // The sums are those of the textbook block step, in a fixed order (s
 // ascending): R = D M[K, :], N[i, j] = M[i, j] - M[i, K] R[:, j] outside K,
