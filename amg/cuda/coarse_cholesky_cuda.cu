@@ -49,7 +49,7 @@ __global__ void scatter_kernel(index_t n, const offset_t* __restrict__ rp, const
 // (block inverse, row panel, trailing update, column panel) with four
 // barriers. On the H100 the coarse factorisation of the 2D 5-point seed
 // problem went 0.44 -> 0.28 ms (benchmarks/results/setup_small_phases_h100.md);
-// what is left is mostly the pivot block's kB CTA barriers a step.
+// what is left (~20 us a step) is not the CTA barriers (docs/profiling.md).
 //
 // The sums are those of the textbook block step, in a fixed order (s
 // ascending): R = D M[K, :], N[i, j] = M[i, j] - M[i, K] R[:, j] outside K,
