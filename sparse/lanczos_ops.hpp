@@ -17,9 +17,10 @@ void lanczos_orthogonalize(Scalars& s, int alpha, int beta_prev, int beta, const
 void lanczos_normalize(const Scalars& s, int beta, const Vector& w, Vector& v);
 
 // m steps of Lanczos on M = diag(d) A diag(d) (d = D^-1/2 for rho(D^-1 A))
-// from the unit vector v (or, with `normalise`, from v / ||v|| for any nonzero
-// v: the GPU's kernel scales it itself, no host read): alpha_j = v_j^T M v_j into s[j], beta_{j+1} into
-// s[m + j], for j < m (s holds at least 2m); v's contents are consumed. Each
+// from the unit vector v (or, with `normalise`, from v / ||v|| for any
+// nonzero v: the GPU's kernel scales it itself, no host read): alpha_j =
+// v_j^T M v_j into s[j], beta_{j+1} into s[m + j], for j < m (s holds at
+// least 2m); v's contents are consumed. Each
 // step: w = A (d .* v_j) with alpha_j fused, w <- d .* w - alpha_j v_j -
 // beta_j v_{j-1} with ||w||, v_{j+1} = w / beta_{j+1}. The host composes the
 // operations above; the GPU runs all m steps in one cooperative kernel (grid

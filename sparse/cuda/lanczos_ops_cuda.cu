@@ -75,15 +75,18 @@ __global__ __launch_bounds__(kThreads, kLanczosMinBlocks) void lanczos_steps_ker
   const int lane = threadIdx.x % V;
   const long long first_group = tid / 32 * (32 / V);  // this warp's first group
   double beta_prev = 0.0;
+  double inv = 1.0;
   if (normalise) {  // v = v / ||v|| (as the host's scale(1 / norm2(v), v), the sum in this kernel's order)
     double vv = 0.0;
     for (long long i = tid; i < n; i += stride) vv += v[i] * v[i];
     write_block_partial<kThreads>(vv, pa);
     grid.sync();
-    const double inv = 1.0 / sqrt(block_total(pa, gridDim.x));
-    for (long long i = tid; i < n; i += stride) v[i] = inv * v[i];
+    inv = 1.0 / sqrt(block_total(pa, gridDim.x));
   }
-  for (long long i = tid; i < n; i += stride) t[i] = d[i] * v[i];
+  for (long long i = tid; i < n; i += stride) {
+    if (normalise) v[i] = inv * v[i];
+    t[i] = d[i] * v[i];
+  }
   grid.sync();
   for (int j = 0; j < m; ++j) {
     // w = A t; alpha's share: t_r w_r (the composed steps' tmp . w)
