@@ -127,7 +127,8 @@ struct Recorder {
         what, b.stats.products, nnz_c, ms("binned"), b.ms > 0 ? 2.0 * b.stats.products / (b.ms * 1e6) : 0.0,
         b.ms / floor_ms, numeric_ms > 0 ? fmt::format("{:.3f} ({:.1f}×)", numeric_ms, numeric_ms / floor_ms) : "",
         ms("cusparse"), speedup("cusparse"),
-        ms("binned_sort") + " / " + ms("binned_hash") + " / " + ms("binned_direct") + " / " + ms("binned_esc_long"),
+        ms("binned_sort") + " / " + ms("binned_hash") + " / " + ms("binned_direct") + " / " + ms("binned_esc_long") + " / " +
+            ms("binned_merge_long"),
         ms("esc"), speedup("esc"),
         b.stats.workspace_bytes / c_bytes);
     std::cout << "  " << problem << " level " << level << " " << what << ": binned " << ms("binned") << " ms, cuSPARSE "
@@ -194,6 +195,7 @@ int main(int argc, char** argv) {
     rec.algs.emplace_back("binned_hash", Component("binned", Options().set("rows", "hash")));
     rec.algs.emplace_back("binned_direct", Component("binned", Options().set("assembly", "direct")));
     rec.algs.emplace_back("binned_esc_long", Component("binned", Options().set("long_rows", "esc")));
+    rec.algs.emplace_back("binned_merge_long", Component("binned", Options().set("long_rows", "merge")));
     const std::vector<Case> cases =
         quick ? std::vector<Case>{{Stencil::fd2d_5pt, 256}, {Stencil::fd3d_7pt, 32}, {Stencil::fe3d_27pt, 24}}
               : std::vector<Case>{{Stencil::fd2d_5pt, 1024}, {Stencil::fe2d_9pt, 1024}, {Stencil::fd3d_7pt, 128},
@@ -242,7 +244,8 @@ int main(int argc, char** argv) {
     }
     const std::string header =
         "| problem | level | product | products | nnz(C) | binned ms | GFLOP/s | binned/floor | numeric ms (/floor) | "
-        "cuSPARSE ms | cuSPARSE/binned | binned rows=sort / rows=hash / assembly=direct / long_rows=esc ms | "
+        "cuSPARSE ms | cuSPARSE/binned | binned rows=sort / rows=hash / assembly=direct / long_rows=esc / "
+        "long_rows=merge ms | "
         "ESC ms | ESC/binned | workspace/C |\n"
         "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
     nlohmann::json out;

@@ -9,9 +9,9 @@
 //   fill      per bin: C's sorted columns and values (count-then-fill).
 //   long rows more products than the largest bin holds: in dense shared-memory
 //             accumulators where B's columns fit one (spgemm_dense_rows.cu: ~25k
-//             on the H100),
-//             else the reference global ESC on those rows only; in row slices
-//             within the memory budget.
+//             on the H100), else the reference global ESC on those rows only,
+//             or by segmented merge (spgemm_merge_rows.cu, long_rows: merge);
+//             in row slices within the memory budget.
 //
 // The rows themselves: spgemm_binned_thread_rows.cuh (up to 32 products, one
 // thread), spgemm_binned_sort_rows.cuh (CUB sorts of (column, product) keys),
@@ -39,6 +39,7 @@
 #include "sparse/cuda/spgemm_binned_sort_rows.cuh"
 #include "sparse/cuda/spgemm_binned_thread_rows.cuh"
 #include "sparse/cuda/spgemm_dense_rows.hpp"
+#include "sparse/cuda/spgemm_merge_rows.hpp"
 
 namespace saga::cuda {
 
@@ -359,16 +360,29 @@ struct LongRows {
   bool done = false;
 };
 
-// `dense`: in dense accumulators where B is narrow enough (spgemm_dense_rows.hpp),
-// else (and with long_rows: esc) by the global ESC.
+// How the long rows are formed (the `long_rows` option): `dense` in dense
+// accumulators where B is narrow enough (spgemm_dense_rows.hpp), else as
+// kWideLongRows; `merge` by segmented merge (spgemm_merge_rows.hpp); `esc` by
+// the global ESC on those rows.
+enum class LongRowMethod { dense, merge, esc };
+LongRowMethod long_row_method(const std::string& name) {
+  return name == "dense" ? LongRowMethod::dense : name == "merge" ? LongRowMethod::merge : LongRowMethod::esc;
+}
+// Long rows into a B too wide for the dense accumulators, under `dense`.
+constexpr LongRowMethod kWideLongRows = LongRowMethod::esc;
+
 LongRows long_rows_product(const CsrMatrix& A, const CsrMatrix& B, const BinnedPlan& plan, const SpgemmOptions& opt,
-                           bool dense, SpgemmStats* esc_stats) {
+                           LongRowMethod method, SpgemmStats* esc_stats) {
   LongRows lr;
   const index_t n = plan.count(kLongBin);
   if (n == 0) return lr;
   const CsrMatrix A_long = gather_rows(A, plan.rows_of(kLongBin), n);
-  lr.C = dense && dense_rows_fit(B.cols()) ? spgemm_dense_rows(A_long, B, opt, esc_stats)
-                                           : spgemm_esc(A_long, B, opt, esc_stats);
+  if (method == LongRowMethod::dense && !dense_rows_fit(B.cols())) method = kWideLongRows;
+  switch (method) {
+    case LongRowMethod::dense: lr.C = spgemm_dense_rows(A_long, B, opt, esc_stats); break;
+    case LongRowMethod::merge: lr.C = spgemm_merge_rows(A_long, B, opt, esc_stats); break;
+    case LongRowMethod::esc: lr.C = spgemm_esc(A_long, B, opt, esc_stats); break;
+  }
   lr.done = true;
   return lr;
 }
@@ -385,7 +399,7 @@ struct BinnedConfig {
   // moved into C after the scan, so their count pass is the fill.
   std::string assembly = "count";
   std::string lookup = "search";  // hash rows' fill: search (binary) or table (rank table)
-  bool dense_long_rows = true;    // long rows in dense accumulators where B is narrow (else the global ESC)
+  LongRowMethod long_rows = LongRowMethod::dense;  // rows of more than 8192 products
   bool keep_columns = true;       // hash rows: the count pass keeps the sorted columns for the fill
   int team_lanes = 0;             // hash rows: lanes per entry of A's row; 0: from the product
   bool hash(int bin) const {
@@ -456,7 +470,7 @@ CsrMatrix binned_product(const CsrMatrix& A, const CsrMatrix& B, const Operands&
   const index_t m = A.rows(), n = B.cols();
   const int col_bits = prim::bits_for(n);
   SpgemmStats esc_stats;
-  const LongRows lr = long_rows_product(A, B, plan, opt, cfg.dense_long_rows, &esc_stats);
+  const LongRows lr = long_rows_product(A, B, plan, opt, cfg.long_rows, &esc_stats);
 
   // Count; with assembly: direct, the thread bins' rows are also written, as
   // they finish, into a buffer of their upper bound (within the budget).
@@ -612,7 +626,7 @@ class BinnedSpgemm : public SpgemmAlgorithm {
       *plan = make_plan(A, B, op);
     }
     SpgemmStats esc_stats;
-    const LongRows lr = long_rows_product(A, B, *plan, cfg_.opt, cfg_.dense_long_rows, &esc_stats);
+    const LongRows lr = long_rows_product(A, B, *plan, cfg_.opt, cfg_.long_rows, &esc_stats);
     fill_pass(*plan, op, prim::bits_for(B.cols()), lr, C, cfg_, Pass::numeric, true, "SpGEMM numeric phase");
     if (stats) {
       stats->products = plan->products;
@@ -666,16 +680,17 @@ struct Binned {
         one_of({"keep", "recount"}));
       v("long_rows", long_rows,
         "rows of more than 8192 products: dense (a CTA per chunk of the row adds its rows of B into a dense "
-        "accumulator of B's columns in shared memory, where they fit: about 25k on the H100; else as esc) or esc (the "
-        "global expand-sort-contract over those rows)",
-        one_of({"dense", "esc"}));
+        "accumulator of B's columns in shared memory, where they fit: about 25k on the H100; else as esc), merge "
+        "(segmented merge: sorted tiles of 2048 products merged in binary-tree rounds) or esc (the global "
+        "expand-sort-contract over those rows)",
+        one_of({"dense", "merge", "esc"}));
       v("team", team,
         "hash rows: lanes per entry of A's row (1, 2, 4, 8, 16 or 32); 0 chooses the mean length of the rows of B "
         "read, rounded to the nearest power of two",
         in_range(0, 32));
       v("memory_budget_mib", memory_budget_mib,
-        "device memory the rows too long for a CTA may use per slice (the global ESC's expansion, the dense "
-        "accumulators' partial rows), the direct buffer, and the hash rows' kept columns (MiB)",
+        "device memory the rows too long for a CTA may use per slice (the global ESC's expansion, the merge's "
+        "buffers, the dense accumulators' partial rows), the direct buffer, and the hash rows' kept columns (MiB)",
         positive());
     }
   };
@@ -686,7 +701,7 @@ struct Binned {
     c.assembly = p.assembly;
     c.lookup = p.lookup;
     c.keep_columns = p.hash_columns == "keep";
-    c.dense_long_rows = p.long_rows == "dense";
+    c.long_rows = long_row_method(p.long_rows);
     SAGA_REQUIRE((p.team & (p.team - 1)) == 0, "amg.spgemm.team: {} (expected 0, 1, 2, 4, 8, 16 or 32)", p.team);
     c.team_lanes = p.team;
     c.hash_from_capacity = p.hash_from_products;

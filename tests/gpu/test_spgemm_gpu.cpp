@@ -11,6 +11,7 @@
 #include "problems/structured.hpp"
 #include "sparse/csr_ops.hpp"
 #include "sparse/cuda/spgemm_dense_rows.hpp"
+#include "sparse/cuda/spgemm_merge_rows.hpp"
 #include "sparse/spgemm.hpp"
 #include "sparse/vector_ops.hpp"
 #include "tests/helpers.hpp"
@@ -65,6 +66,7 @@ const Component kHashed("binned", Options().set("rows", "hash"));
 const Component kDirect("binned", Options().set("assembly", "direct"));
 const Component kRecount("binned", Options().set("hash_columns", "recount"));
 const Component kEscLong("binned", Options().set("long_rows", "esc"));
+const Component kMergeLong("binned", Options().set("long_rows", "merge"));
 
 // A (rows x k) with every tenth row long (`long_len` entries; the others 1-20)
 // and B (k x n) with 1-40 entries a row: rows of A·B with 10^4-10^5 products,
@@ -86,6 +88,21 @@ std::pair<HostCsr, HostCsr> long_row_product(index_t rows, index_t k, index_t n,
   });
   const HostCsr b = random_rows(k, n, [&](index_t) { return 1 + static_cast<index_t>(rng() % 40); });
   return {a, b};
+}
+
+// h with the rows that `drop` selects emptied.
+template <class Drop>
+HostCsr without_rows(const HostCsr& h, Drop drop) {
+  HostCsr e{h.rows, h.cols, {0}, {}, {}};
+  for (index_t i = 0; i < h.rows; ++i) {
+    if (!drop(i))
+      for (offset_t q = h.row_ptr[i]; q < h.row_ptr[i + 1]; ++q) {
+        e.col.push_back(h.col[q]);
+        e.val.push_back(h.val[q]);
+      }
+    e.row_ptr.push_back(static_cast<offset_t>(e.col.size()));
+  }
+  return e;
 }
 
 }  // namespace
@@ -135,7 +152,7 @@ TEST_CASE("GPU binned SpGEMM: power-law rows longer than a CTA, slices, determin
   // The hash rows' fill from the columns the count kept, and recounted: the
   // same sorted rows and sums, bitwise.
   check_bitwise(spgemm(Ad, Ad, kRecount), spgemm(Ad, Ad, Component("binned")));
-  for (const Component& variant : {Component("binned"), kSorted, kHashed, kDirect, kRecount, kEscLong}) {
+  for (const Component& variant : {Component("binned"), kSorted, kHashed, kDirect, kRecount, kEscLong, kMergeLong}) {
   CAPTURE(variant.options.find("rows") ? variant.options.find("rows")->text : std::string("hash"));
   CAPTURE(variant.options.find("long_rows") ? variant.options.find("long_rows")->text : std::string("dense"));
   SpgemmStats st;
@@ -181,6 +198,9 @@ TEST_CASE("GPU binned SpGEMM: long rows into a narrow B in dense accumulators (c
     SpgemmStats esc;
     check_equal(to_host_csr(spgemm(Ad, Bd, kEscLong, &esc)), ref, 1e-12);
     CHECK(esc.long_rows == 30);
+    SpgemmStats merged;
+    check_equal(to_host_csr(spgemm(Ad, Bd, kMergeLong, &merged)), ref, 1e-12);
+    CHECK(merged.long_rows == 30);
     // A budget of 0.05 MiB holds 8 partial rows of 700 columns: rows of more
     // chunks take fewer, larger ones, and the rows run in many slices.
     SpgemmStats sliced;
@@ -196,6 +216,62 @@ TEST_CASE("GPU binned SpGEMM: long rows into a narrow B in dense accumulators (c
     spgemm_numeric(A2h.to(Space::device), Bd, Cn, Component("binned"));
     check_equal(to_host_csr(Cn), to_host_csr(spgemm(A2h, Bh)), 1e-12);
   }
+}
+
+TEST_CASE("GPU segmented-merge SpGEMM equals host Gustavson: rounds, empty rows, slices, bitwise in any slicing") {
+  std::mt19937_64 rng(fresh_seed());
+  const SpgemmOptions whole;  // 2 GiB: one slice
+  // Rows of 10^3-10^5 products: 1 to 6 merge rounds, rows whose last run has
+  // no partner, rows of fewer products than a tile; B with empty rows.
+  for (const index_t n : {index_t{37}, index_t{5000}, index_t{1 << 20}}) {
+    CAPTURE(n);
+    auto [a, b] = long_row_product(120, 3000, n, 1500 + static_cast<index_t>(rng() % 3000), rng);
+    b = without_rows(b, [](index_t i) { return i % 7 == 0; });  // every seventh row of B empty
+    a = without_rows(a, [](index_t i) { return i == 4 || i == 50; });  // rows 4 and 50 of A empty
+    const CsrMatrix Ah = from_host_csr(a, Space::host), Bh = from_host_csr(b, Space::host);
+    const CsrMatrix Ad = Ah.to(Space::device), Bd = Bh.to(Space::device);
+    SpgemmStats hs, ms;
+    const HostCsr ref = to_host_csr(spgemm(Ah, Bh, {}, &hs));
+    const CsrMatrix C = cuda::spgemm_merge_rows(Ad, Bd, whole, &ms);
+    check_equal(to_host_csr(C), ref, 1e-12);
+    CHECK(ms.products == hs.products);
+    CHECK(ms.nnz_c == hs.nnz_c);
+    CHECK(ms.slices == 1);
+    MESSAGE(ms.products << " products into " << ms.nnz_c << " nonzeros, " << n << " columns");
+    check_bitwise(cuda::spgemm_merge_rows(Ad, Bd, whole, nullptr), C);  // run after run
+    // A budget of 0.5 MiB (~16k products) cuts the rows into slices (a row of
+    // more products forms its own): every row's sums are those of the whole.
+    SpgemmOptions tiny;
+    tiny.memory_budget_bytes = std::size_t(1) << 19;
+    SpgemmStats sliced;
+    check_bitwise(cuda::spgemm_merge_rows(Ad, Bd, tiny, &sliced), C);
+    CHECK(sliced.slices > 1);
+    // Through the binned SpGEMM: the same long rows (the binned rows of the
+    // same products are summed in another order: to 1e-12).
+    SpgemmStats bs;
+    check_equal(to_host_csr(spgemm(Ad, Bd, kMergeLong, &bs)), ref, 1e-12);
+    CHECK(bs.long_rows > 0);
+  }
+  // Random rectangular products with short rows, and products with no nonzeros.
+  for (int t = 0; t < 4; ++t) {
+    RandomSpec sa, sb;
+    sa.rows = 40 + 61 * t;
+    sa.cols = sb.rows = 30 + 47 * t;
+    sb.cols = 5 + 83 * t;
+    sa.density = 0.03 * (t + 1);
+    sb.density = 0.1;
+    sa.long_rows = t;
+    const HostCsr a = random_csr(sa, rng), b = random_csr(sb, rng);
+    const CsrMatrix Ah = from_host_csr(a, Space::host), Bh = from_host_csr(b, Space::host);
+    check_equal(to_host_csr(cuda::spgemm_merge_rows(Ah.to(Space::device), Bh.to(Space::device), whole, nullptr)),
+                to_host_csr(spgemm(Ah, Bh)), 1e-12);
+  }
+  const HostCsr a{3, 3, {0, 1, 2, 2}, {0, 2}, {1.0, 2.0}};
+  const HostCsr b{3, 2, {0, 0, 1, 1}, {1}, {5.0}};  // A selects only B's empty rows
+  const CsrMatrix C = cuda::spgemm_merge_rows(from_host_csr(a, Space::device), from_host_csr(b, Space::device), whole,
+                                              nullptr);
+  CHECK(to_host_csr(C).row_ptr == std::vector<offset_t>{0, 0, 0, 0});
+  CHECK(C.cols() == 2);
 }
 
 TEST_CASE("GPU binned SpGEMM equals host on the AMG products of the seed stencils, and fuses P") {
