@@ -125,58 +125,80 @@ __global__ __launch_bounds__(kTileThreads) void tile_sort_kernel(
   }
 }
 
-// One binary-tree round over the slice's `total` products: runs of w.
-__global__ __launch_bounds__(kThreads) void merge_round_kernel(SliceRows sr, std::int64_t total, std::int64_t w,
-                                                               const std::uint32_t* __restrict__ ik,
+// Number of outputs i in [0, d] of a merge of sorted a[0, na) and b[0, nb)
+// taken from a among its first d (merge path; equal keys from a first).
+template <class K>
+__device__ inline std::int64_t merge_path(const K* a, std::int64_t na, const K* b, std::int64_t nb, std::int64_t d) {
+  std::int64_t lo = d > nb ? d - nb : 0, hi = d < na ? d : na;
+  while (lo < hi) {
+    const std::int64_t mid = (lo + hi) / 2;
+    if (a[mid] <= b[d - 1 - mid])
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+// A CTA's share of a merge round: kBlock consecutive outputs of one row,
+// counted from the row's start (so a block never straddles a pair of runs,
+// whose 2W >= kBlock are aligned the same way).
+constexpr int kBlock = kThreads * kMergeItems;
+struct MergeBlock {
+  index_t row;         // in the slice
+  std::int64_t begin;  // slice position of the block's first output
+};
+
+// One binary-tree round: runs of w merged in pairs, a CTA per block of the
+// rows still more than one run. The CTA finds where its outputs start and end
+// in the two runs (two merge-path searches), stages those keys in shared
+// memory, each thread merges kMergeItems of them (its own search in shared
+// memory) and records each output's source; the outputs are then written
+// coalesced.
+__global__ __launch_bounds__(kThreads) void merge_round_kernel(SliceRows sr, const MergeBlock* __restrict__ blocks,
+                                                               std::int64_t w, const std::uint32_t* __restrict__ ik,
                                                                const double* __restrict__ iv,
                                                                std::uint32_t* __restrict__ ok,
                                                                double* __restrict__ ov) {
-  std::int64_t p = global_thread() * kMergeItems;
-  if (p >= total) return;
-  const std::int64_t p_end = min(total, p + kMergeItems);
-  std::int64_t r = last_not_above(sr.seg, 0, sr.rows, p + sr.s0);
-  while (p < p_end) {
-    const std::int64_t ss = sr.seg[r] - sr.s0, se = sr.seg[r + 1] - sr.s0;
-    if (se <= p) {  // an empty row
-      ++r;
-      continue;
+  __shared__ std::uint32_t sk[kBlock];         // the block's keys of the left run, then of the right run
+  __shared__ std::uint16_t source[kBlock];     // output x came from sk[source[x]]
+  __shared__ std::int64_t split[2];
+  const MergeBlock blk = blocks[blockIdx.x];
+  const std::int64_t ss = sr.seg[blk.row] - sr.s0, se = sr.seg[blk.row + 1] - sr.s0;
+  const std::int64_t ps = ss + (blk.begin - ss) / (2 * w) * (2 * w);
+  const std::int64_t pm = min(ps + w, se), pe = min(ps + 2 * w, se);
+  const std::int64_t end = min(blk.begin + kBlock, pe);
+  if (pm == pe) {  // the row's last run has no partner: copied
+    for (std::int64_t p = blk.begin + threadIdx.x; p < end; p += kThreads) {
+      ok[p] = ik[p];
+      ov[p] = iv[p];
     }
-    if (se - ss <= w) {  // one run already: its data stays where it is
-      p = min(se, p_end);
-      ++r;
-      continue;
+    return;
+  }
+  const std::uint32_t* lk = ik + ps;
+  const std::uint32_t* rk = ik + pm;
+  const std::int64_t na = pm - ps, nb = pe - pm;
+  if (threadIdx.x < 2) split[threadIdx.x] = merge_path(lk, na, rk, nb, (threadIdx.x ? end : blk.begin) - ps);
+  __syncthreads();
+  const std::int64_t i0 = split[0], j0 = blk.begin - ps - i0;
+  const int la = static_cast<int>(split[1] - i0), lb = static_cast<int>(end - ps - split[1] - j0);
+  for (int x = threadIdx.x; x < la; x += kThreads) sk[x] = lk[i0 + x];
+  for (int x = threadIdx.x; x < lb; x += kThreads) sk[la + x] = rk[j0 + x];
+  __syncthreads();
+  const int d = threadIdx.x * kMergeItems, n = la + lb;
+  if (d < n) {
+    int i = static_cast<int>(merge_path(sk, la, sk + la, lb, d)), j = d - i;
+    const int stop = min(d + kMergeItems, n);
+    for (int x = d; x < stop; ++x) {
+      const bool left = j >= lb || (i < la && sk[i] <= sk[la + j]);
+      source[x] = static_cast<std::uint16_t>(left ? i++ : la + j++);
     }
-    const std::int64_t ps = ss + (p - ss) / (2 * w) * (2 * w);
-    const std::int64_t pm = min(ps + w, se), pe = min(ps + 2 * w, se);
-    const std::int64_t stop = min(p_end, pe);
-    if (pm == pe) {  // the row's last run has no partner: copied
-      for (; p < stop; ++p) {
-        ok[p] = ik[p];
-        ov[p] = iv[p];
-      }
-    } else {
-      const std::uint32_t* lk = ik + ps;
-      const std::uint32_t* rk = ik + pm;
-      const std::int64_t na = pm - ps, nb = pe - pm, d = p - ps;
-      // Merge path: i from the left run, d - i from the right, equal keys
-      // taken from the left first.
-      std::int64_t lo = d > nb ? d - nb : 0, hi = d < na ? d : na;
-      while (lo < hi) {
-        const std::int64_t mid = (lo + hi) / 2;
-        if (lk[mid] <= rk[d - 1 - mid])
-          lo = mid + 1;
-        else
-          hi = mid;
-      }
-      std::int64_t i = lo, j = d - lo;
-      for (; p < stop; ++p) {
-        const bool left = j >= nb || (i < na && lk[i] <= rk[j]);
-        const std::int64_t from = left ? ps + i++ : pm + j++;
-        ok[p] = ik[from];
-        ov[p] = iv[from];
-      }
-    }
-    if (p >= se) ++r;
+  }
+  __syncthreads();
+  for (int x = threadIdx.x; x < n; x += kThreads) {
+    const int from = source[x];
+    ok[blk.begin + x] = sk[from];
+    ov[blk.begin + x] = from < la ? iv[ps + i0 + from] : iv[pm + j0 + (from - la)];
   }
 }
 
@@ -318,11 +340,25 @@ CsrMatrix spgemm_merge_rows(const CsrMatrix& A, const CsrMatrix& B, const Spgemm
         sr, d_tile_ptr.data(), A.row_ptr().data(), ent.data(), A.col().data(), A.val().data(), B.row_ptr().data(),
         B.col().data(), B.val().data(), col_bits, k0.data(), v0.data());
     SAGA_CUDA_LAUNCH("merge-row SpGEMM tile sort");
+    // Every round's blocks, made on the host from the rows' lengths: only
+    // rows still of more than one run take part.
+    std::vector<MergeBlock> blocks;
+    std::vector<std::size_t> round_start{0};
+    for (int round = 0; round < rounds; ++round) {
+      for (index_t r = r0; r < r1; ++r) {
+        const std::int64_t len = h[r + 1] - h[r];
+        if (len <= (kTile << round)) continue;
+        for (std::int64_t b = 0; b < len; b += kBlock) blocks.push_back({r - r0, h[r] - h[r0] + b});
+      }
+      round_start.push_back(blocks.size());
+    }
+    const auto d_blocks = Array<MergeBlock>::from_vector(blocks, Space::device, "merge-row SpGEMM merge blocks");
     std::uint32_t *ka = k0.data(), *kb = k1.data();
     double *va = v0.data(), *vb = v1.data();
     for (int round = 0; round < rounds; ++round) {
-      merge_round_kernel<<<grid_for((P + kMergeItems - 1) / kMergeItems), kThreads, 0, st>>>(
-          sr, P, kTile << round, ka, va, kb, vb);
+      const std::size_t nblocks = round_start[round + 1] - round_start[round];
+      merge_round_kernel<<<static_cast<unsigned>(nblocks), kThreads, 0, st>>>(
+          sr, d_blocks.data() + round_start[round], kTile << round, ka, va, kb, vb);
       SAGA_CUDA_LAUNCH("merge-row SpGEMM merge round");
       std::swap(ka, kb);
       std::swap(va, vb);
