@@ -39,8 +39,9 @@ struct SpgemmRecord {
   std::int64_t products = 0, nnz_c = 0;
   double seconds = 0;
   // Device workspace the product took besides C (SpgemmStats::workspace_bytes):
-  // with rows too long for a CTA, mostly the global ESC's slice, whose budget
-  // follows the free memory (SpgemmOptions::budget_now).
+  // with rows too long for a CTA, mostly their slice (dense accumulators'
+  // partial rows, the segmented merge's buffers), whose budget follows the
+  // free memory (SpgemmOptions::budget_now).
   std::int64_t workspace_bytes = 0;
   int slices = 0;
 };
@@ -81,8 +82,9 @@ struct LevelStats {
 // peak: the next levels, P, R, the node matrix and the SpGEMMs' counts and
 // bins. A model fitted to measured peaks (docs/reliability.md, "Device
 // memory"): bytes per row plus bytes per nonzero, both growing with the
-// near-nullspace columns. Not included: the global ESC slice of rows too long
-// for a CTA, which takes at most a quarter of the memory free when it runs.
+// near-nullspace columns. Not included: the slice of rows too long for a CTA
+// (spgemm.md "Long rows"), which takes at most a quarter of the memory free
+// when it runs.
 std::size_t estimate_setup_bytes(index_t rows, std::int64_t nnz, int nullspace_columns);
 // The same with the Galerkin product in blocks of rows (A P never whole), for
 // the hierarchy precision and prolongator of `p`: the least a setup needs, by

@@ -9,9 +9,9 @@
 //   fill      per bin: C's sorted columns and values (count-then-fill).
 //   long rows more products than the largest bin holds: in dense shared-memory
 //             accumulators where B's columns fit one (spgemm_dense_rows.cu: ~25k
-//             on the H100), else the reference global ESC on those rows only,
-//             or by segmented merge (spgemm_merge_rows.cu, long_rows: merge);
-//             in row slices within the memory budget.
+//             on the H100), else by segmented merge (spgemm_merge_rows.cu;
+//             long_rows: esc runs the reference global ESC on those rows); in
+//             row slices within the memory budget.
 //
 // The rows themselves: spgemm_binned_thread_rows.cuh (up to 32 products, one
 // thread), spgemm_binned_sort_rows.cuh (CUB sorts of (column, product) keys),
@@ -215,7 +215,7 @@ void launch(int bin, const LaunchArgs& a, Pass pass) {
   static_assert(kBins == 11, "launch() names every bin");
 }
 
-// ---- long rows: the reference global ESC on a row subset --------------------
+// ---- long rows: gathered, formed apart (dense, merge or ESC), copied back ----
 __global__ void gather_lengths_kernel(const index_t* ids, index_t count, const offset_t* rp, offset_t* len) {
   for (std::int64_t i = global_thread(); i < count; i += grid_stride()) len[i] = rp[ids[i] + 1] - rp[ids[i]];
 }
@@ -368,8 +368,12 @@ enum class LongRowMethod { dense, merge, esc };
 LongRowMethod long_row_method(const std::string& name) {
   return name == "dense" ? LongRowMethod::dense : name == "merge" ? LongRowMethod::merge : LongRowMethod::esc;
 }
-// Long rows into a B too wide for the dense accumulators, under `dense`.
-constexpr LongRowMethod kWideLongRows = LongRowMethod::esc;
+// Long rows into a B too wide for the dense accumulators, under `dense`: the
+// segmented merge, measured faster than the global ESC on every long-row
+// product of the bench (H100: R-MAT 2^20 A·A's long rows 60.8 against 62.4 ms,
+// benchmarks/results/spgemm_merge_rows_h100.md), in two thirds of its memory,
+// and with sums that do not depend on the row slices.
+constexpr LongRowMethod kWideLongRows = LongRowMethod::merge;
 
 LongRows long_rows_product(const CsrMatrix& A, const CsrMatrix& B, const BinnedPlan& plan, const SpgemmOptions& opt,
                            LongRowMethod method, SpgemmStats* esc_stats) {
@@ -604,8 +608,8 @@ class BinnedSpgemm : public SpgemmAlgorithm {
           m, E.row_ptr().data(), E.col().data(), E.val().data(), e_col.data(), e_val.data(), multiple.data());
       SAGA_CUDA_LAUNCH("fused SpGEMM extra entries");
     }
-    // Fused only where E has at most one entry per row and no row needs the
-    // global ESC; otherwise the unfused default (same values).
+    // Fused only where E has at most one entry per row and no row is a long
+    // row (formed apart); otherwise the unfused default (same values).
     const Operands op = operands(A, B, s.data(), e_col.data(), e_val.data());
     BinnedPlan plan = make_plan(A, B, op, multiple.data());
     if (!plan.extra_multiple && plan.count(kLongBin) == 0)
@@ -680,7 +684,7 @@ struct Binned {
         one_of({"keep", "recount"}));
       v("long_rows", long_rows,
         "rows of more than 8192 products: dense (a CTA per chunk of the row adds its rows of B into a dense "
-        "accumulator of B's columns in shared memory, where they fit: about 25k on the H100; else as esc), merge "
+        "accumulator of B's columns in shared memory, where they fit: about 25k on the H100; else as merge), merge "
         "(segmented merge: sorted tiles of 2048 products merged in binary-tree rounds) or esc (the global "
         "expand-sort-contract over those rows)",
         one_of({"dense", "merge", "esc"}));

@@ -2,9 +2,8 @@
 // Rows of C = A·B too long for a CTA, formed by a segmented merge (001_…:
 // merge path, a fixed number of elements per thread, binary-tree rounds;
 // docs/spgemm.md "Long rows by segmented merge"). The binned SpGEMM sends its
-// long rows here with `long_rows: merge`, and where B is too wide for the
-// dense accumulators (spgemm_dense_rows.hpp) when that measured faster than the
-// global ESC.
+// long rows here where B is too wide for the dense accumulators
+// (spgemm_dense_rows.hpp), and all of them with `long_rows: merge`.
 #include "sparse/csr.hpp"
 #include "sparse/spgemm.hpp"
 

@@ -158,7 +158,7 @@ TEST_CASE("GPU binned SpGEMM: power-law rows longer than a CTA, slices, determin
   SpgemmStats st;
   const CsrMatrix C1 = spgemm(Ad, Ad, variant, &st);
   check_equal(to_host_csr(C1), ref, 1e-12);
-  CHECK(st.long_rows > 0);  // dense accumulators (B is narrow) or the global ESC ran on the long rows
+  CHECK(st.long_rows > 0);  // dense accumulators (B is narrow), the merge or the global ESC ran on the long rows
   CHECK(st.slices == 1);
   MESSAGE("power law: " << a.col.size() << " nonzeros, " << st.products << " products, " << st.long_rows
                         << " long rows");
@@ -180,11 +180,11 @@ TEST_CASE("GPU binned SpGEMM: power-law rows longer than a CTA, slices, determin
   }
 }
 
-TEST_CASE("GPU binned SpGEMM: long rows into a narrow B in dense accumulators (chunks, slices) equal the ESC's") {
+TEST_CASE("GPU binned SpGEMM: long rows into a narrow B in dense accumulators (chunks, slices), a wide B by merge, equal the ESC's") {
   std::mt19937_64 rng(fresh_seed());
   for (const index_t n : {index_t{700}, index_t{12000}, index_t{40000}}) {
     CAPTURE(n);
-    MESSAGE(n << " columns of B: " << std::string(cuda::dense_rows_fit(n) ? "dense accumulators" : "global ESC"));
+    MESSAGE(n << " columns of B: " << std::string(cuda::dense_rows_fit(n) ? "dense accumulators" : "segmented merge"));
     const auto [a, b] = long_row_product(300, 4000, n, 2500, rng);
     const CsrMatrix Ah = from_host_csr(a, Space::host), Bh = from_host_csr(b, Space::host);
     const CsrMatrix Ad = Ah.to(Space::device), Bd = Bh.to(Space::device);

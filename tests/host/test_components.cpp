@@ -49,8 +49,9 @@ TEST_CASE("registries know their components, defaults and backends") {
                                            "(choices there: gustavson)"),
                          InputError);
     spgemm_registry().validate(Component("binned", Options().set("long_rows", "esc")), Space::device);
+    spgemm_registry().validate(Component("binned", Options().set("long_rows", "merge")), Space::device);
     CHECK_THROWS_WITH_AS(
-        spgemm_registry().validate(Component("binned", Options().set("long_rows", "merge")), Space::device),
+        spgemm_registry().validate(Component("binned", Options().set("long_rows", "bucket")), Space::device),
         doctest::Contains("long_rows"), InputError);
   }
   const std::string unknown_sor = "amg.smoother: unknown smoother 'sor' (choices: " + join_names(smoothers().names()) + ")";
