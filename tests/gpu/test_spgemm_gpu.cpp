@@ -90,6 +90,20 @@ std::pair<HostCsr, HostCsr> long_row_product(index_t rows, index_t k, index_t n,
   return {a, b};
 }
 
+// Random A (rows x k) and B (k x n) of product number t: shapes and
+// densities growing with t, t dense rows of A (long expansions).
+std::pair<HostCsr, HostCsr> random_product(int t, std::mt19937_64& rng) {
+  RandomSpec sa, sb;
+  sa.rows = 30 + 57 * t;
+  sa.cols = sb.rows = 20 + 41 * t;
+  sb.cols = 10 + 73 * t;
+  sa.density = 0.02 * (t + 1);
+  sb.density = 0.15;
+  sa.long_rows = t;
+  HostCsr a = random_csr(sa, rng);
+  return {std::move(a), random_csr(sb, rng)};
+}
+
 // h with the rows that `drop` selects emptied.
 template <class Drop>
 HostCsr without_rows(const HostCsr& h, Drop drop) {
@@ -110,14 +124,7 @@ HostCsr without_rows(const HostCsr& h, Drop drop) {
 TEST_CASE("GPU SpGEMM algorithms equal host Gustavson on random, rectangular and empty products") {
   std::mt19937_64 rng(fresh_seed());
   for (int t = 0; t < 6; ++t) {
-    RandomSpec sa, sb;
-    sa.rows = 30 + 57 * t;
-    sa.cols = sb.rows = 20 + 41 * t;
-    sb.cols = 10 + 73 * t;
-    sa.density = 0.02 * (t + 1);
-    sb.density = 0.15;
-    sa.long_rows = t;  // dense rows of A: long expansions
-    const HostCsr a = random_csr(sa, rng), b = random_csr(sb, rng);
+    const auto [a, b] = random_product(t, rng);
     const CsrMatrix Ah = from_host_csr(a, Space::host), Bh = from_host_csr(b, Space::host);
     SpgemmStats hs;
     const HostCsr ref = to_host_csr(spgemm(Ah, Bh, {}, &hs));
@@ -254,14 +261,7 @@ TEST_CASE("GPU segmented-merge SpGEMM equals host Gustavson: rounds, empty rows,
   }
   // Random rectangular products with short rows, and products with no nonzeros.
   for (int t = 0; t < 4; ++t) {
-    RandomSpec sa, sb;
-    sa.rows = 40 + 61 * t;
-    sa.cols = sb.rows = 30 + 47 * t;
-    sb.cols = 5 + 83 * t;
-    sa.density = 0.03 * (t + 1);
-    sb.density = 0.1;
-    sa.long_rows = t;
-    const HostCsr a = random_csr(sa, rng), b = random_csr(sb, rng);
+    const auto [a, b] = random_product(t, rng);
     const CsrMatrix Ah = from_host_csr(a, Space::host), Bh = from_host_csr(b, Space::host);
     check_equal(to_host_csr(cuda::spgemm_merge_rows(Ah.to(Space::device), Bh.to(Space::device), whole, nullptr)),
                 to_host_csr(spgemm(Ah, Bh)), 1e-12);
