@@ -5,11 +5,13 @@
 //                found once by binary search), stable block radix sort by
 //                column, the sorted run written striped (coalesced);
 //   merge_round  runs of W products, aligned at W from the row's start, merged
-//                in pairs into runs of 2W; a thread per kMergeItems outputs
-//                finds its place in its pair by a merge-path search and merges
-//                sequentially (left run first on equal columns: stable); rows
-//                already one run are skipped, so a row's data lies in buffer
-//                (its number of rounds mod 2);
+//                in pairs into runs of 2W; a CTA per block of kBlock outputs of
+//                a row still of more than one run (the blocks listed on the
+//                host per round) splits its range by merge path, stages the
+//                keys in shared memory, and each thread merges kMergeItems of
+//                them (left run first on equal columns: stable); rows already
+//                one run are skipped, so a row's data lies in buffer (its
+//                number of rounds mod 2);
 //   heads        1 where a column starts in its row; scan -> C's positions;
 //   contract     each head sums its column's products in order and writes C.
 // No atomics: every sum of C is in the order of A's entries.
@@ -314,7 +316,9 @@ CsrMatrix spgemm_merge_rows(const CsrMatrix& A, const CsrMatrix& B, const Spgemm
     const index_t rows = r1 - r0;
     const std::int64_t P = h[r1] - h[r0];
     SAGA_REQUIRE(P < (std::int64_t{1} << 31) - 1,
-                 "merge-row SpGEMM: row {} of A alone has {} products (at most 2^31 - 2 a slice)", r0, P);
+                 "merge-row SpGEMM: row {} of A (of the {} rows passed to the merge) has {} products, more than "
+                 "one slice of the merge can index (2^31 - 2 products)",
+                 r0, m, P);
     if (P == 0) {
       pieces.push_back(CsrMatrix::zeros(rows, n, Space::device));
       r0 = r1;
