@@ -1,5 +1,6 @@
 #include "amg/aggregation.hpp"
 
+#include "amg/blocked_mis2.hpp"
 #include "amg/functors.hpp"
 #include "amg/lexicographic_mis2.hpp"
 #include "amg/mis2.hpp"
@@ -18,6 +19,19 @@ Aggregates aggregate_mis2(const CsrMatrix& S, std::uint32_t seed, const Mis2Opti
 }
 
 Aggregates aggregate_greedy(const CsrMatrix& S) { return aggregate_from_roots(S, lexicographic_mis2(S)); }
+
+Aggregates aggregate_blocked_greedy(const CsrMatrix& S, std::uint32_t seed, const BlockedGreedyParams& p) {
+  const index_t block_size = block_size_for(S, p.block_size, p.align, BlockedGreedyParams::kMaxBlockSize);
+  const BlockSchedule schedule = block_schedule(S, block_size, p.max_colours);
+  if (!schedule.fits()) {
+    Aggregates a = aggregate_mis2(S, seed, p.mis2.options());
+    a.fallback = true;
+    return a;
+  }
+  Aggregates a = aggregate_from_roots(S, blocked_mis2(S, schedule), p.mis2.options());
+  a.block_colours = schedule.colours();
+  return a;
+}
 
 Aggregates aggregate_from_roots(const CsrMatrix& S, const Array<std::int32_t>& mis, const Mis2Options& options) {
   const Space s = S.space();
@@ -102,6 +116,25 @@ struct GreedyComponent {
   using Params = NoParams;
   static std::unique_ptr<AggregationMethod> make(const Params&) { return std::make_unique<Greedy>(); }
 };
+class BlockedGreedy final : public AggregationMethod {
+ public:
+  explicit BlockedGreedy(const BlockedGreedyParams& p) : p_(p) {}
+  Aggregates aggregate(const CsrMatrix& S, std::uint32_t seed) const override {
+    return aggregate_blocked_greedy(S, seed, p_);
+  }
+
+ private:
+  BlockedGreedyParams p_;
+};
+struct BlockedGreedyComponent {
+  static constexpr const char* name = "blocked";
+  static constexpr const char* summary =
+      "greedy roots visited in blocks of consecutive nodes, the blocks distance-2 coloured so that a colour's "
+      "blocks run at once; two joining passes";
+  static constexpr bool runs_on_host = true, runs_on_device = true;
+  using Params = BlockedGreedyParams;
+  static std::unique_ptr<AggregationMethod> make(const Params& p) { return std::make_unique<BlockedGreedy>(p); }
+};
 struct Mis2Component {
   static constexpr const char* name = "mis2";
   static constexpr const char* summary = "roots from a distance-2 maximal independent set, two joining passes";
@@ -116,6 +149,7 @@ const AggregationRegistry& aggregation_methods() {
     AggregationRegistry reg("aggregation method", "amg.aggregation");
     reg.add<GreedyComponent>();
     reg.add<Mis2Component>();
+    reg.add<BlockedGreedyComponent>();
     add_phased_aggregation(reg);
     reg.set_default("mis2");
     return reg;

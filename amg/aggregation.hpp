@@ -22,6 +22,8 @@ struct Aggregates {
   index_t count = 0;
   index_t unaggregated = 0;  // nodes left out (rows of S without an off-diagonal entry)
   int mis2_rounds = 0;
+  int block_colours = 0;  // blocked greedy: colours of its block schedule
+  bool fallback = false;  // blocked greedy: the blocks needed too many colours; MIS-2 rounds made the roots
 };
 index_t count_unaggregated(const Array<index_t>& of_node);
 // The hierarchy's policy for the nodes an aggregation left out: those with no
@@ -56,6 +58,32 @@ struct Mis2Params {
   Mis2Options options() const { return Mis2Options{frontier_ratio, cooperative_rows, cooperative_entries}; }
 };
 Aggregates aggregate_greedy(const CsrMatrix& S);
+
+// Greedy roots visited block by block (amg/blocked_mis2.hpp), with MIS-2
+// rounds where the blocks would need more than max_colours colours.
+struct BlockedGreedyParams {
+  int block_size = 4096;
+  int align = 2;
+  static constexpr int kMaxBlockSize = 1 << 20;  // 128 KB of flags in a CTA's shared memory
+  int max_colours = 64;
+  Mis2Params mis2;
+  template <class V>
+  void visit(V& v) {
+    v("block_size", block_size,
+      "nodes of a block (consecutive indices), at least; blocks should hold several grid lines for greedy's "
+      "pattern",
+      in_range(32, kMaxBlockSize));
+    v("align", align,
+      "round the block size up to a multiple of this many periods of the matrix (a period: a grid line in 2D, a "
+      "plane in 3D), so that blocks hold whole lines or planes; 0: no rounding",
+      in_range(0, 64));
+    v("max_colours", max_colours,
+      "a level whose blocks need more colours (a badly banded numbering) takes its roots from MIS-2 rounds",
+      in_range(1, 4096));
+    mis2.visit(v);
+  }
+};
+Aggregates aggregate_blocked_greedy(const CsrMatrix& S, std::uint32_t seed, const BlockedGreedyParams& p);
 // The two joining passes around given roots (1 = root), which must be a
 // maximal distance-2 independent set of S. On the GPU, graphs that
 // options.cooperative(S) admits run them in one cooperative kernel (the same

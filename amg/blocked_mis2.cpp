@@ -1,0 +1,132 @@
+#include "amg/blocked_mis2.hpp"
+
+#include <algorithm>
+
+#include "core/dispatch.hpp"
+
+namespace saga::amg {
+
+namespace {
+index_t block_count(index_t n, index_t block_size) { return n == 0 ? 0 : (n - 1) / block_size + 1; }
+
+void host_intervals(const CsrMatrix& S, index_t b, std::vector<std::int32_t>& lo, std::vector<std::int32_t>& hi) {
+  const offset_t* rp = S.row_ptr().data();
+  const index_t* ci = S.col().data();
+  for (index_t i = 0; i < S.rows(); ++i) {
+    const std::int32_t bi = i / b;
+    for (offset_t a = rp[i]; a < rp[i + 1]; ++a) {
+      const std::int32_t bj = ci[a] / b;
+      lo[bi] = std::min(lo[bi], bj);
+      hi[bi] = std::max(hi[bi], bj);
+      lo[bj] = std::min(lo[bj], bi);
+      hi[bj] = std::max(hi[bj], bi);
+    }
+  }
+}
+
+// First fit in block order. Block Y < X lies in its own interval, so the
+// intervals of Y and X meet iff hi[Y] >= lo[X]: a colour is free for X iff
+// the highest hi among its blocks is below lo[X].
+BlockSchedule colour_blocks(const std::vector<std::int32_t>& lo, const std::vector<std::int32_t>& hi,
+                            index_t block_size, int max_colours) {
+  BlockSchedule s;
+  s.block_size = block_size;
+  s.blocks = static_cast<index_t>(lo.size());
+  std::vector<std::int32_t> colour_of(lo.size()), highest;
+  for (std::size_t x = 0; x < lo.size(); ++x) {
+    std::size_t c = 0;
+    while (c < highest.size() && highest[c] >= lo[x]) ++c;
+    if (c == highest.size()) {
+      if (static_cast<int>(c) == max_colours) return s;  // incomplete
+      highest.push_back(hi[x]);
+    }
+    highest[c] = std::max(highest[c], hi[x]);
+    colour_of[x] = static_cast<std::int32_t>(c);
+  }
+  s.colour_start.assign(highest.size() + 1, 0);
+  for (std::int32_t c : colour_of) ++s.colour_start[c + 1];
+  for (std::size_t c = 0; c < highest.size(); ++c) s.colour_start[c + 1] += s.colour_start[c];
+  s.order.resize(lo.size());
+  std::vector<index_t> next(s.colour_start.begin(), s.colour_start.end() - 1);
+  for (std::size_t x = 0; x < lo.size(); ++x) s.order[next[colour_of[x]]++] = static_cast<index_t>(x);
+  s.complete = true;
+  return s;
+}
+
+void host_visit(const CsrMatrix& S, const BlockSchedule& sched, Array<std::int32_t>& in) {
+  const offset_t* rp = S.row_ptr().data();
+  const index_t* ci = S.col().data();
+  const index_t n = S.rows();
+  std::vector<unsigned char> covered(static_cast<std::size_t>(n), 0);
+  std::fill(in.data(), in.data() + n, 0);
+  for (index_t x : sched.order) {
+    const index_t end = std::min<std::int64_t>(n, static_cast<std::int64_t>(x + 1) * sched.block_size);
+    for (index_t i = x * sched.block_size; i < end; ++i) {
+      bool free = !covered[i];
+      for (offset_t a = rp[i]; a < rp[i + 1] && free; ++a) free = !covered[ci[a]];
+      if (!free) continue;
+      in[i] = 1;
+      covered[i] = 1;
+      for (offset_t a = rp[i]; a < rp[i + 1]; ++a) covered[ci[a]] = 1;
+    }
+  }
+}
+}  // namespace
+
+index_t row_period(const CsrMatrix& S) {
+  if (S.space() != Space::host) {
+    index_t r = 0;
+    SAGA_DEVICE_CALL(r = cuda::row_period(S));
+    return r;
+  }
+  const offset_t* rp = S.row_ptr().data();
+  const index_t* ci = S.col().data();
+  const auto reach = [&](index_t i) { return rp[i + 1] > rp[i] ? ci[rp[i + 1] - 1] - i : 0; };  // sorted rows
+  index_t most = 0;
+  for (index_t i = 0; i < S.rows(); ++i) most = std::max(most, reach(i));
+  index_t period = most;
+  for (index_t i = 0; i < S.rows(); ++i)
+    if (2 * static_cast<std::int64_t>(reach(i)) > most) period = std::min(period, reach(i));
+  return period;
+}
+
+index_t block_size_for(const CsrMatrix& S, index_t min_size, int align, index_t max_size) {
+  index_t b = min_size;
+  if (align > 0) {
+    const std::int64_t period = std::int64_t(align) * row_period(S);
+    if (period > 0)
+      b = static_cast<index_t>(std::min<std::int64_t>(max_size, (min_size + period - 1) / period * period));
+  }
+  return std::min(b, max_size);
+}
+
+BlockSchedule block_schedule(const CsrMatrix& S, index_t block_size, int max_colours) {
+  SAGA_REQUIRE(S.rows() == S.cols(), "MIS-2 of a non-square {}x{} graph", S.rows(), S.cols());
+  SAGA_REQUIRE(block_size > 0, "block size {} of the blocked MIS-2 must be positive", block_size);
+  const index_t blocks = block_count(S.rows(), block_size);
+  std::vector<std::int32_t> lo(blocks), hi(blocks);
+  for (index_t x = 0; x < blocks; ++x) lo[x] = hi[x] = static_cast<std::int32_t>(x);
+  if (S.space() == Space::host) {
+    host_intervals(S, block_size, lo, hi);
+  } else {
+    Array<std::int32_t> dlo(blocks, Space::device, "block intervals"), dhi(blocks, Space::device, "block intervals");
+    SAGA_DEVICE_CALL(cuda::block_intervals(S, block_size, dlo, dhi));
+    dlo.copy_to_host(lo.data());
+    dhi.copy_to_host(hi.data());
+  }
+  return colour_blocks(lo, hi, block_size, max_colours);
+}
+
+Array<std::int32_t> blocked_mis2(const CsrMatrix& S, const BlockSchedule& schedule) {
+  SAGA_REQUIRE(schedule.complete && schedule.blocks == block_count(S.rows(), schedule.block_size),
+               "blocked MIS-2 given a schedule of {} blocks of {} for {} nodes{}", schedule.blocks,
+               schedule.block_size, S.rows(), schedule.complete ? "" : " that is incomplete");
+  Array<std::int32_t> in(S.rows(), S.space(), "MIS-2 members");
+  if (S.space() == Space::host)
+    host_visit(S, schedule, in);
+  else
+    SAGA_DEVICE_CALL(cuda::blocked_mis2(S, schedule, in));
+  return in;
+}
+
+}  // namespace saga::amg

@@ -1,0 +1,75 @@
+#pragma once
+// Blocked greedy MIS-2: the greedy (lexicographic) distance-2 independent set
+// made parallel by visiting the nodes in blocks of consecutive indices whose
+// block graph is distance-2 coloured (docs/aggregation.md "Blocked greedy").
+//
+// Nodes are visited in the order (colour, block, index); node i joins the set
+// iff no node of its closed neighbourhood N[i] = {i} + row i of S is
+// "covered" yet, and a member covers its closed neighbourhood. Two blocks of
+// one colour are never within distance 2 of each other in the block graph, so
+// none reads a flag the other writes: the blocks of a colour run at once (a
+// warp each on the GPU), and the set is the one of the sequential visit, on
+// either backend, whatever the timing. With one block it is exactly the
+// lexicographic MIS-2 (amg/lexicographic_mis2.hpp). Within a block the visit
+// is the lexicographic one, which gives structured grids greedy's regular
+// pattern of roots; blocks must hold several grid lines for that to carry.
+//
+// Block size: blocks that start mid-way along a grid line or plane break the
+// pattern at their boundaries (3D 27-point N = 101, PCG iterations: blocks of
+// 4096 nodes 12, of one plane 10, of two planes 9 = greedy). With `align`, the
+// block size is rounded up to a multiple of the matrix's period (below: a grid
+// line in 2D, a plane in 3D),
+// so that blocks hold whole lines or planes of a naturally numbered grid. The
+// reach of a row is its last column minus the row; the period is the least
+// reach among the rows that reach more than half the largest reach: a grid
+// line for 2D 5- and 9-point stencils (the 9-point's interior rows reach one
+// node further, its rows at the end of a line do not), a plane in 3D (the
+// top plane's rows, which reach less, are not counted).
+//
+// The block graph is over-approximated by intervals: block X is taken to
+// touch every block between the lowest and the highest block any of its
+// entries reaches (both directions of each entry, so a nonsymmetric S is
+// safe); two blocks whose intervals meet get different colours (first fit, in
+// block order). Banded numberings (grids, their coarse levels, meshes in a
+// local order) give a few colours; a graph numbered at random gives one block
+// per colour, which is no faster than the dataflow greedy: the schedule then
+// reports it does not fit (`fits()`), and the caller aggregates otherwise.
+#include <cstdint>
+#include <vector>
+
+#include "sparse/csr.hpp"
+
+namespace saga::amg {
+
+struct BlockSchedule {
+  index_t block_size = 0;
+  index_t blocks = 0;
+  std::vector<index_t> order;         // block numbers, colour by colour, each colour in block order
+  std::vector<index_t> colour_start;  // colours + 1 offsets into order
+  bool complete = false;              // false: gave up at max_colours (order/colour_start partial)
+  int colours() const { return static_cast<int>(colour_start.size()) - 1; }
+  bool fits() const { return complete; }
+};
+
+// The period above (0 for an empty or lower triangular pattern).
+index_t row_period(const CsrMatrix& S);
+// The block size for at least min_size nodes a block: min_size itself, or with
+// align the smallest multiple of S's period at or above it; at most max_size.
+index_t block_size_for(const CsrMatrix& S, index_t min_size, int align, index_t max_size);
+
+// The schedule of S's blocks of block_size nodes; stops (complete = false)
+// once more than max_colours colours would be needed.
+BlockSchedule block_schedule(const CsrMatrix& S, index_t block_size, int max_colours);
+
+// 1 for members, 0 otherwise, by the visit the complete schedule gives.
+Array<std::int32_t> blocked_mis2(const CsrMatrix& S, const BlockSchedule& schedule);
+
+namespace cuda {
+index_t row_period(const CsrMatrix& S);
+// lo[X] / hi[X]: the lowest / highest block that block X's entries reach or
+// that reaches X (X itself included); lo and hi hold `blocks` entries each.
+void block_intervals(const CsrMatrix& S, index_t block_size, Array<std::int32_t>& lo, Array<std::int32_t>& hi);
+void blocked_mis2(const CsrMatrix& S, const BlockSchedule& schedule, Array<std::int32_t>& in_set);
+}  // namespace cuda
+
+}  // namespace saga::amg

@@ -1,0 +1,164 @@
+// Blocked greedy MIS-2 (amg/blocked_mis2.hpp) and the `blocked` aggregation:
+// the period and block size, the block schedule (hand case and the colouring
+// property checked on node pairs), the member set against a sequential visit
+// written here from the definition, and the fallback to MIS-2 rounds.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <random>
+#include <set>
+
+#include "amg/aggregation.hpp"
+#include "amg/blocked_mis2.hpp"
+#include "amg/lexicographic_mis2.hpp"
+#include "problems/structured.hpp"
+#include "tests/helpers.hpp"
+
+using namespace saga;
+using namespace saga::test;
+
+namespace {
+// Random symmetric graph whose edges join nodes at most `band` apart (a
+// banded numbering, as grids and meshes in a local order have), with a diagonal.
+CsrMatrix banded_graph(index_t n, index_t band, double p, std::mt19937_64& rng) {
+  std::uniform_real_distribution<double> U(0, 1);
+  std::vector<std::set<index_t>> adj(n);
+  for (index_t i = 0; i < n; ++i) {
+    adj[i].insert(i);
+    for (index_t j = i + 1; j < std::min(n, i + band + 1); ++j)
+      if (U(rng) < p) {
+        adj[i].insert(j);
+        adj[j].insert(i);
+      }
+  }
+  HostCsr h{n, n, {0}, {}, {}};
+  for (index_t i = 0; i < n; ++i) {
+    for (index_t j : adj[i]) {
+      h.col.push_back(j);
+      h.val.push_back(i == j ? 10.0 : -U(rng) - 0.1);
+    }
+    h.row_ptr.push_back(static_cast<offset_t>(h.col.size()));
+  }
+  return from_host_csr(h, Space::host);
+}
+
+std::vector<std::vector<index_t>> closed_rows(const CsrMatrix& S) {
+  const HostCsr h = to_host_csr(S);
+  std::vector<std::vector<index_t>> r(h.rows);
+  for (index_t i = 0; i < h.rows; ++i) {
+    r[i].push_back(i);
+    for (offset_t k = h.row_ptr[i]; k < h.row_ptr[i + 1]; ++k) r[i].push_back(h.col[k]);
+  }
+  return r;
+}
+
+// From the definition: visit the nodes block by block in the schedule's
+// order; a node whose closed neighbourhood holds no taken node is a member and
+// takes its closed neighbourhood.
+std::vector<std::int32_t> sequential_visit(const CsrMatrix& S, const amg::BlockSchedule& s) {
+  const auto rows = closed_rows(S);
+  std::vector<std::int32_t> member(S.rows(), 0);
+  std::vector<bool> taken(S.rows(), false);
+  for (index_t x : s.order)
+    for (index_t i = x * s.block_size; i < std::min<index_t>(S.rows(), (x + 1) * s.block_size); ++i) {
+      if (std::any_of(rows[i].begin(), rows[i].end(), [&](index_t j) { return taken[j]; })) continue;
+      member[i] = 1;
+      for (index_t j : rows[i]) taken[j] = true;
+    }
+  return member;
+}
+
+// Members at distance 2 or less of each other: none; a node with no member
+// within distance 2: none (S symmetric).
+void check_distance2_mis(const CsrMatrix& S, const std::vector<std::int32_t>& in) {
+  const auto rows = closed_rows(S);
+  for (index_t i = 0; i < S.rows(); ++i) {
+    int near = 0;
+    for (index_t j : rows[i])
+      for (index_t k : rows[j]) near += k != i && in[k];
+    if (in[i])
+      REQUIRE(near == 0);
+    else
+      REQUIRE(near > 0);
+  }
+}
+
+// Blocks of one colour hold no two nodes within distance 2 of each other.
+void check_colouring(const CsrMatrix& S, const amg::BlockSchedule& s) {
+  std::vector<int> colour(s.blocks, -1);
+  for (int c = 0; c < s.colours(); ++c)
+    for (index_t k = s.colour_start[c]; k < s.colour_start[c + 1]; ++k) colour[s.order[k]] = c;
+  for (int c : colour) REQUIRE(c >= 0);  // every block scheduled once
+  const auto rows = closed_rows(S);
+  for (index_t i = 0; i < S.rows(); ++i)
+    for (index_t j : rows[i])
+      for (index_t k : rows[j]) {
+        const index_t bi = i / s.block_size, bk = k / s.block_size;
+        if (bi != bk) REQUIRE(colour[bi] != colour[bk]);
+      }
+}
+}  // namespace
+
+TEST_CASE("row period: a grid line in 2D, a plane in 3D; block sizes rounded to periods") {
+  CHECK(amg::row_period(poisson(Stencil::fd2d_5pt, 20, Space::host)) == 20);
+  CHECK(amg::row_period(poisson(Stencil::fe2d_9pt, 20, Space::host)) == 20);  // interior rows reach 21
+  CHECK(amg::row_period(poisson(Stencil::fd3d_7pt, 6, Space::host)) == 36);
+  CHECK(amg::row_period(poisson(Stencil::fe3d_27pt, 6, Space::host)) == 36);  // interior rows reach 43
+  const CsrMatrix P = poisson(Stencil::fd2d_5pt, 20, Space::host);
+  CHECK(amg::block_size_for(P, 100, 0, 1 << 20) == 100);
+  CHECK(amg::block_size_for(P, 100, 1, 1 << 20) == 100);
+  CHECK(amg::block_size_for(P, 100, 2, 1 << 20) == 120);
+  CHECK(amg::block_size_for(P, 121, 2, 1 << 20) == 160);
+  CHECK(amg::block_size_for(P, 121, 2, 150) == 150);
+}
+
+TEST_CASE("block schedule of a 2D grid in blocks of two lines: three colours, first fit in block order") {
+  // 8 x 8 five-point grid, blocks of 16 nodes: block k touches k - 1 and k + 1.
+  const amg::BlockSchedule s = amg::block_schedule(poisson(Stencil::fd2d_5pt, 8, Space::host), 16, 64);
+  REQUIRE(s.fits());
+  CHECK(s.blocks == 4);
+  CHECK(s.colours() == 3);
+  CHECK(s.order == std::vector<index_t>{0, 3, 1, 2});
+  CHECK(s.colour_start == std::vector<index_t>{0, 2, 3, 4});
+  // Too few colours allowed: incomplete.
+  CHECK_FALSE(amg::block_schedule(poisson(Stencil::fd2d_5pt, 8, Space::host), 16, 2).fits());
+}
+
+TEST_CASE("blocked MIS-2 is the sequential visit in schedule order, a distance-2 MIS; one block is greedy") {
+  std::mt19937_64 rng(fresh_seed());
+  std::vector<CsrMatrix> graphs;
+  graphs.push_back(banded_graph(700, 25, 0.15, rng));
+  graphs.push_back(banded_graph(1000, 60, 0.05, rng));
+  graphs.push_back(poisson(Stencil::fd2d_5pt, 31, Space::host));
+  graphs.push_back(poisson(Stencil::fe3d_27pt, 9, Space::host));
+  for (const CsrMatrix& S : graphs) {
+    CAPTURE(S.rows());
+    for (index_t b : {32, 77, 200, 5000}) {
+      CAPTURE(b);
+      const amg::BlockSchedule s = amg::block_schedule(S, b, 4096);
+      REQUIRE(s.fits());
+      check_colouring(S, s);
+      const std::vector<std::int32_t> in = amg::blocked_mis2(S, s).to_vector();
+      CHECK(in == sequential_visit(S, s));
+      check_distance2_mis(S, in);
+      if (b >= S.rows()) CHECK(in == amg::lexicographic_mis2(S).to_vector());
+    }
+  }
+}
+
+TEST_CASE("blocked aggregation: colours reported; MIS-2 rounds where the blocks need too many colours") {
+  const CsrMatrix P = poisson(Stencil::fd2d_5pt, 64, Space::host);
+  const amg::Aggregates a = amg::aggregate_blocked_greedy(P, 3, amg::BlockedGreedyParams{});
+  CHECK_FALSE(a.fallback);
+  CHECK(a.block_colours == 1);  // 4096 nodes: one block of 64 periods
+  amg::BlockedGreedyParams small;
+  small.block_size = 128;
+  small.align = 0;
+  const amg::Aggregates b = amg::aggregate_blocked_greedy(P, 3, small);
+  CHECK(b.block_colours == 3);
+  CHECK_FALSE(b.fallback);
+  small.max_colours = 2;
+  const amg::Aggregates c = amg::aggregate_blocked_greedy(P, 3, small);
+  CHECK(c.fallback);
+  CHECK(c.of_node.to_vector() == amg::aggregate_mis2(P, 3, small.mis2.options()).of_node.to_vector());
+}
