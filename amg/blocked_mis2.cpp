@@ -9,12 +9,14 @@ namespace saga::amg {
 namespace {
 index_t block_count(index_t n, index_t block_size) { return n == 0 ? 0 : (n - 1) / block_size + 1; }
 
-void host_intervals(const CsrMatrix& S, index_t b, std::vector<std::int32_t>& lo, std::vector<std::int32_t>& hi) {
+index_t host_intervals(const CsrMatrix& S, index_t b, std::vector<std::int32_t>& lo, std::vector<std::int32_t>& hi) {
   const offset_t* rp = S.row_ptr().data();
   const index_t* ci = S.col().data();
+  index_t span = 0;
   for (index_t i = 0; i < S.rows(); ++i) {
     const std::int32_t bi = i / b;
     for (offset_t a = rp[i]; a < rp[i + 1]; ++a) {
+      span = std::max(span, ci[a] > i ? ci[a] - i : i - ci[a]);
       const std::int32_t bj = ci[a] / b;
       lo[bi] = std::min(lo[bi], bj);
       hi[bi] = std::max(hi[bi], bj);
@@ -22,16 +24,19 @@ void host_intervals(const CsrMatrix& S, index_t b, std::vector<std::int32_t>& lo
       hi[bj] = std::max(hi[bj], bi);
     }
   }
+  return span;
 }
 
 // First fit in block order. Block Y < X lies in its own interval, so the
 // intervals of Y and X meet iff hi[Y] >= lo[X]: a colour is free for X iff
 // the highest hi among its blocks is below lo[X].
 BlockSchedule colour_blocks(const std::vector<std::int32_t>& lo, const std::vector<std::int32_t>& hi,
-                            index_t block_size, int max_colours) {
+                            index_t block_size, index_t span, int max_colours) {
   BlockSchedule s;
   s.block_size = block_size;
   s.blocks = static_cast<index_t>(lo.size());
+  s.span = span;
+  if (block_size + 2 * std::int64_t(span) + 64 > kMaxBlockFlagBits) return s;  // incomplete
   std::vector<std::int32_t> colour_of(lo.size()), highest;
   for (std::size_t x = 0; x < lo.size(); ++x) {
     std::size_t c = 0;
@@ -106,15 +111,18 @@ BlockSchedule block_schedule(const CsrMatrix& S, index_t block_size, int max_col
   const index_t blocks = block_count(S.rows(), block_size);
   std::vector<std::int32_t> lo(blocks), hi(blocks);
   for (index_t x = 0; x < blocks; ++x) lo[x] = hi[x] = static_cast<std::int32_t>(x);
+  index_t span = 0;
   if (S.space() == Space::host) {
-    host_intervals(S, block_size, lo, hi);
+    span = host_intervals(S, block_size, lo, hi);
   } else {
-    Array<std::int32_t> dlo(blocks, Space::device, "block intervals"), dhi(blocks, Space::device, "block intervals");
-    SAGA_DEVICE_CALL(cuda::block_intervals(S, block_size, dlo, dhi));
+    Array<std::int32_t> dlo(blocks, Space::device, "block intervals"), dhi(blocks, Space::device, "block intervals"),
+        dspan(1, Space::device, "row span");
+    SAGA_DEVICE_CALL(cuda::block_intervals(S, block_size, dlo, dhi, dspan));
     dlo.copy_to_host(lo.data());
     dhi.copy_to_host(hi.data());
+    span = dspan.get(0);
   }
-  return colour_blocks(lo, hi, block_size, max_colours);
+  return colour_blocks(lo, hi, block_size, span, max_colours);
 }
 
 Array<std::int32_t> blocked_mis2(const CsrMatrix& S, const BlockSchedule& schedule) {

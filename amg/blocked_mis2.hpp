@@ -41,12 +41,17 @@
 
 namespace saga::amg {
 
+// The GPU keeps the covered flags of a block and of every node its rows reach
+// (block_size + 2 span nodes) as bits in a CTA's shared memory: at most this many.
+constexpr std::int64_t kMaxBlockFlagBits = (std::int64_t(1) << 20) + 1024;  // 128 KB and a little
+
 struct BlockSchedule {
   index_t block_size = 0;
   index_t blocks = 0;
+  index_t span = 0;                   // the largest |column - row| of S
   std::vector<index_t> order;         // block numbers, colour by colour, each colour in block order
   std::vector<index_t> colour_start;  // colours + 1 offsets into order
-  bool complete = false;              // false: gave up at max_colours (order/colour_start partial)
+  bool complete = false;  // false: more than max_colours colours, or too many flags (order/colour_start partial)
   int colours() const { return static_cast<int>(colour_start.size()) - 1; }
   bool fits() const { return complete; }
 };
@@ -58,7 +63,8 @@ index_t row_period(const CsrMatrix& S);
 index_t block_size_for(const CsrMatrix& S, index_t min_size, int align, index_t max_size);
 
 // The schedule of S's blocks of block_size nodes; stops (complete = false)
-// once more than max_colours colours would be needed.
+// once more than max_colours colours would be needed, or where a block and
+// the nodes its rows reach exceed kMaxBlockFlagBits.
 BlockSchedule block_schedule(const CsrMatrix& S, index_t block_size, int max_colours);
 
 // 1 for members, 0 otherwise, by the visit the complete schedule gives.
@@ -67,8 +73,10 @@ Array<std::int32_t> blocked_mis2(const CsrMatrix& S, const BlockSchedule& schedu
 namespace cuda {
 index_t row_period(const CsrMatrix& S);
 // lo[X] / hi[X]: the lowest / highest block that block X's entries reach or
-// that reaches X (X itself included); lo and hi hold `blocks` entries each.
-void block_intervals(const CsrMatrix& S, index_t block_size, Array<std::int32_t>& lo, Array<std::int32_t>& hi);
+// that reaches X (X itself included); lo and hi hold `blocks` entries each;
+// span[0]: the largest |column - row|.
+void block_intervals(const CsrMatrix& S, index_t block_size, Array<std::int32_t>& lo, Array<std::int32_t>& hi,
+                     Array<std::int32_t>& span);
 void blocked_mis2(const CsrMatrix& S, const BlockSchedule& schedule, Array<std::int32_t>& in_set);
 }  // namespace cuda
 

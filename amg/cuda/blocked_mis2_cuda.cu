@@ -1,13 +1,24 @@
 // Blocked greedy MIS-2 on the GPU (amg/blocked_mis2.hpp): a kernel per colour,
-// a warp per block of the colour. The warp keeps its block's covered flags in
-// shared memory and walks the block 32 nodes at a time: every lane tests its
-// node's closed neighbourhood at once; the lowest lane whose neighbourhood was
-// free is a member (the nodes before it in the visit changed nothing it reads),
-// the warp covers its neighbourhood, the remaining candidates test again, and
-// so on. That is the sequential visit exactly, with one parallel test per
-// member instead of one sequential test per node. Flags of nodes outside the
-// block live in global memory: another block of the same colour never reads or
-// writes them (the colouring), later colours load them when they start.
+// a warp (a CTA of 32 threads) per block of the colour.
+//
+// Covered flags are bits: n bits in global memory, and in the CTA's shared
+// memory the bits of the block and of every node its rows reach (the block
+// widened by S's span on both sides, whole 32-bit words, so that word w of
+// shared memory is word hb/32 + w of global memory). Every test and every
+// cover is then a shared-memory operation. At the end the CTA ORs its words
+// into global memory: bits only ever go from 0 to 1, and a block of the same
+// colour never reads a bit this one sets (the colouring), so the order of the
+// ORs does not matter; later colours load them when they start.
+//
+// The warp walks the block 32 nodes (a window) at a time. The window's rows
+// are one contiguous range of S's columns: staged in shared memory as local
+// bit positions with coalesced loads (L1 hits: the range was prefetched while
+// the previous window was decided). Every lane tests its node's closed
+// neighbourhood; the lowest lane whose neighbourhood was free is a member
+// (the nodes before it in the visit changed nothing it reads); the lanes split
+// its row to cover it; the remaining candidates test again, and so on. That
+// is the sequential visit exactly, with one parallel test per member instead
+// of one test per node.
 #include <algorithm>
 
 #include "amg/blocked_mis2.hpp"
@@ -18,6 +29,8 @@ namespace saga::amg::cuda {
 
 namespace {
 using saga::cuda::kThreads;
+constexpr unsigned kAll = 0xffffffffu;
+constexpr int kStage = 4096;  // columns of a window staged in shared memory (more: read from global memory)
 
 __global__ void identity_kernel(index_t blocks, std::int32_t* __restrict__ lo, std::int32_t* __restrict__ hi) {
   for (std::int64_t x = saga::cuda::global_thread(); x < blocks; x += saga::cuda::grid_stride())
@@ -25,14 +38,17 @@ __global__ void identity_kernel(index_t blocks, std::int32_t* __restrict__ lo, s
 }
 
 // A thread per row: the row's own reach, then the reverse direction entry by
-// entry (only where an entry leaves the block: boundary rows). Minima and
-// maxima: the same result in any order.
+// entry (only where an entry leaves the block: boundary rows), and the span.
+// Minima and maxima: the same result in any order.
 __global__ void intervals_kernel(index_t n, index_t b, const offset_t* __restrict__ rp, const index_t* __restrict__ ci,
-                                 std::int32_t* lo, std::int32_t* hi) {
+                                 std::int32_t* lo, std::int32_t* hi, std::int32_t* span) {
+  std::int32_t widest = 0;
   for (std::int64_t i = saga::cuda::global_thread(); i < n; i += saga::cuda::grid_stride()) {
     const std::int32_t bi = static_cast<std::int32_t>(i / b);
     std::int32_t mn = bi, mx = bi;
-    for (offset_t a = rp[i]; a < rp[i + 1]; ++a) {
+    const offset_t r0 = rp[i], r1 = rp[i + 1];
+    if (r1 > r0) widest = max(widest, max(static_cast<std::int32_t>(i - ci[r0]), static_cast<std::int32_t>(ci[r1 - 1] - i)));
+    for (offset_t a = r0; a < r1; ++a) {
       const std::int32_t bj = ci[a] / b;
       if (bj == bi) continue;
       mn = min(mn, bj);
@@ -43,6 +59,8 @@ __global__ void intervals_kernel(index_t n, index_t b, const offset_t* __restric
     if (mn < bi) atomicMin(lo + bi, mn);
     if (mx > bi) atomicMax(hi + bi, mx);
   }
+  for (int d = 16; d > 0; d /= 2) widest = max(widest, __shfl_down_sync(kAll, widest, d));
+  if (threadIdx.x % 32 == 0 && widest > 0) atomicMax(span, widest);
 }
 
 __device__ inline index_t reach_of(std::int64_t i, const offset_t* __restrict__ rp, const index_t* __restrict__ ci) {
@@ -55,7 +73,7 @@ __global__ void most_reach_kernel(index_t n, const offset_t* __restrict__ rp, co
   index_t mine = 0;
   for (std::int64_t i = saga::cuda::global_thread(); i < n; i += saga::cuda::grid_stride())
     mine = max(mine, reach_of(i, rp, ci));
-  for (int d = 16; d > 0; d /= 2) mine = max(mine, __shfl_down_sync(0xffffffffu, mine, d));
+  for (int d = 16; d > 0; d /= 2) mine = max(mine, __shfl_down_sync(kAll, mine, d));
   if (threadIdx.x % 32 == 0 && mine > 0) atomicMax(reach, mine);
 }
 __global__ void period_kernel(index_t n, const offset_t* __restrict__ rp, const index_t* __restrict__ ci,
@@ -66,43 +84,28 @@ __global__ void period_kernel(index_t n, const offset_t* __restrict__ rp, const 
     const index_t r = reach_of(i, rp, ci);
     if (2 * static_cast<std::int64_t>(r) > most) mine = min(mine, r);
   }
-  for (int d = 16; d > 0; d /= 2) mine = min(mine, __shfl_down_sync(0xffffffffu, mine, d));
+  for (int d = 16; d > 0; d /= 2) mine = min(mine, __shfl_down_sync(kAll, mine, d));
   if (threadIdx.x % 32 == 0 && mine < most) atomicMin(reach + 1, mine);
 }
 
-// Covered flags: the block's as bits in shared memory (several lanes may set
-// bits of one word: atomicOr), every other node's as bytes in global memory.
-struct BlockFlags {
-  unsigned* local;
-  volatile unsigned char* global;
-  std::int64_t begin, end;
-  __device__ bool local_bit(std::int64_t k) const {
-    return (static_cast<volatile unsigned*>(local)[(k - begin) / 32] >> ((k - begin) % 32)) & 1u;
-  }
-  __device__ bool covered(index_t k) const { return k >= begin && k < end ? local_bit(k) : global[k] != 0; }
-  __device__ void cover(index_t k) const {
-    if (k >= begin && k < end)
-      atomicOr(local + (k - begin) / 32, 1u << ((k - begin) % 32));
-    else
-      global[k] = 1;
-  }
-};
+__device__ inline bool bit(const unsigned* bits, int d) {
+  return (static_cast<const volatile unsigned*>(bits)[d >> 5] >> (d & 31)) & 1u;
+}
+__device__ inline void set_bit(unsigned* bits, int d) { atomicOr(bits + (d >> 5), 1u << (d & 31)); }
 
-// Whether node i's closed neighbourhood (its row: [r0, r1) of ci) is free of
-// covered nodes. Columns are loaded eight at a time before their flags are
-// tested, so that the loads overlap (a row of 27 entries: 4 round trips to L1
-// instead of 27).
-__device__ inline bool free_node(const BlockFlags& f, std::int64_t i, offset_t r0, offset_t r1,
-                                 const index_t* __restrict__ ci) {
-  if (f.local_bit(i)) return false;
+// Whether the closed neighbourhood of the node at local position `self` is
+// free: its row is row[0, len) minus `sub` (local positions). Eight positions
+// are loaded before their bits are tested, so that the loads overlap.
+__device__ inline bool free_node(const unsigned* bits, int self, const index_t* row, int len, int sub) {
+  if (bit(bits, self)) return false;
   constexpr int kBatch = 8;
-  for (offset_t a = r0; a < r1; a += kBatch) {
-    index_t k[kBatch];
+  for (int a = 0; a < len; a += kBatch) {
+    int d[kBatch];
 #pragma unroll
-    for (int t = 0; t < kBatch; ++t) k[t] = a + t < r1 ? ci[a + t] : -1;
+    for (int t = 0; t < kBatch; ++t) d[t] = a + t < len ? row[a + t] - sub : self;  // self: known clear
     bool hit = false;
 #pragma unroll
-    for (int t = 0; t < kBatch; ++t) hit |= k[t] >= 0 && f.covered(k[t]);
+    for (int t = 0; t < kBatch; ++t) hit |= bit(bits, d[t]);
     if (hit) return false;
   }
   return true;
@@ -114,54 +117,74 @@ __device__ inline void prefetch_l1(const void* p) { asm volatile("prefetch.globa
 struct Rows {
   offset_t r0 = 0, r1 = 0;
 };
-__device__ inline Rows rows_of(std::int64_t i, std::int64_t end, const offset_t* __restrict__ rp) {
+__device__ inline Rows rows_of(int i, int end, const offset_t* __restrict__ rp) {
   return i < end ? Rows{rp[i], rp[i + 1]} : Rows{};
 }
+// The columns of the window at `base` (one range; empty past the block).
+__device__ inline Rows window_of(const Rows& mine, int base, int end) {
+  if (base >= end) return Rows{};
+  const int last = min(31, end - 1 - base);
+  return Rows{__shfl_sync(kAll, mine.r0, 0), __shfl_sync(kAll, mine.r1, last)};
+}
 
-// The block is walked 32 nodes (a window) at a time. Nothing waits on memory
-// but the tests themselves: the row bounds of window w + 2 are loaded, and the
-// columns of window w + 1 prefetched into L1, while window w is decided.
-__global__ void __launch_bounds__(32) visit_kernel(index_t n, index_t b, const index_t* __restrict__ blocks,
+// flag_words: shared-memory words of flags of the widest block (then the stage).
+__global__ void __launch_bounds__(32) visit_kernel(int n, int b, int span, int flag_words,
+                                                   const index_t* __restrict__ blocks,
                                                    const offset_t* __restrict__ rp, const index_t* __restrict__ ci,
-                                                   unsigned char* covered, std::int32_t* __restrict__ in) {
-  extern __shared__ unsigned local[];
-  constexpr unsigned kAll = 0xffffffffu;
+                                                   unsigned* covered, std::int32_t* __restrict__ in) {
+  extern __shared__ unsigned shared[];
+  unsigned* bits = shared;
+  index_t* stage = reinterpret_cast<index_t*>(shared + flag_words);
   const int lane = threadIdx.x;
-  const std::int64_t begin = static_cast<std::int64_t>(blocks[blockIdx.x]) * b;
-  const std::int64_t end = begin + b < n ? begin + b : n;
-  const BlockFlags f{local, covered, begin, end};
-  for (std::int64_t w = begin; w < end; w += 32)  // flags set by earlier colours
-    local[(w - begin) / 32] = __ballot_sync(kAll, w + lane < end && covered[w + lane] != 0);
+  const int begin = blocks[blockIdx.x] * b;
+  const int end = min(n, begin + b);
+  const int hb = max(0, begin - span) & ~31;  // the first node with a bit here
+  const int reached = static_cast<int>(min(static_cast<long long>(n), static_cast<long long>(end) + span));
+  const int words = (reached - hb + 31) / 32;
+  for (int w = lane; w < words; w += 32) bits[w] = covered[hb / 32 + w];  // flags of earlier colours
   __syncwarp();
   Rows now = rows_of(begin + lane, end, rp), next = rows_of(begin + 32 + lane, end, rp);
-  for (std::int64_t base = begin; base < end; base += 32) {
-    if (next.r1 > next.r0) {
-      prefetch_l1(ci + next.r0);
-      prefetch_l1(ci + next.r1 - 1);
-    }
+  for (int base = begin; base < end; base += 32) {
     const Rows after = rows_of(base + 64 + lane, end, rp);
-    const std::int64_t i = base + lane;
+    {  // the columns of the next window into L1, a line per lane
+      const Rows w = window_of(next, base + 32, end);
+      for (offset_t a = w.r0 + 32 * lane; a < w.r1; a += 32 * 32) prefetch_l1(ci + a);
+    }
+    const int i = base + lane;
     const bool active = i < end;
-    unsigned candidates = __ballot_sync(kAll, active && free_node(f, i, now.r0, now.r1, ci));
+    const Rows w = window_of(now, base, end);
+    const offset_t e0 = w.r0, e1 = w.r1;
+    const bool staged = e1 - e0 <= kStage;
+    if (staged)
+      for (offset_t a = e0 + lane; a < e1; a += 32) stage[a - e0] = ci[a] - hb;
+    __syncwarp();
+    const index_t* row = staged ? stage + (now.r0 - e0) : ci + now.r0;
+    const int sub = staged ? 0 : hb, len = static_cast<int>(now.r1 - now.r0);
+    unsigned candidates = __ballot_sync(kAll, active && free_node(bits, i - hb, row, len, sub));
     while (candidates) {
       const int c = __ffs(candidates) - 1;  // the first free node in visit order is a member
-      const std::int64_t root = base + c;
-      const offset_t c0 = __shfl_sync(kAll, now.r0, c), c1 = __shfl_sync(kAll, now.r1, c);
+      const offset_t c0 = __shfl_sync(kAll, now.r0, c);
+      const int clen = __shfl_sync(kAll, len, c);
+      const index_t* crow = staged ? stage + (c0 - e0) : ci + c0;
       if (lane == c) {
-        in[root] = 1;
-        f.cover(root);
+        in[i] = 1;
+        set_bit(bits, i - hb);
       }
-      for (offset_t a = c0 + lane; a < c1; a += 32) f.cover(ci[a]);
+      for (int t = lane; t < clen; t += 32) set_bit(bits, crow[t] - sub);
       __syncwarp();
       candidates &= ~(1u << c);
-      const bool still = (candidates >> lane & 1u) && free_node(f, i, now.r0, now.r1, ci);
+      const bool still = (candidates >> lane & 1u) && free_node(bits, i - hb, row, len, sub);
       candidates = __ballot_sync(kAll, still);
     }
+    __syncwarp();  // the stage is rewritten by the next window
     now = next;
     next = after;
   }
   __syncwarp();
-  for (std::int64_t k = begin + lane; k < end; k += 32) covered[k] = f.local_bit(k);  // for later colours
+  for (int w = lane; w < words; w += 32) {
+    const unsigned v = static_cast<volatile unsigned*>(bits)[w];
+    if (v) atomicOr(covered + hb / 32 + w, v);  // for later colours
+  }
 }
 }  // namespace
 
@@ -178,14 +201,16 @@ index_t row_period(const CsrMatrix& S) {
   return reach.get(1);
 }
 
-void block_intervals(const CsrMatrix& S, index_t block_size, Array<std::int32_t>& lo, Array<std::int32_t>& hi) {
+void block_intervals(const CsrMatrix& S, index_t block_size, Array<std::int32_t>& lo, Array<std::int32_t>& hi,
+                     Array<std::int32_t>& span) {
   const cudaStream_t stream = device_stream();
   const index_t blocks = static_cast<index_t>(lo.size());
+  SAGA_CUDA(cudaMemsetAsync(span.data(), 0, sizeof(std::int32_t), stream));
   if (blocks == 0) return;
   identity_kernel<<<saga::cuda::grid_capped(blocks), kThreads, 0, stream>>>(blocks, lo.data(), hi.data());
   SAGA_CUDA_LAUNCH("blocked MIS-2 intervals (identity)");
   intervals_kernel<<<saga::cuda::grid_capped(S.rows()), kThreads, 0, stream>>>(
-      S.rows(), block_size, S.row_ptr().data(), S.col().data(), lo.data(), hi.data());
+      S.rows(), block_size, S.row_ptr().data(), S.col().data(), lo.data(), hi.data(), span.data());
   SAGA_CUDA_LAUNCH("blocked MIS-2 intervals");
 }
 
@@ -193,21 +218,24 @@ void blocked_mis2(const CsrMatrix& S, const BlockSchedule& schedule, Array<std::
   const index_t n = S.rows();
   if (n == 0) return;
   const cudaStream_t stream = device_stream();
-  const std::size_t flag_bytes = (static_cast<std::size_t>(schedule.block_size) + 31) / 32 * 4;
+  // The widest block's flags: its nodes and span on both sides, whole words, one more for the rounding.
+  const std::int64_t flag_words = (schedule.block_size + 2 * std::int64_t(schedule.span)) / 32 + 2;
+  const std::size_t bytes = static_cast<std::size_t>(flag_words) * 4 + kStage * sizeof(index_t);
   const std::size_t most = static_cast<std::size_t>(saga::cuda::device_attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin));
-  SAGA_REQUIRE(flag_bytes <= most, "blocked MIS-2 block size {} exceeds the {} flags a CTA's shared memory holds",
-               schedule.block_size, most * 8);
-  if (flag_bytes > 48 * 1024)
-    SAGA_CUDA(cudaFuncSetAttribute(visit_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(flag_bytes)));
-  Array<unsigned char> covered(n, Space::device, "blocked MIS-2 covered flags");
-  SAGA_CUDA(cudaMemsetAsync(covered.data(), 0, static_cast<std::size_t>(n), stream));
+  SAGA_REQUIRE(bytes <= most, "blocked MIS-2: a block of {} nodes and span {} needs {} bytes of shared memory, the device has {}",
+               schedule.block_size, schedule.span, bytes, most);
+  if (bytes > 48 * 1024)
+    SAGA_CUDA(cudaFuncSetAttribute(visit_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)));
+  const std::size_t n_words = (static_cast<std::size_t>(n) + 31) / 32;
+  Array<unsigned> covered(n_words, Space::device, "blocked MIS-2 covered bits");
+  SAGA_CUDA(cudaMemsetAsync(covered.data(), 0, n_words * sizeof(unsigned), stream));
   SAGA_CUDA(cudaMemsetAsync(in_set.data(), 0, sizeof(std::int32_t) * static_cast<std::size_t>(n), stream));
   const Array<index_t> order = Array<index_t>::from_vector(schedule.order, Space::device, "blocked MIS-2 order");
   for (int c = 0; c < schedule.colours(); ++c) {
     const index_t first = schedule.colour_start[c], count = schedule.colour_start[c + 1] - first;
-    visit_kernel<<<static_cast<unsigned>(count), 32, flag_bytes, stream>>>(
-        n, schedule.block_size, order.data() + first, S.row_ptr().data(), S.col().data(), covered.data(),
-        in_set.data());
+    visit_kernel<<<static_cast<unsigned>(count), 32, bytes, stream>>>(
+        n, schedule.block_size, schedule.span, static_cast<int>(flag_words), order.data() + first,
+        S.row_ptr().data(), S.col().data(), covered.data(), in_set.data());
     SAGA_CUDA_LAUNCH("blocked MIS-2 visit");
   }
 }

@@ -120,6 +120,12 @@ TEST_CASE("block schedule of a 2D grid in blocks of two lines: three colours, fi
   CHECK(s.colours() == 3);
   CHECK(s.order == std::vector<index_t>{0, 3, 1, 2});
   CHECK(s.colour_start == std::vector<index_t>{0, 2, 3, 4});
+  CHECK(s.span == 8);
+  // A block whose flags and those its rows reach do not fit a CTA: incomplete.
+  const CsrMatrix wide = poisson(Stencil::fd2d_5pt, 600, Space::host);
+  CHECK(amg::block_schedule(wide, 1 << 20, 64).span == 600);
+  CHECK_FALSE(amg::block_schedule(wide, 1 << 20, 64).fits());
+  CHECK(amg::block_schedule(wide, (1 << 20) - 2000, 64).fits());
   // Too few colours allowed: incomplete.
   CHECK_FALSE(amg::block_schedule(poisson(Stencil::fd2d_5pt, 8, Space::host), 16, 2).fits());
 }
