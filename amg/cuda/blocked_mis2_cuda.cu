@@ -94,24 +94,51 @@ __device__ inline bool bit(const unsigned* bits, int d) {
 __device__ inline void set_bit(unsigned* bits, int d) { atomicOr(bits + (d >> 5), 1u << (d & 31)); }
 
 // Whether the closed neighbourhood of the node at local position `self` is
-// free: its row is row[0, len) minus `sub` (local positions). Eight positions
-// are loaded before their bits are tested, so that the loads overlap.
-__device__ inline bool free_node(const unsigned* bits, int self, const index_t* row, int len, int sub) {
-  if (bit(bits, self)) return false;
+// free: its row is row[0, len) minus `sub` (local positions). Every lane runs
+// the same batches (maxlen: the warp's longest row), so that the warp stays
+// converged for the ballots that follow; eight positions are loaded before
+// their bits are tested, so that the loads overlap.
+__device__ __forceinline__ bool free_node(const unsigned* bits, int self, const index_t* row, int len, int maxlen,
+                                          int sub) {
+  bool hit = bit(bits, self);
   constexpr int kBatch = 8;
-  for (int a = 0; a < len; a += kBatch) {
+  for (int a = 0; a < maxlen; a += kBatch) {
     int d[kBatch];
 #pragma unroll
-    for (int t = 0; t < kBatch; ++t) d[t] = a + t < len ? row[a + t] - sub : self;  // self: known clear
-    bool hit = false;
+    for (int t = 0; t < kBatch; ++t) d[t] = a + t < len ? row[a + t] - sub : self;
 #pragma unroll
     for (int t = 0; t < kBatch; ++t) hit |= bit(bits, d[t]);
-    if (hit) return false;
   }
-  return true;
+  return !hit;
 }
 
 __device__ inline void prefetch_l1(const void* p) { asm volatile("prefetch.global.L1 [%0];" ::"l"(p)); }
+
+// Decides the window's nodes: lane's node i (active: inside the block) has its
+// row at row[0, len) (local positions + sub); row_at(r0) is the row that
+// starts at column offset r0 (another lane's), in the same memory.
+template <class RowAt>
+__device__ __forceinline__ void decide_window(unsigned* bits, const index_t* row, int len, int sub, int i, int hb,
+                                              bool active, RowAt row_at, offset_t r0, std::int32_t* __restrict__ in) {
+  const int lane = threadIdx.x;
+  const int self = active ? i - hb : 0, maxlen = __reduce_max_sync(kAll, static_cast<unsigned>(len));
+  const bool free = free_node(bits, self, row, len, maxlen, sub);  // every lane: no divergence before the ballot
+  unsigned candidates = __ballot_sync(kAll, active && free);
+  while (candidates) {
+    const int c = __ffs(candidates) - 1;  // the first free node in visit order is a member
+    const index_t* crow = row_at(__shfl_sync(kAll, r0, c));
+    const int clen = __shfl_sync(kAll, len, c);
+    if (lane == c) {
+      in[i] = 1;
+      set_bit(bits, i - hb);
+    }
+    for (int t = lane; t < clen; t += 32) set_bit(bits, crow[t] - sub);
+    __syncwarp();
+    candidates &= ~(1u << c);
+    const bool still = free_node(bits, self, row, len, maxlen, sub);
+    candidates = __ballot_sync(kAll, still) & candidates;
+  }
+}
 
 // Row bounds of node i, or an empty row past the block.
 struct Rows {
@@ -154,27 +181,14 @@ __global__ void __launch_bounds__(32) visit_kernel(int n, int b, int span, int f
     const bool active = i < end;
     const Rows w = window_of(now, base, end);
     const offset_t e0 = w.r0, e1 = w.r1;
-    const bool staged = e1 - e0 <= kStage;
-    if (staged)
+    if (e1 - e0 <= kStage) {  // the usual case: every column read from shared memory
       for (offset_t a = e0 + lane; a < e1; a += 32) stage[a - e0] = ci[a] - hb;
-    __syncwarp();
-    const index_t* row = staged ? stage + (now.r0 - e0) : ci + now.r0;
-    const int sub = staged ? 0 : hb, len = static_cast<int>(now.r1 - now.r0);
-    unsigned candidates = __ballot_sync(kAll, active && free_node(bits, i - hb, row, len, sub));
-    while (candidates) {
-      const int c = __ffs(candidates) - 1;  // the first free node in visit order is a member
-      const offset_t c0 = __shfl_sync(kAll, now.r0, c);
-      const int clen = __shfl_sync(kAll, len, c);
-      const index_t* crow = staged ? stage + (c0 - e0) : ci + c0;
-      if (lane == c) {
-        in[i] = 1;
-        set_bit(bits, i - hb);
-      }
-      for (int t = lane; t < clen; t += 32) set_bit(bits, crow[t] - sub);
       __syncwarp();
-      candidates &= ~(1u << c);
-      const bool still = (candidates >> lane & 1u) && free_node(bits, i - hb, row, len, sub);
-      candidates = __ballot_sync(kAll, still);
+      decide_window(bits, stage + (now.r0 - e0), static_cast<int>(now.r1 - now.r0), 0, i, hb, active,
+                    [&](offset_t r0) { return stage + (r0 - e0); }, now.r0, in);
+    } else {
+      decide_window(bits, ci + now.r0, static_cast<int>(now.r1 - now.r0), hb, i, hb, active,
+                    [&](offset_t r0) { return ci + r0; }, now.r0, in);
     }
     __syncwarp();  // the stage is rewritten by the next window
     now = next;
