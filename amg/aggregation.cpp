@@ -5,6 +5,7 @@
 #include "amg/lexicographic_mis2.hpp"
 #include "amg/mis2.hpp"
 #include "core/dispatch.hpp"
+#include "core/log.hpp"
 #include "core/parallel_for.hpp"
 #include "sparse/csr_ops.hpp"
 #include "sparse/scan.hpp"
@@ -23,7 +24,10 @@ Aggregates aggregate_greedy(const CsrMatrix& S) { return aggregate_from_roots(S,
 Aggregates aggregate_blocked_greedy(const CsrMatrix& S, std::uint32_t seed, const BlockedGreedyParams& p) {
   const index_t block_size = block_size_for(S, p.block_size, p.align, BlockedGreedyParams::kMaxBlockSize);
   const BlockSchedule schedule = block_schedule(S, block_size, p.max_colours);
-  if (!schedule.fits()) {
+  if (!schedule.fits()) {  // a numbering without bands (or one too wide for a CTA): no parallel blocks
+    log_info("blocked aggregation: {} blocks of {} nodes (span {}) need more than {} colours or more flags than a "
+             "CTA holds; roots from MIS-2 rounds",
+             schedule.blocks, schedule.block_size, schedule.span, p.max_colours);
     Aggregates a = aggregate_mis2(S, seed, p.mis2.options());
     a.fallback = true;
     return a;

@@ -504,6 +504,7 @@ Hierarchy::Hierarchy(CsrMatrix A, const SetupParams& params, NearNullspace ns,
     }
     st.aggregates = ag.count;
     st.mis2_rounds = ag.mis2_rounds;
+    st.block_colours = ag.block_colours;
     if (static_cast<std::int64_t>(ag.count) * L.nullspace_columns >= L.A.rows() || ag.count == 0) {
       // No coarsening possible (e.g. a diagonal matrix): make this the coarsest.
       log_info("level {}: aggregation does not coarsen ({} aggregates of {} columns for {} rows); stopping", lvl,

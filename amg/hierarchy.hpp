@@ -53,6 +53,7 @@ struct LevelStats {
   index_t nodes = 0;                       // blocks aggregated (= rows for scalar problems)
   index_t dropped_columns = 0;             // near-nullspace columns an aggregate could not span
   int mis2_rounds = 0;
+  int block_colours = 0;                   // amg.aggregation blocked: colours of the block schedule
   double rho = 0;                          // rho(D^-1 A) estimate (0 on the coarsest)
   double theta = 0;                        // strength threshold used (0 where theta > 0 would not coarsen)
   std::string theta_fallback;              // why theta = 0 replaced the configured one (empty: it did not)

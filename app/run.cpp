@@ -393,7 +393,7 @@ nlohmann::json to_json(const RunResult& r) {
   json levels = json::array();
   for (const auto& L : h.levels) {
     json l = {{"rows", L.rows},       {"nnz", L.nnz},       {"aggregates", L.aggregates},
-              {"mis2_rounds", L.mis2_rounds}, {"galerkin_slices", L.galerkin_slices}, {"galerkin_retries", L.galerkin_retries}, {"rho", L.rho}, {"theta", L.theta}, {"phase_seconds", L.seconds},
+              {"mis2_rounds", L.mis2_rounds}, {"block_colours", L.block_colours}, {"galerkin_slices", L.galerkin_slices}, {"galerkin_retries", L.galerkin_retries}, {"rho", L.rho}, {"theta", L.theta}, {"phase_seconds", L.seconds},
               {"nodes", L.nodes}, {"dropped_columns", L.dropped_columns},
               {"matrix_bytes", L.matrix_bytes}, {"single_precision", L.single_precision},
               {"exact_single", L.exact_single}, {"implicit_prolongator", L.implicit_prolongator}};
