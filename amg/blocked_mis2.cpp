@@ -9,22 +9,50 @@ namespace saga::amg {
 namespace {
 index_t block_count(index_t n, index_t block_size) { return n == 0 ? 0 : (n - 1) / block_size + 1; }
 
-index_t host_intervals(const CsrMatrix& S, index_t b, std::vector<std::int32_t>& lo, std::vector<std::int32_t>& hi) {
+// The out-hulls: the lowest and highest block that block X's rows reach (X
+// included); rows are sorted, so their first and last columns say it.
+index_t host_out_hulls(const CsrMatrix& S, index_t b, std::vector<std::int32_t>& lo, std::vector<std::int32_t>& hi) {
   const offset_t* rp = S.row_ptr().data();
   const index_t* ci = S.col().data();
   index_t span = 0;
   for (index_t i = 0; i < S.rows(); ++i) {
+    if (rp[i + 1] == rp[i]) continue;
+    const index_t first = ci[rp[i]], last = ci[rp[i + 1] - 1];
+    span = std::max({span, i - first, last - i});
     const std::int32_t bi = i / b;
-    for (offset_t a = rp[i]; a < rp[i + 1]; ++a) {
-      span = std::max(span, ci[a] > i ? ci[a] - i : i - ci[a]);
-      const std::int32_t bj = ci[a] / b;
-      lo[bi] = std::min(lo[bi], bj);
-      hi[bi] = std::max(hi[bi], bj);
-      lo[bj] = std::min(lo[bj], bi);
-      hi[bj] = std::max(hi[bj], bi);
-    }
+    lo[bi] = std::min<std::int32_t>(lo[bi], first / b);
+    hi[bi] = std::max<std::int32_t>(hi[bi], last / b);
   }
   return span;
+}
+
+// The hulls closed under the reverse direction: X's hull also takes every
+// block Z whose out-hull holds X (a superset of the blocks with an entry into
+// X: safe, and the same on both backends). The least and the greatest such Z
+// for every X, by sweeping the out-hulls in block order and against it with
+// a "next unassigned block" pointer per block (path-halving): O(blocks).
+void close_hulls(std::vector<std::int32_t>& lo, std::vector<std::int32_t>& hi) {
+  const std::int32_t nb = static_cast<std::int32_t>(lo.size());
+  const std::vector<std::int32_t> olo = lo, ohi = hi;
+  std::vector<std::int32_t> next(nb + 1);
+  const auto find = [&](std::int32_t y) {
+    while (next[y] != y) y = next[y] = next[next[y]];
+    return y;
+  };
+  // Ascending: the first Z (least) to cover Y; Y's own out-hull covers it, so Z <= Y.
+  for (std::int32_t y = 0; y <= nb; ++y) next[y] = y;
+  for (std::int32_t z = 0; z < nb; ++z)
+    for (std::int32_t y = find(olo[z]); y <= ohi[z]; y = find(y + 1)) {
+      lo[y] = std::min(lo[y], z);
+      next[y] = y + 1;
+    }
+  // Descending: the first Z (greatest) to cover Y.
+  for (std::int32_t y = 0; y <= nb; ++y) next[y] = y;
+  for (std::int32_t z = nb - 1; z >= 0; --z)
+    for (std::int32_t y = find(olo[z]); y <= ohi[z]; y = find(y + 1)) {
+      hi[y] = std::max(hi[y], z);
+      next[y] = y + 1;
+    }
 }
 
 // First fit in block order. Block Y < X lies in its own interval, so the
@@ -113,7 +141,7 @@ BlockSchedule block_schedule(const CsrMatrix& S, index_t block_size, int max_col
   for (index_t x = 0; x < blocks; ++x) lo[x] = hi[x] = static_cast<std::int32_t>(x);
   index_t span = 0;
   if (S.space() == Space::host) {
-    span = host_intervals(S, block_size, lo, hi);
+    span = host_out_hulls(S, block_size, lo, hi);
   } else {
     Array<std::int32_t> dlo(blocks, Space::device, "block intervals"), dhi(blocks, Space::device, "block intervals"),
         dspan(1, Space::device, "row span");
@@ -122,6 +150,7 @@ BlockSchedule block_schedule(const CsrMatrix& S, index_t block_size, int max_col
     dhi.copy_to_host(hi.data());
     span = dspan.get(0);
   }
+  close_hulls(lo, hi);
   return colour_blocks(lo, hi, block_size, span, max_colours);
 }
 

@@ -27,10 +27,10 @@
 // top plane's rows, which reach less, are not counted).
 //
 // The block graph is over-approximated by intervals: block X is taken to
-// touch every block between the lowest and the highest block any of its
-// entries reaches (both directions of each entry, so a nonsymmetric S is
-// safe); two blocks whose intervals meet get different colours (first fit, in
-// block order). Banded numberings (grids, their coarse levels, meshes in a
+// touch every block between the lowest and the highest block its rows reach,
+// and every block whose rows' interval holds X (so a nonsymmetric S is safe);
+// two blocks whose intervals meet get different colours (first fit, in block
+// order). Banded numberings (grids, their coarse levels, meshes in a
 // local order) give a few colours; a graph numbered at random gives one block
 // per colour, which is no faster than the dataflow greedy: the schedule then
 // reports it does not fit (`fits()`), and the caller aggregates otherwise.
@@ -72,9 +72,9 @@ Array<std::int32_t> blocked_mis2(const CsrMatrix& S, const BlockSchedule& schedu
 
 namespace cuda {
 index_t row_period(const CsrMatrix& S);
-// lo[X] / hi[X]: the lowest / highest block that block X's entries reach or
-// that reaches X (X itself included); lo and hi hold `blocks` entries each;
-// span[0]: the largest |column - row|.
+// lo[X] / hi[X]: the lowest / highest block that block X's rows reach (X
+// itself included; the host closes them under the reverse direction); lo and
+// hi hold `blocks` entries each; span[0]: the largest |column - row|.
 void block_intervals(const CsrMatrix& S, index_t block_size, Array<std::int32_t>& lo, Array<std::int32_t>& hi,
                      Array<std::int32_t>& span);
 void blocked_mis2(const CsrMatrix& S, const BlockSchedule& schedule, Array<std::int32_t>& in_set);

@@ -20,6 +20,7 @@
 // is the sequential visit exactly, with one parallel test per member instead
 // of one test per node.
 #include <algorithm>
+#include <climits>
 
 #include "amg/blocked_mis2.hpp"
 #include "core/cuda_check.cuh"
@@ -37,27 +38,36 @@ __global__ void identity_kernel(index_t blocks, std::int32_t* __restrict__ lo, s
     lo[x] = hi[x] = static_cast<std::int32_t>(x);
 }
 
-// A thread per row: the row's own reach, then the reverse direction entry by
-// entry (only where an entry leaves the block: boundary rows), and the span.
+// A thread per row: the blocks of its first and last column (rows are sorted)
+// and the span. The lanes of a warp holding rows of the same block combine
+// theirs first, so that a block's hull takes one atomic per warp, not one per
+// row (the rows of a 27-point block boundary all hit the same two words).
 // Minima and maxima: the same result in any order.
 __global__ void intervals_kernel(index_t n, index_t b, const offset_t* __restrict__ rp, const index_t* __restrict__ ci,
                                  std::int32_t* lo, std::int32_t* hi, std::int32_t* span) {
   std::int32_t widest = 0;
-  for (std::int64_t i = saga::cuda::global_thread(); i < n; i += saga::cuda::grid_stride()) {
-    const std::int32_t bi = static_cast<std::int32_t>(i / b);
-    std::int32_t mn = bi, mx = bi;
-    const offset_t r0 = rp[i], r1 = rp[i + 1];
-    if (r1 > r0) widest = max(widest, max(static_cast<std::int32_t>(i - ci[r0]), static_cast<std::int32_t>(ci[r1 - 1] - i)));
-    for (offset_t a = r0; a < r1; ++a) {
-      const std::int32_t bj = ci[a] / b;
-      if (bj == bi) continue;
-      mn = min(mn, bj);
-      mx = max(mx, bj);
-      atomicMin(lo + bj, bi);
-      atomicMax(hi + bj, bi);
+  const std::int64_t stride = saga::cuda::grid_stride();
+  for (std::int64_t t = saga::cuda::global_thread() - threadIdx.x % 32; t < n; t += stride) {  // whole warps
+    const std::int64_t i = t + threadIdx.x % 32;
+    const bool row = i < n;
+    std::int32_t bi = -1, mn = INT_MAX, mx = -1;
+    if (row) {
+      bi = static_cast<std::int32_t>(i / b);
+      mn = mx = bi;
+      const offset_t r0 = rp[i], r1 = rp[i + 1];
+      if (r1 > r0) {
+        const index_t first = ci[r0], last = ci[r1 - 1];
+        widest = max(widest, max(static_cast<std::int32_t>(i - first), static_cast<std::int32_t>(last - i)));
+        mn = min(mn, first / b);
+        mx = max(mx, last / b);
+      }
     }
-    if (mn < bi) atomicMin(lo + bi, mn);
-    if (mx > bi) atomicMax(hi + bi, mx);
+    const unsigned same = __match_any_sync(kAll, bi);
+    const std::int32_t gmn = __reduce_min_sync(same, mn), gmx = __reduce_max_sync(same, mx);
+    if (row && (threadIdx.x % 32) == __ffs(same) - 1) {
+      if (gmn < bi) atomicMin(lo + bi, gmn);
+      if (gmx > bi) atomicMax(hi + bi, gmx);
+    }
   }
   for (int d = 16; d > 0; d /= 2) widest = max(widest, __shfl_down_sync(kAll, widest, d));
   if (threadIdx.x % 32 == 0 && widest > 0) atomicMax(span, widest);
@@ -98,6 +108,7 @@ __device__ inline void set_bit(unsigned* bits, int d) { atomicOr(bits + (d >> 5)
 // the same batches (maxlen: the warp's longest row), so that the warp stays
 // converged for the ballots that follow; eight positions are loaded before
 // their bits are tested, so that the loads overlap.
+template <bool Staged>
 __device__ __forceinline__ bool free_node(const unsigned* bits, int self, const index_t* row, int len, int maxlen,
                                           int sub) {
   bool hit = bit(bits, self);
@@ -105,7 +116,7 @@ __device__ __forceinline__ bool free_node(const unsigned* bits, int self, const 
   for (int a = 0; a < maxlen; a += kBatch) {
     int d[kBatch];
 #pragma unroll
-    for (int t = 0; t < kBatch; ++t) d[t] = a + t < len ? row[a + t] - sub : self;
+    for (int t = 0; t < kBatch; ++t) d[t] = a + t < len ? (Staged ? row[a + t] : row[a + t] - sub) : self;
 #pragma unroll
     for (int t = 0; t < kBatch; ++t) hit |= bit(bits, d[t]);
   }
@@ -117,12 +128,12 @@ __device__ inline void prefetch_l1(const void* p) { asm volatile("prefetch.globa
 // Decides the window's nodes: lane's node i (active: inside the block) has its
 // row at row[0, len) (local positions + sub); row_at(r0) is the row that
 // starts at column offset r0 (another lane's), in the same memory.
-template <class RowAt>
+template <bool Staged, class RowAt>
 __device__ __forceinline__ void decide_window(unsigned* bits, const index_t* row, int len, int sub, int i, int hb,
                                               bool active, RowAt row_at, offset_t r0, std::int32_t* __restrict__ in) {
   const int lane = threadIdx.x;
   const int self = active ? i - hb : 0, maxlen = __reduce_max_sync(kAll, static_cast<unsigned>(len));
-  const bool free = free_node(bits, self, row, len, maxlen, sub);  // every lane: no divergence before the ballot
+  const bool free = free_node<Staged>(bits, self, row, len, maxlen, sub);  // every lane: no divergence before the ballot
   unsigned candidates = __ballot_sync(kAll, active && free);
   while (candidates) {
     const int c = __ffs(candidates) - 1;  // the first free node in visit order is a member
@@ -132,10 +143,10 @@ __device__ __forceinline__ void decide_window(unsigned* bits, const index_t* row
       in[i] = 1;
       set_bit(bits, i - hb);
     }
-    for (int t = lane; t < clen; t += 32) set_bit(bits, crow[t] - sub);
+    for (int t = lane; t < clen; t += 32) set_bit(bits, Staged ? crow[t] : crow[t] - sub);
     __syncwarp();
     candidates &= ~(1u << c);
-    const bool still = free_node(bits, self, row, len, maxlen, sub);
+    const bool still = free_node<Staged>(bits, self, row, len, maxlen, sub);
     candidates = __ballot_sync(kAll, still) & candidates;
   }
 }
@@ -184,10 +195,10 @@ __global__ void __launch_bounds__(32) visit_kernel(int n, int b, int span, int f
     if (e1 - e0 <= kStage) {  // the usual case: every column read from shared memory
       for (offset_t a = e0 + lane; a < e1; a += 32) stage[a - e0] = ci[a] - hb;
       __syncwarp();
-      decide_window(bits, stage + (now.r0 - e0), static_cast<int>(now.r1 - now.r0), 0, i, hb, active,
+      decide_window<true>(bits, stage + (now.r0 - e0), static_cast<int>(now.r1 - now.r0), 0, i, hb, active,
                     [&](offset_t r0) { return stage + (r0 - e0); }, now.r0, in);
     } else {
-      decide_window(bits, ci + now.r0, static_cast<int>(now.r1 - now.r0), hb, i, hb, active,
+      decide_window<false>(bits, ci + now.r0, static_cast<int>(now.r1 - now.r0), hb, i, hb, active,
                     [&](offset_t r0) { return ci + r0; }, now.r0, in);
     }
     __syncwarp();  // the stage is rewritten by the next window
