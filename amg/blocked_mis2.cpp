@@ -126,9 +126,11 @@ index_t row_period(const CsrMatrix& S) {
 index_t block_size_for(const CsrMatrix& S, index_t min_size, int align, index_t max_size) {
   index_t b = min_size;
   if (align > 0) {
-    const std::int64_t period = std::int64_t(align) * row_period(S);
-    if (period > 0)
-      b = static_cast<index_t>(std::min<std::int64_t>(max_size, (min_size + period - 1) / period * period));
+    const std::int64_t period = row_period(S);
+    // One period where it alone holds min_size nodes (a plane in 3D); else a
+    // multiple of `align` periods (several grid lines in 2D).
+    const std::int64_t unit = period >= min_size ? period : std::int64_t(align) * period;
+    if (unit > 0) b = static_cast<index_t>(std::min<std::int64_t>(max_size, (min_size + unit - 1) / unit * unit));
   }
   return std::min(b, max_size);
 }

@@ -16,10 +16,13 @@
 //
 // Block size: blocks that start mid-way along a grid line or plane break the
 // pattern at their boundaries (3D 27-point N = 101, PCG iterations: blocks of
-// 4096 nodes 12, of one plane 10, of two planes 9 = greedy). With `align`, the
-// block size is rounded up to a multiple of the matrix's period (below: a grid
-// line in 2D, a plane in 3D),
-// so that blocks hold whole lines or planes of a naturally numbered grid. The
+// 4096 nodes 12, of whole planes 9 = greedy). With `align`, the block size is
+// rounded up to a multiple of the matrix's period (below: a grid line in 2D, a
+// plane in 3D), so that blocks hold whole lines or planes of a naturally
+// numbered grid: to one period where a period alone holds the minimum size (a
+// plane), else to a multiple of `align` periods (2D 5-point N = 1000 with
+// blocks of 5 lines: 18 iterations, of 4 or 6 lines: 13 — greedy's 5-point
+// pattern repeats every 2 lines). The
 // reach of a row is its last column minus the row; the period is the least
 // reach among the rows that reach more than half the largest reach: a grid
 // line for 2D 5- and 9-point stencils (the 9-point's interior rows reach one
@@ -58,8 +61,9 @@ struct BlockSchedule {
 
 // The period above (0 for an empty or lower triangular pattern).
 index_t row_period(const CsrMatrix& S);
-// The block size for at least min_size nodes a block: min_size itself, or with
-// align the smallest multiple of S's period at or above it; at most max_size.
+// The block size for at least min_size nodes a block: min_size itself, or
+// with align > 0 the smallest multiple of S's period (if the period is at
+// least min_size) or of align periods at or above it; at most max_size.
 index_t block_size_for(const CsrMatrix& S, index_t min_size, int align, index_t max_size);
 
 // The schedule of S's blocks of block_size nodes; stops (complete = false)

@@ -128,13 +128,51 @@ __device__ inline void prefetch_l1(const void* p) { asm volatile("prefetch.globa
 // Decides the window's nodes: lane's node i (active: inside the block) has its
 // row at row[0, len) (local positions + sub); row_at(r0) is the row that
 // starts at column offset r0 (another lane's), in the same memory.
+// The nodes of `nodes` (lane bits) whose closed neighbourhood is free, tested
+// one after another by the whole warp (the lanes split the node's row: one
+// or two loads each, one vote): cheaper than every lane walking its own row
+// when only a few nodes are left to test (after a member is chosen, or where
+// most of the window is covered already).
+template <bool Staged, class RowAt>
+__device__ __forceinline__ unsigned free_nodes_together(const unsigned* bits, unsigned nodes, int self, int len,
+                                                        int sub, RowAt row_at, offset_t r0) {
+  const int lane = threadIdx.x;
+  unsigned still = 0;
+  for (unsigned rest = nodes; rest; rest &= rest - 1) {
+    const int j = __ffs(rest) - 1;
+    const index_t* jrow = row_at(__shfl_sync(kAll, r0, j));
+    const int jlen = __shfl_sync(kAll, len, j), jself = __shfl_sync(kAll, self, j);
+    bool hit = lane == 0 && bit(bits, jself);
+    for (int t = lane; t < jlen; t += 32) hit |= bit(bits, Staged ? jrow[t] : jrow[t] - sub);
+    if (!__any_sync(kAll, hit)) still |= 1u << j;
+  }
+  return still;
+}
+
+// Whether the warp tests `nodes` together rather than each lane its own: a
+// lane's walk issues about 80 instructions per batch of 8 entries of the
+// warp's longest row, whoever needs it; a node tested together about 20 (rows
+// up to 32 entries).
+__device__ __forceinline__ bool test_together(unsigned nodes, int maxlen) {
+  return __popc(nodes) <= 4 * ((maxlen + 7) / 8);
+}
+
+// Decides the window's nodes: lane's node i (active: inside the block) has its
+// row at row[0, len) (local positions + sub); row_at(r0) is the row that
+// starts at column offset r0 (another lane's), in the same memory.
 template <bool Staged, class RowAt>
 __device__ __forceinline__ void decide_window(unsigned* bits, const index_t* row, int len, int sub, int i, int hb,
                                               bool active, RowAt row_at, offset_t r0, std::int32_t* __restrict__ in) {
   const int lane = threadIdx.x;
   const int self = active ? i - hb : 0, maxlen = __reduce_max_sync(kAll, static_cast<unsigned>(len));
-  const bool free = free_node<Staged>(bits, self, row, len, maxlen, sub);  // every lane: no divergence before the ballot
-  unsigned candidates = __ballot_sync(kAll, active && free);
+  // Nodes covered already are out without a walk.
+  unsigned candidates = __ballot_sync(kAll, active && !bit(bits, self));
+  if (test_together(candidates, maxlen)) {
+    candidates = free_nodes_together<Staged>(bits, candidates, self, len, sub, row_at, r0);
+  } else {
+    const bool free = free_node<Staged>(bits, self, row, len, maxlen, sub);  // every lane: no divergence
+    candidates &= __ballot_sync(kAll, free);
+  }
   while (candidates) {
     const int c = __ffs(candidates) - 1;  // the first free node in visit order is a member
     const index_t* crow = row_at(__shfl_sync(kAll, r0, c));
@@ -146,8 +184,12 @@ __device__ __forceinline__ void decide_window(unsigned* bits, const index_t* row
     for (int t = lane; t < clen; t += 32) set_bit(bits, Staged ? crow[t] : crow[t] - sub);
     __syncwarp();
     candidates &= ~(1u << c);
-    const bool still = free_node<Staged>(bits, self, row, len, maxlen, sub);
-    candidates = __ballot_sync(kAll, still) & candidates;
+    if (test_together(candidates, maxlen)) {
+      candidates = free_nodes_together<Staged>(bits, candidates, self, len, sub, row_at, r0);
+    } else {
+      const bool still = free_node<Staged>(bits, self, row, len, maxlen, sub);
+      candidates &= __ballot_sync(kAll, still);
+    }
   }
 }
 

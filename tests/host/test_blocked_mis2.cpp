@@ -110,6 +110,8 @@ TEST_CASE("row period: a grid line in 2D, a plane in 3D; block sizes rounded to 
   CHECK(amg::block_size_for(P, 100, 2, 1 << 20) == 120);
   CHECK(amg::block_size_for(P, 121, 2, 1 << 20) == 160);
   CHECK(amg::block_size_for(P, 121, 2, 150) == 150);
+  CHECK(amg::block_size_for(P, 16, 2, 1 << 20) == 20);  // a period alone holds 16 nodes: one period
+  CHECK(amg::block_size_for(P, 21, 2, 1 << 20) == 40);
 }
 
 TEST_CASE("block schedule of a 2D grid in blocks of two lines: three colours, first fit in block order") {
