@@ -165,6 +165,13 @@ TEST_CASE("blocked aggregation: colours reported; MIS-2 rounds where the blocks 
   const amg::Aggregates b = amg::aggregate_blocked_greedy(P, 3, small);
   CHECK(b.block_colours == 3);
   CHECK_FALSE(b.fallback);
+  // Blocks so wide that the colours run most of the nodes in sequence: MIS-2 rounds.
+  const CsrMatrix wide = poisson(Stencil::fd2d_5pt, 600, Space::host);  // 360000 nodes
+  amg::BlockedGreedyParams big;
+  big.block_size = 65536;
+  CHECK(amg::block_schedule(wide, amg::block_size_for(wide, big.block_size, big.align, 1 << 20), 64).fits());
+  CHECK(amg::aggregate_blocked_greedy(wide, 3, big).fallback);  // 3 colours x 66000 nodes in sequence
+  CHECK_FALSE(amg::aggregate_blocked_greedy(wide, 3, amg::BlockedGreedyParams{}).fallback);
   small.max_colours = 2;
   const amg::Aggregates c = amg::aggregate_blocked_greedy(P, 3, small);
   CHECK(c.fallback);
