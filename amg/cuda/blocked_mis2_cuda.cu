@@ -236,14 +236,15 @@ __global__ void __launch_bounds__(32) visit_kernel(int n, int b, int span, int f
     const bool active = i < end;
     const Rows w = window_of(now, base, end);
     const offset_t e0 = w.r0, e1 = w.r1;
+    const int len = static_cast<int>(now.r1 - now.r0);
     if (e1 - e0 <= kStage) {  // the usual case: every column read from shared memory
       for (offset_t a = e0 + lane; a < e1; a += 32) stage[a - e0] = ci[a] - hb;
       __syncwarp();
-      decide_window<true>(bits, stage + (now.r0 - e0), static_cast<int>(now.r1 - now.r0), 0, i, hb, active,
-                    [&](offset_t r0) { return stage + (r0 - e0); }, now.r0, in);
+      decide_window<true>(bits, active ? stage + (now.r0 - e0) : stage, len, 0, i, hb, active,
+                          [&](offset_t r0) { return stage + (r0 - e0); }, now.r0, in);
     } else {
-      decide_window<false>(bits, ci + now.r0, static_cast<int>(now.r1 - now.r0), hb, i, hb, active,
-                    [&](offset_t r0) { return ci + r0; }, now.r0, in);
+      decide_window<false>(bits, ci + now.r0, len, hb, i, hb, active, [&](offset_t r0) { return ci + r0; }, now.r0,
+                           in);
     }
     __syncwarp();  // the stage is rewritten by the next window
     now = next;
@@ -290,8 +291,10 @@ void blocked_mis2(const CsrMatrix& S, const BlockSchedule& schedule, Array<std::
   // The widest block's flags: its nodes and span on both sides, whole words, one more for the rounding.
   const std::int64_t flag_words = (schedule.block_size + 2 * std::int64_t(schedule.span)) / 32 + 2;
   const std::size_t bytes = static_cast<std::size_t>(flag_words) * 4 + kStage * sizeof(index_t);
-  const std::size_t most = static_cast<std::size_t>(saga::cuda::device_attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin));
-  SAGA_REQUIRE(bytes <= most, "blocked MIS-2: a block of {} nodes and span {} needs {} bytes of shared memory, the device has {}",
+  const std::size_t most =
+      static_cast<std::size_t>(saga::cuda::device_attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin));
+  SAGA_REQUIRE(bytes <= most,
+               "blocked MIS-2: a block of {} nodes and span {} needs {} bytes of shared memory, the device has {}",
                schedule.block_size, schedule.span, bytes, most);
   if (bytes > 48 * 1024)
     SAGA_CUDA(cudaFuncSetAttribute(visit_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)));
