@@ -145,4 +145,35 @@ inline double max_rel_diff(const std::vector<double>& a, const std::vector<doubl
   return scale > 0 ? diff / scale : diff;
 }
 
+// A graph from its (symmetric) adjacency sets, each holding its own node: the
+// diagonal 10, the other entries uniform in [-1.1, -0.1).
+inline CsrMatrix graph_from_adjacency(const std::vector<std::set<index_t>>& adj, std::mt19937_64& rng) {
+  std::uniform_real_distribution<double> U(0, 1);
+  const index_t n = static_cast<index_t>(adj.size());
+  HostCsr h{n, n, {0}, {}, {}};
+  for (index_t i = 0; i < n; ++i) {
+    for (index_t j : adj[i]) {
+      h.col.push_back(j);
+      h.val.push_back(i == j ? 10.0 : -U(rng) - 0.1);
+    }
+    h.row_ptr.push_back(static_cast<offset_t>(h.col.size()));
+  }
+  return from_host_csr(h, Space::host);
+}
+
+// A random nonsymmetric pattern, entries up to 64 columns right of the
+// diagonal (wrapping), a tenth of the rows the diagonal alone (isolated nodes).
+inline CsrMatrix random_nonsymmetric_graph(index_t n, int per_row, std::mt19937_64& rng) {
+  std::uniform_real_distribution<double> U(0.1, 1.0);
+  HostCsr h{n, n, {0}, {}, {}};
+  for (index_t i = 0; i < n; ++i) {
+    std::set<index_t> cols{i};
+    if (rng() % 10 != 0)
+      for (int k = 0; k < per_row; ++k) cols.insert(static_cast<index_t>((i + 1 + rng() % 64) % n));
+    for (index_t j : cols) h.col.push_back(j), h.val.push_back(j == i ? 4.0 : -U(rng));
+    h.row_ptr.push_back(static_cast<offset_t>(h.col.size()));
+  }
+  return from_host_csr(h, Space::host);
+}
+
 }  // namespace saga::test

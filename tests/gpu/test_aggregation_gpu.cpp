@@ -14,21 +14,6 @@
 using namespace saga;
 using namespace saga::test;
 
-namespace {
-// A random nonsymmetric pattern with some rows empty (isolated nodes), diagonal included.
-CsrMatrix random_graph(index_t n, int per_row, std::mt19937_64& rng) {
-  std::uniform_real_distribution<double> U(0.1, 1.0);
-  HostCsr h{n, n, {0}, {}, {}};
-  for (index_t i = 0; i < n; ++i) {
-    std::set<index_t> cols{i};
-    if (rng() % 10 != 0)  // a tenth of the rows: the diagonal alone
-      for (int k = 0; k < per_row; ++k) cols.insert(static_cast<index_t>((i + 1 + rng() % 64) % n));
-    for (index_t j : cols) h.col.push_back(j), h.val.push_back(j == i ? 4.0 : -U(rng));
-    h.row_ptr.push_back(static_cast<offset_t>(h.col.size()));
-  }
-  return from_host_csr(h, Space::host);
-}
-}  // namespace
 
 TEST_CASE("GPU joining passes in one cooperative kernel, or launched, equal the host's") {
   const std::uint64_t seed = fresh_seed();
@@ -36,8 +21,8 @@ TEST_CASE("GPU joining passes in one cooperative kernel, or launched, equal the 
   std::vector<std::pair<std::string, CsrMatrix>> graphs;
   graphs.emplace_back("2D 5-pt", poisson(Stencil::fd2d_5pt, sized(300, 40), Space::host));
   graphs.emplace_back("3D 27-pt", poisson(Stencil::fe3d_27pt, sized(40, 10), Space::host));
-  graphs.emplace_back("random nonsymmetric", random_graph(sized(200000, 5000), 3, rng));
-  graphs.emplace_back("one node", random_graph(1, 0, rng));
+  graphs.emplace_back("random nonsymmetric", random_nonsymmetric_graph(sized(200000, 5000), 3, rng));
+  graphs.emplace_back("one node", random_nonsymmetric_graph(1, 0, rng));
   for (const auto& named : graphs) {
     const std::string& name = named.first;
     const CsrMatrix& Sh = named.second;

@@ -2,10 +2,8 @@
 // host: the row period, the block schedule made from the device's block
 // intervals, and the member set, for blocks of one warp's width to blocks
 // whose flags need more than the default 48 KB of shared memory (and blocks
-// too wide for a CTA, refused alike); on grids, a
-// nonsymmetric pattern, an R-MAT graph (hubs; a colour per block) and one node.
-#include <set>
-
+// too wide for a CTA, refused alike); on grids, a nonsymmetric pattern, an
+// R-MAT graph (hubs; a colour per block) and one node.
 #include "amg/blocked_mis2.hpp"
 #include "problems/rmat.hpp"
 #include "problems/structured.hpp"
@@ -14,23 +12,6 @@
 using namespace saga;
 using namespace saga::test;
 
-namespace {
-// A random nonsymmetric pattern, entries up to 64 columns to the right of the
-// diagonal (wrapping), a tenth of the rows the diagonal alone.
-CsrMatrix nonsymmetric_graph(index_t n, int per_row, std::mt19937_64& rng) {
-  std::uniform_real_distribution<double> U(0.1, 1.0);
-  HostCsr h{n, n, {0}, {}, {}};
-  for (index_t i = 0; i < n; ++i) {
-    std::set<index_t> cols{i};
-    if (rng() % 10 != 0)
-      for (int k = 0; k < per_row; ++k) cols.insert(static_cast<index_t>((i + 1 + rng() % 64) % n));
-    for (index_t j : cols) h.col.push_back(j), h.val.push_back(j == i ? 4.0 : -U(rng));
-    h.row_ptr.push_back(static_cast<offset_t>(h.col.size()));
-  }
-  return from_host_csr(h, Space::host);
-}
-}  // namespace
-
 TEST_CASE("GPU blocked MIS-2: period, schedule and members equal the host's, run after run") {
   std::mt19937_64 rng(fresh_seed());
   std::vector<std::pair<std::string, CsrMatrix>> graphs;
@@ -38,12 +19,12 @@ TEST_CASE("GPU blocked MIS-2: period, schedule and members equal the host's, run
   graphs.emplace_back("2D 9-pt", poisson(Stencil::fe2d_9pt, sized(129, 40), Space::host));
   graphs.emplace_back("3D 7-pt", poisson(Stencil::fd3d_7pt, sized(41, 14), Space::host));
   graphs.emplace_back("3D 27-pt", poisson(Stencil::fe3d_27pt, sized(23, 10), Space::host));
-  graphs.emplace_back("nonsymmetric", nonsymmetric_graph(sized(200000, 5000), 3, rng));
+  graphs.emplace_back("nonsymmetric", random_nonsymmetric_graph(sized(200000, 5000), 3, rng));
   RmatParams rp;
   rp.scale = sized(13, 10);
   rp.seed = rng();
   graphs.emplace_back("R-MAT", rmat_laplacian(rp, 1.0, Space::host));
-  graphs.emplace_back("one node", nonsymmetric_graph(1, 0, rng));
+  graphs.emplace_back("one node", random_nonsymmetric_graph(1, 0, rng));
   for (const auto& [name, Sh] : graphs) {
     CAPTURE(name);
     const CsrMatrix Sd = Sh.to(Space::device);

@@ -31,15 +31,7 @@ CsrMatrix banded_graph(index_t n, index_t band, double p, std::mt19937_64& rng) 
         adj[j].insert(i);
       }
   }
-  HostCsr h{n, n, {0}, {}, {}};
-  for (index_t i = 0; i < n; ++i) {
-    for (index_t j : adj[i]) {
-      h.col.push_back(j);
-      h.val.push_back(i == j ? 10.0 : -U(rng) - 0.1);
-    }
-    h.row_ptr.push_back(static_cast<offset_t>(h.col.size()));
-  }
-  return from_host_csr(h, Space::host);
+  return graph_from_adjacency(adj, rng);
 }
 
 std::vector<std::vector<index_t>> closed_rows(const CsrMatrix& S) {
