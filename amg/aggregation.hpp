@@ -7,8 +7,9 @@
 // distance 2 of a root, so no node is left out; a node without strong
 // neighbours is left unaggregated (-1: a zero row of the tentative
 // prolongator, as in PyAMG), not made a singleton aggregate. The methods
-// differ in the MIS: random-priority Luby rounds (mis2) or the
-// lexicographically first one (greedy, amg/lexicographic_mis2.hpp).
+// differ in the MIS: random-priority Luby rounds (mis2), the
+// lexicographically first one (greedy, amg/lexicographic_mis2.hpp) or that
+// of a visit in coloured blocks (blocked, amg/blocked_mis2.hpp).
 #include <cstdint>
 
 #include "amg/mis2.hpp"
@@ -74,11 +75,12 @@ struct BlockedGreedyParams {
       "pattern",
       in_range(32, kMaxBlockSize));
     v("align", align,
-      "round the block size up to a multiple of this many periods of the matrix (a period: a grid line in 2D, a "
-      "plane in 3D), so that blocks hold whole lines or planes; 0: no rounding",
+      "round the block size up to whole periods of the matrix (a grid line in 2D, a plane in 3D): to one period "
+      "where a period holds block_size nodes, else to a multiple of this many periods; 0: no rounding",
       in_range(0, 64));
     v("max_colours", max_colours,
-      "a level whose blocks need more colours (a badly banded numbering) takes its roots from MIS-2 rounds",
+      "a level whose blocks need more colours (a badly banded numbering), or whose colours would decide more than "
+      "a sixteenth of its nodes in sequence, takes its roots from MIS-2 rounds",
       in_range(1, 4096));
     mis2.visit(v);
   }
@@ -102,7 +104,9 @@ bool aggregate_from_roots_cooperative(const CsrMatrix& S, const Array<std::int32
 //   mis2 (default): hash priorities seeded with amg.seed + level
 //   (deterministic); greedy: roots in node order, the aggregates of PyAMG's
 //   standard aggregation (fewest iterations, slowest setup on the GPU);
-//   phased (amg/aggregation_phased.cpp). docs/aggregation.md compares them.
+//   blocked: greedy's roots in coloured blocks (greedy's iterations at 2-4x
+//   mis2's aggregation time); phased (amg/aggregation_phased.cpp).
+//   docs/aggregation.md compares them.
 class AggregationMethod {
  public:
   virtual ~AggregationMethod() = default;
