@@ -25,27 +25,16 @@ Aggregates aggregate_greedy(const CsrMatrix& S) { return aggregate_from_roots(S,
 
 Aggregates aggregate_blocked_greedy(const CsrMatrix& S, std::uint32_t seed, const BlockedGreedyParams& p) {
   const index_t block_size = block_size_for(S, p.block_size, p.align, BlockedGreedyParams::kMaxBlockSize);
-  const BlockSchedule schedule = block_schedule(S, block_size, p.max_colours);
-  // The GPU decides the blocks of a colour at once and the colours one after
-  // another: about colours x block size nodes in sequence, at ~0.1 us a node
-  // (H100). Where that exceeds a sixteenth of the nodes (and 2^16: small
-  // levels are sequential anyway, and cheap), MIS-2 rounds are faster: the
-  // blocks are too few or too wide (a large bandwidth), not the grid lines
+  // The GPU decides about colours x block size nodes in sequence, at ~0.1 us
+  // a node (H100). Where that exceeds a sixteenth of the nodes (and 2^16:
+  // small levels are sequential anyway, and cheap), MIS-2 rounds are faster:
+  // the blocks are too few or too wide (a large bandwidth), not the grid lines
   // the method is for. The seed levels stay below 3% of their nodes.
-  const std::int64_t serial = static_cast<std::int64_t>(schedule.colours()) * std::min(schedule.block_size, S.rows());
-  const bool too_serial = schedule.fits() && serial > std::max<std::int64_t>(std::int64_t(1) << 16, S.rows() / 16);
-  if (!schedule.fits() || too_serial) {  // a numbering without bands (or too wide for a CTA): no parallel blocks
-    if (too_serial)
-      log_info("blocked aggregation: {} blocks of {} nodes in {} colours would decide {} of {} nodes in sequence; "
-               "roots from MIS-2 rounds",
-               schedule.blocks, schedule.block_size, schedule.colours(), serial, S.rows());
-    else
-      log_info("blocked aggregation: {} blocks of {} nodes (span {}) need more than {} colours or more flags than "
-               "a CTA holds; roots from MIS-2 rounds",
-               schedule.blocks, schedule.block_size, schedule.span, p.max_colours);
-    Aggregates a = aggregate_mis2(S, seed, p.mis2.options());
-    a.fallback = true;
-    return a;
+  const std::int64_t max_serial = std::max<std::int64_t>(std::int64_t(1) << 16, S.rows() / 16);
+  const BlockSchedule schedule = block_schedule(S, block_size, p.max_colours, max_serial);
+  if (!schedule.fits()) {  // no parallel blocks: MIS-2 rounds (block_colours stays 0 in the report)
+    log_info("blocked aggregation: {}; roots from MIS-2 rounds", schedule.unfit);
+    return aggregate_mis2(S, seed, p.mis2.options());
   }
   Aggregates a = aggregate_from_roots(S, blocked_mis2(S, schedule), p.mis2.options());
   a.block_colours = schedule.colours();

@@ -23,8 +23,7 @@ struct Aggregates {
   index_t count = 0;
   index_t unaggregated = 0;  // nodes left out (rows of S without an off-diagonal entry)
   int mis2_rounds = 0;
-  int block_colours = 0;  // blocked greedy: colours of its block schedule
-  bool fallback = false;  // blocked greedy: the blocks needed too many colours; MIS-2 rounds made the roots
+  int block_colours = 0;  // blocked greedy: colours of its block schedule (0: MIS-2 rounds made the roots)
 };
 index_t count_unaggregated(const Array<index_t>& of_node);
 // The hierarchy's policy for the nodes an aggregation left out: those with no
@@ -61,7 +60,8 @@ struct Mis2Params {
 Aggregates aggregate_greedy(const CsrMatrix& S);
 
 // Greedy roots visited block by block (amg/blocked_mis2.hpp), with MIS-2
-// rounds where the blocks would need more than max_colours colours.
+// rounds where the block schedule does not fit (too many colours, too wide a
+// span for a CTA, or too many nodes decided in sequence).
 struct BlockedGreedyParams {
   int block_size = 4096;
   int align = 2;

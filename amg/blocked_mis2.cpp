@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include <fmt/format.h>
+
 #include "core/dispatch.hpp"
 
 namespace saga::amg {
@@ -58,23 +60,37 @@ void close_hulls(std::vector<std::int32_t>& lo, std::vector<std::int32_t>& hi) {
 // First fit in block order. Block Y < X lies in its own interval, so the
 // intervals of Y and X meet iff hi[Y] >= lo[X]: a colour is free for X iff
 // the highest hi among its blocks is below lo[X].
-BlockSchedule colour_blocks(const std::vector<std::int32_t>& lo, const std::vector<std::int32_t>& hi,
-                            index_t block_size, index_t span, int max_colours) {
+BlockSchedule colour_blocks(const std::vector<std::int32_t>& lo, const std::vector<std::int32_t>& hi, index_t n,
+                            index_t block_size, index_t span, int max_colours, std::int64_t max_serial) {
   BlockSchedule s;
   s.block_size = block_size;
   s.blocks = static_cast<index_t>(lo.size());
   s.span = span;
-  if (block_size + 2 * std::int64_t(span) + 64 > kMaxBlockFlagBits) return s;  // incomplete
+  if (block_size + 2 * std::int64_t(span) + 64 > kMaxBlockFlagBits) {
+    s.unfit = fmt::format("a block of {} nodes and the span {} on both sides need more than the {} flag bits a CTA "
+                          "holds",
+                          block_size, span, kMaxBlockFlagBits);
+    return s;
+  }
   std::vector<std::int32_t> colour_of(lo.size()), highest;
   for (std::size_t x = 0; x < lo.size(); ++x) {
     std::size_t c = 0;
     while (c < highest.size() && highest[c] >= lo[x]) ++c;
     if (c == highest.size()) {
-      if (static_cast<int>(c) == max_colours) return s;  // incomplete
+      if (static_cast<int>(c) == max_colours) {
+        s.unfit = fmt::format("{} blocks of {} nodes need more than {} colours", s.blocks, block_size, max_colours);
+        return s;
+      }
       highest.push_back(hi[x]);
     }
     highest[c] = std::max(highest[c], hi[x]);
     colour_of[x] = static_cast<std::int32_t>(c);
+  }
+  const std::int64_t serial = static_cast<std::int64_t>(highest.size()) * std::min(block_size, n);
+  if (serial > max_serial) {
+    s.unfit = fmt::format("{} blocks of {} nodes in {} colours would decide {} of {} nodes in sequence (more than {})",
+                          s.blocks, block_size, highest.size(), serial, n, max_serial);
+    return s;
   }
   s.colour_start.assign(highest.size() + 1, 0);
   for (std::int32_t c : colour_of) ++s.colour_start[c + 1];
@@ -82,7 +98,6 @@ BlockSchedule colour_blocks(const std::vector<std::int32_t>& lo, const std::vect
   s.order.resize(lo.size());
   std::vector<index_t> next(s.colour_start.begin(), s.colour_start.end() - 1);
   for (std::size_t x = 0; x < lo.size(); ++x) s.order[next[colour_of[x]]++] = static_cast<index_t>(x);
-  s.complete = true;
   return s;
 }
 
@@ -135,7 +150,7 @@ index_t block_size_for(const CsrMatrix& S, index_t min_size, int align, index_t 
   return std::min(b, max_size);
 }
 
-BlockSchedule block_schedule(const CsrMatrix& S, index_t block_size, int max_colours) {
+BlockSchedule block_schedule(const CsrMatrix& S, index_t block_size, int max_colours, std::int64_t max_serial) {
   SAGA_REQUIRE(S.rows() == S.cols(), "MIS-2 of a non-square {}x{} graph", S.rows(), S.cols());
   SAGA_REQUIRE(block_size > 0, "block size {} of the blocked MIS-2 must be positive", block_size);
   const index_t blocks = block_count(S.rows(), block_size);
@@ -153,13 +168,13 @@ BlockSchedule block_schedule(const CsrMatrix& S, index_t block_size, int max_col
     span = dspan.get(0);
   }
   close_hulls(lo, hi);
-  return colour_blocks(lo, hi, block_size, span, max_colours);
+  return colour_blocks(lo, hi, S.rows(), block_size, span, max_colours, max_serial);
 }
 
 Array<std::int32_t> blocked_mis2(const CsrMatrix& S, const BlockSchedule& schedule) {
-  SAGA_REQUIRE(schedule.complete && schedule.blocks == block_count(S.rows(), schedule.block_size),
-               "blocked MIS-2 given a schedule of {} blocks of {} for {} nodes{}", schedule.blocks,
-               schedule.block_size, S.rows(), schedule.complete ? "" : " that is incomplete");
+  SAGA_REQUIRE(schedule.fits() && schedule.blocks == block_count(S.rows(), schedule.block_size),
+               "blocked MIS-2 given a schedule of {} blocks of {} for {} nodes{}{}", schedule.blocks,
+               schedule.block_size, S.rows(), schedule.fits() ? "" : " that does not fit: ", schedule.unfit);
   Array<std::int32_t> in(S.rows(), S.space(), "MIS-2 members");
   if (S.space() == Space::host)
     host_visit(S, schedule, in);

@@ -36,8 +36,11 @@
 // order). Banded numberings (grids, their coarse levels, meshes in a
 // local order) give a few colours; a graph numbered at random gives one block
 // per colour, which is no faster than the dataflow greedy: the schedule then
-// reports it does not fit (`fits()`), and the caller aggregates otherwise.
+// reports it does not fit (`fits()`, with the reason), and the caller
+// aggregates otherwise.
 #include <cstdint>
+#include <limits>
+#include <string>
 #include <vector>
 
 #include "sparse/csr.hpp"
@@ -54,9 +57,9 @@ struct BlockSchedule {
   index_t span = 0;                   // the largest |column - row| of S
   std::vector<index_t> order;         // block numbers, colour by colour, each colour in block order
   std::vector<index_t> colour_start;  // colours + 1 offsets into order
-  bool complete = false;  // false: more than max_colours colours, or too many flags (order/colour_start partial)
+  std::string unfit;  // why it does not fit (empty: it does; else order and colour_start are partial)
   int colours() const { return static_cast<int>(colour_start.size()) - 1; }
-  bool fits() const { return complete; }
+  bool fits() const { return unfit.empty(); }
 };
 
 // The period above (0 for an empty or lower triangular pattern).
@@ -66,10 +69,13 @@ index_t row_period(const CsrMatrix& S);
 // least min_size) or of align periods at or above it; at most max_size.
 index_t block_size_for(const CsrMatrix& S, index_t min_size, int align, index_t max_size);
 
-// The schedule of S's blocks of block_size nodes; stops (complete = false)
-// once more than max_colours colours would be needed, or where a block and
-// the nodes its rows reach exceed kMaxBlockFlagBits.
-BlockSchedule block_schedule(const CsrMatrix& S, index_t block_size, int max_colours);
+// The schedule of S's blocks of block_size nodes. It does not fit where a
+// block and the nodes its rows reach exceed kMaxBlockFlagBits, where more
+// than max_colours colours would be needed, or where the colours would decide
+// more than max_serial nodes in sequence (colours x block size: the blocks of
+// a colour run at once, the colours one after another).
+BlockSchedule block_schedule(const CsrMatrix& S, index_t block_size, int max_colours,
+                             std::int64_t max_serial = std::numeric_limits<std::int64_t>::max());
 
 // 1 for members, 0 otherwise, by the visit the complete schedule gives.
 Array<std::int32_t> blocked_mis2(const CsrMatrix& S, const BlockSchedule& schedule);

@@ -51,7 +51,6 @@ Aggregates unknowns_aggregates(const Aggregates& of_nodes, const Array<index_t>&
   ag.unaggregated = of_nodes.unaggregated;  // counted in nodes, as the strength graph has them
   ag.mis2_rounds = of_nodes.mis2_rounds;
   ag.block_colours = of_nodes.block_colours;
-  ag.fallback = of_nodes.fallback;
   return ag;
 }
 

@@ -119,9 +119,12 @@ TEST_CASE("block schedule of a 2D grid in blocks of two lines: three colours, fi
   const CsrMatrix wide = poisson(Stencil::fd2d_5pt, 600, Space::host);
   CHECK(amg::block_schedule(wide, 1 << 20, 64).span == 600);
   CHECK_FALSE(amg::block_schedule(wide, 1 << 20, 64).fits());
+  CHECK(amg::block_schedule(wide, 1 << 20, 64).unfit.find("flag bits") != std::string::npos);
   CHECK(amg::block_schedule(wide, (1 << 20) - 2000, 64).fits());
   // Too few colours allowed: incomplete.
-  CHECK_FALSE(amg::block_schedule(poisson(Stencil::fd2d_5pt, 8, Space::host), 16, 2).fits());
+  const amg::BlockSchedule few = amg::block_schedule(poisson(Stencil::fd2d_5pt, 8, Space::host), 16, 2);
+  CHECK_FALSE(few.fits());
+  CHECK(few.unfit == "4 blocks of 16 nodes need more than 2 colours");
 }
 
 TEST_CASE("blocked MIS-2 is the sequential visit in schedule order, a distance-2 MIS; one block is greedy") {
@@ -146,26 +149,30 @@ TEST_CASE("blocked MIS-2 is the sequential visit in schedule order, a distance-2
   }
 }
 
-TEST_CASE("blocked aggregation: colours reported; MIS-2 rounds where the blocks need too many colours") {
+TEST_CASE("blocked aggregation: colours reported; MIS-2 rounds where the schedule does not fit, with the reason") {
   const CsrMatrix P = poisson(Stencil::fd2d_5pt, 64, Space::host);
   const amg::Aggregates a = amg::aggregate_blocked_greedy(P, 3, amg::BlockedGreedyParams{});
-  CHECK_FALSE(a.fallback);
   CHECK(a.block_colours == 1);  // 4096 nodes: one block of 64 periods
   amg::BlockedGreedyParams small;
   small.block_size = 128;
   small.align = 0;
   const amg::Aggregates b = amg::aggregate_blocked_greedy(P, 3, small);
   CHECK(b.block_colours == 3);
-  CHECK_FALSE(b.fallback);
   // Blocks so wide that the colours run most of the nodes in sequence: MIS-2 rounds.
   const CsrMatrix wide = poisson(Stencil::fd2d_5pt, 600, Space::host);  // 360000 nodes
   amg::BlockedGreedyParams big;
   big.block_size = 65536;
   CHECK(amg::block_schedule(wide, amg::block_size_for(wide, big.block_size, big.align, 1 << 20), 64).fits());
-  CHECK(amg::aggregate_blocked_greedy(wide, 3, big).fallback);  // 3 colours x 66000 nodes in sequence
-  CHECK_FALSE(amg::aggregate_blocked_greedy(wide, 3, amg::BlockedGreedyParams{}).fallback);
+  const amg::BlockSchedule serial =
+      amg::block_schedule(wide, amg::block_size_for(wide, big.block_size, big.align, 1 << 20), 64, 1 << 16);
+  CHECK_FALSE(serial.fits());  // 3 colours x 66000 nodes in sequence
+  CHECK(serial.unfit.find("in sequence") != std::string::npos);
+  const amg::Aggregates fell = amg::aggregate_blocked_greedy(wide, 3, big);
+  CHECK(fell.block_colours == 0);
+  CHECK(fell.of_node.to_vector() == amg::aggregate_mis2(wide, 3, big.mis2.options()).of_node.to_vector());
+  CHECK(amg::aggregate_blocked_greedy(wide, 3, amg::BlockedGreedyParams{}).block_colours > 0);
   small.max_colours = 2;
   const amg::Aggregates c = amg::aggregate_blocked_greedy(P, 3, small);
-  CHECK(c.fallback);
+  CHECK(c.block_colours == 0);
   CHECK(c.of_node.to_vector() == amg::aggregate_mis2(P, 3, small.mis2.options()).of_node.to_vector());
 }
