@@ -23,8 +23,9 @@ Aggregates aggregate_mis2(const CsrMatrix& S, std::uint32_t seed, const Mis2Opti
 
 Aggregates aggregate_greedy(const CsrMatrix& S) { return aggregate_from_roots(S, lexicographic_mis2(S)); }
 
-Aggregates aggregate_blocked_greedy(const CsrMatrix& S, std::uint32_t seed, const BlockedGreedyParams& p) {
-  const index_t block_size = block_size_for(S, p.block_size, p.align, BlockedGreedyParams::kMaxBlockSize);
+Aggregates aggregate_blocked_greedy(const CsrMatrix& S, std::uint32_t seed, const BlockedGreedyParams& p, int level) {
+  const index_t block_size = block_size_for(S, level == 0 ? p.block_size : p.coarse_block_size, p.align,
+                                            BlockedGreedyParams::kMaxBlockSize);
   // The GPU decides about colours x block size nodes in sequence, at ~0.1 us
   // a node (H100). Where that exceeds a sixteenth of the nodes (and 2^16:
   // small levels are sequential anyway, and cheap), MIS-2 rounds are faster:
@@ -105,7 +106,7 @@ namespace {
 class Mis2 final : public AggregationMethod {
  public:
   explicit Mis2(const Mis2Options& o) : options_(o) {}
-  Aggregates aggregate(const CsrMatrix& S, std::uint32_t seed) const override {
+  Aggregates aggregate(const CsrMatrix& S, std::uint32_t seed, int) const override {
     return aggregate_mis2(S, seed, options_);
   }
 
@@ -114,7 +115,7 @@ class Mis2 final : public AggregationMethod {
 };
 class Greedy final : public AggregationMethod {
  public:
-  Aggregates aggregate(const CsrMatrix& S, std::uint32_t) const override { return aggregate_greedy(S); }
+  Aggregates aggregate(const CsrMatrix& S, std::uint32_t, int) const override { return aggregate_greedy(S); }
 };
 struct GreedyComponent {
   static constexpr const char* name = "greedy";
@@ -127,8 +128,8 @@ struct GreedyComponent {
 class BlockedGreedy final : public AggregationMethod {
  public:
   explicit BlockedGreedy(const BlockedGreedyParams& p) : p_(p) {}
-  Aggregates aggregate(const CsrMatrix& S, std::uint32_t seed) const override {
-    return aggregate_blocked_greedy(S, seed, p_);
+  Aggregates aggregate(const CsrMatrix& S, std::uint32_t seed, int level) const override {
+    return aggregate_blocked_greedy(S, seed, p_, level);
   }
 
  private:

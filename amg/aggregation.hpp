@@ -64,6 +64,7 @@ Aggregates aggregate_greedy(const CsrMatrix& S);
 // span for a CTA, or too many nodes decided in sequence).
 struct BlockedGreedyParams {
   int block_size = 4096;
+  int coarse_block_size = 2048;
   int align = 2;
   static constexpr int kMaxBlockSize = 1 << 20;  // 128 KB of flags in a CTA's shared memory
   int max_colours = 64;
@@ -73,6 +74,10 @@ struct BlockedGreedyParams {
     v("block_size", block_size,
       "nodes of a block (consecutive indices), at least; blocks should hold several grid lines for greedy's "
       "pattern",
+      in_range(32, kMaxBlockSize));
+    v("coarse_block_size", coarse_block_size,
+      "block_size on the coarse levels (level 1 on): their grid lines are shorter, and smaller blocks run more "
+      "at once",
       in_range(32, kMaxBlockSize));
     v("align", align,
       "round the block size up to whole periods of the matrix (a grid line in 2D, a plane in 3D): to one period "
@@ -85,7 +90,9 @@ struct BlockedGreedyParams {
     mis2.visit(v);
   }
 };
-Aggregates aggregate_blocked_greedy(const CsrMatrix& S, std::uint32_t seed, const BlockedGreedyParams& p);
+// Level 0 takes blocks of at least p.block_size nodes, coarser levels of p.coarse_block_size.
+Aggregates aggregate_blocked_greedy(const CsrMatrix& S, std::uint32_t seed, const BlockedGreedyParams& p,
+                                    int level = 0);
 // The two joining passes around given roots (1 = root), which must be a
 // maximal distance-2 independent set of S. On the GPU, graphs that
 // options.cooperative(S) admits run them in one cooperative kernel (the same
@@ -110,7 +117,8 @@ bool aggregate_from_roots_cooperative(const CsrMatrix& S, const Array<std::int32
 class AggregationMethod {
  public:
   virtual ~AggregationMethod() = default;
-  virtual Aggregates aggregate(const CsrMatrix& S, std::uint32_t seed) const = 0;
+  // level: 0 for the finest; a method may treat coarse levels otherwise.
+  virtual Aggregates aggregate(const CsrMatrix& S, std::uint32_t seed, int level) const = 0;
 };
 using AggregationRegistry = Registry<AggregationMethod>;
 const AggregationRegistry& aggregation_methods();

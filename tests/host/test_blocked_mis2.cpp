@@ -153,6 +153,11 @@ TEST_CASE("blocked aggregation: colours reported; MIS-2 rounds where the schedul
   const CsrMatrix P = poisson(Stencil::fd2d_5pt, 64, Space::host);
   const amg::Aggregates a = amg::aggregate_blocked_greedy(P, 3, amg::BlockedGreedyParams{});
   CHECK(a.block_colours == 1);  // 4096 nodes: one block of 64 periods
+  // Coarse levels take blocks of coarse_block_size (2048: 16 periods of 128 nodes): two blocks, two colours.
+  CHECK(amg::aggregate_blocked_greedy(P, 3, amg::BlockedGreedyParams{}, 1).block_colours == 2);
+  amg::BlockedGreedyParams coarse_wide;
+  coarse_wide.coarse_block_size = 4096;
+  CHECK(amg::aggregate_blocked_greedy(P, 3, coarse_wide, 1).block_colours == 1);
   amg::BlockedGreedyParams small;
   small.block_size = 128;
   small.align = 0;
