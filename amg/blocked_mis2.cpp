@@ -28,6 +28,26 @@ index_t host_out_hulls(const CsrMatrix& S, index_t b, std::vector<std::int32_t>&
   return span;
 }
 
+// The blocks that each block's rows reach, as offsets -kReach .. kReach from
+// it; false where some row reaches further.
+bool host_reach_masks(const CsrMatrix& S, index_t b, std::vector<ReachMask>& out) {
+  const offset_t* rp = S.row_ptr().data();
+  const index_t* ci = S.col().data();
+  for (index_t i = 0; i < S.rows(); ++i) {
+    const index_t bi = i / b;
+    ReachMask& m = out[bi];
+    for (offset_t a = rp[i]; a < rp[i + 1]; ++a) {
+      const index_t d = ci[a] / b - bi;
+      if (d < -kReach || d > kReach) return false;
+      const int k = d + kReach + 1;
+      m[k / 32] |= 1u << (k % 32);
+    }
+    const int self = kReach + 1;  // a block reaches itself (its nodes cover themselves)
+    m[self / 32] |= 1u << (self % 32);
+  }
+  return true;
+}
+
 // The hulls closed under the reverse direction: X's hull also takes every
 // block Z whose out-hull holds X (a superset of the blocks with an entry into
 // X: safe, and the same on both backends). The least and the greatest such Z
@@ -57,48 +77,95 @@ void close_hulls(std::vector<std::int32_t>& lo, std::vector<std::int32_t>& hi) {
     }
 }
 
-// First fit in block order. Block Y < X lies in its own interval, so the
-// intervals of Y and X meet iff hi[Y] >= lo[X]: a colour is free for X iff
-// the highest hi among its blocks is below lo[X].
-BlockSchedule colour_blocks(const std::vector<std::int32_t>& lo, const std::vector<std::int32_t>& hi, index_t n,
-                            index_t block_size, index_t span, int max_colours, std::int64_t max_serial) {
+// The schedule of blocks coloured colour_of[x] (0 .. colours - 1): the
+// blocks colour by colour, each colour in block order.
+BlockSchedule schedule_of(const std::vector<std::int32_t>& colour_of, int colours, index_t n, index_t block_size,
+                          index_t span, std::int64_t max_serial) {
   BlockSchedule s;
   s.block_size = block_size;
-  s.blocks = static_cast<index_t>(lo.size());
+  s.blocks = static_cast<index_t>(colour_of.size());
   s.span = span;
-  if (block_size + 2 * std::int64_t(span) + 64 > kMaxBlockFlagBits) {
-    s.unfit = fmt::format("a block of {} nodes and the span {} on both sides need more than the {} flag bits a CTA "
-                          "holds",
-                          block_size, span, kMaxBlockFlagBits);
+  const std::int64_t serial = static_cast<std::int64_t>(colours) * std::min(block_size, n);
+  if (serial > max_serial) {
+    s.unfit = fmt::format("{} blocks of {} nodes in {} colours would decide {} of {} nodes in sequence (more than {})",
+                          s.blocks, block_size, colours, serial, n, max_serial);
     return s;
   }
-  std::vector<std::int32_t> colour_of(lo.size()), highest;
+  s.colour_start.assign(static_cast<std::size_t>(colours) + 1, 0);
+  for (std::int32_t c : colour_of) ++s.colour_start[c + 1];
+  for (int c = 0; c < colours; ++c) s.colour_start[c + 1] += s.colour_start[c];
+  s.order.resize(colour_of.size());
+  std::vector<index_t> next(s.colour_start.begin(), s.colour_start.end() - 1);
+  for (std::size_t x = 0; x < colour_of.size(); ++x) s.order[next[colour_of[x]]++] = static_cast<index_t>(x);
+  return s;
+}
+
+std::string too_many_colours(index_t blocks, index_t block_size, int max_colours) {
+  return fmt::format("{} blocks of {} nodes need more than {} colours", blocks, block_size, max_colours);
+}
+
+// First fit in block order over the intervals. Block Y < X lies in its own
+// interval, so the intervals of Y and X meet iff hi[Y] >= lo[X]: a colour is
+// free for X iff the highest hi among its blocks is below lo[X].
+std::string colour_intervals(const std::vector<std::int32_t>& lo, const std::vector<std::int32_t>& hi,
+                             int max_colours, std::vector<std::int32_t>& colour_of, int& colours) {
+  std::vector<std::int32_t> highest;
+  colour_of.resize(lo.size());
   for (std::size_t x = 0; x < lo.size(); ++x) {
     std::size_t c = 0;
     while (c < highest.size() && highest[c] >= lo[x]) ++c;
     if (c == highest.size()) {
-      if (static_cast<int>(c) == max_colours) {
-        s.unfit = fmt::format("{} blocks of {} nodes need more than {} colours", s.blocks, block_size, max_colours);
-        return s;
-      }
+      if (static_cast<int>(c) == max_colours) return "over";
       highest.push_back(hi[x]);
     }
     highest[c] = std::max(highest[c], hi[x]);
     colour_of[x] = static_cast<std::int32_t>(c);
   }
-  const std::int64_t serial = static_cast<std::int64_t>(highest.size()) * std::min(block_size, n);
-  if (serial > max_serial) {
-    s.unfit = fmt::format("{} blocks of {} nodes in {} colours would decide {} of {} nodes in sequence (more than {})",
-                          s.blocks, block_size, highest.size(), serial, n, max_serial);
-    return s;
+  colours = static_cast<int>(highest.size());
+  return {};
+}
+
+template <class F>
+void for_each_offset(const ReachMask& m, F f) {
+  for (int w = 0; w < kReachWords; ++w)
+    for (std::uint32_t bits = m[w]; bits; bits &= bits - 1)
+      f(32 * w + __builtin_ctz(bits) - kReach - 1);
+}
+
+// First fit in block order over the block graph itself: blocks X and Y
+// conflict iff their rows reach a common block Z (out[X] and out[Y] meet),
+// i.e. Y reaches some Z that X reaches. in[Z] (the blocks reaching Z) is
+// out's transpose, so the blocks before X that conflict with it are
+// { Z + e : Z = X + d, d in out[X], e in in[Z] }.
+std::string colour_block_graph(const std::vector<ReachMask>& out, int max_colours,
+                               std::vector<std::int32_t>& colour_of, int& colours) {
+  const std::int64_t nb = static_cast<std::int64_t>(out.size());
+  std::vector<ReachMask> in(out.size(), ReachMask{});
+  for (std::int64_t x = 0; x < nb; ++x)
+    for_each_offset(out[x], [&](int d) {
+      const int k = -d + kReach + 1;
+      in[x + d][k / 32] |= 1u << (k % 32);
+    });
+  colour_of.assign(out.size(), 0);
+  colours = 0;
+  std::vector<std::int64_t> seen;  // seen[c] == x: colour c is taken by a block conflicting with x
+  for (std::int64_t x = 0; x < nb; ++x) {
+    for_each_offset(out[x], [&](int d) {
+      for_each_offset(in[x + d], [&](int e) {
+        const std::int64_t y = x + d + e;
+        if (y < x) seen[colour_of[y]] = x;
+      });
+    });
+    int c = 0;
+    while (c < colours && seen[c] == x) ++c;
+    if (c == colours) {
+      if (colours == max_colours) return "over";
+      ++colours;
+      seen.push_back(-1);
+    }
+    colour_of[x] = c;
   }
-  s.colour_start.assign(highest.size() + 1, 0);
-  for (std::int32_t c : colour_of) ++s.colour_start[c + 1];
-  for (std::size_t c = 0; c < highest.size(); ++c) s.colour_start[c + 1] += s.colour_start[c];
-  s.order.resize(lo.size());
-  std::vector<index_t> next(s.colour_start.begin(), s.colour_start.end() - 1);
-  for (std::size_t x = 0; x < lo.size(); ++x) s.order[next[colour_of[x]]++] = static_cast<index_t>(x);
-  return s;
+  return {};
 }
 
 void host_visit(const CsrMatrix& S, const BlockSchedule& sched, Array<std::int32_t>& in) {
@@ -156,19 +223,51 @@ BlockSchedule block_schedule(const CsrMatrix& S, index_t block_size, int max_col
   const index_t blocks = block_count(S.rows(), block_size);
   std::vector<std::int32_t> lo(blocks), hi(blocks);
   for (index_t x = 0; x < blocks; ++x) lo[x] = hi[x] = static_cast<std::int32_t>(x);
+  std::vector<ReachMask> reach(blocks, ReachMask{});
   index_t span = 0;
+  bool masks = false;
   if (S.space() == Space::host) {
     span = host_out_hulls(S, block_size, lo, hi);
+    masks = host_reach_masks(S, block_size, reach);
   } else {
     Array<std::int32_t> dlo(blocks, Space::device, "block intervals"), dhi(blocks, Space::device, "block intervals"),
-        dspan(1, Space::device, "row span");
-    SAGA_DEVICE_CALL(cuda::block_intervals(S, block_size, dlo, dhi, dspan));
+        dspan(2, Space::device, "row span and reach overflow");
+    Array<std::uint32_t> dreach(static_cast<std::size_t>(blocks) * kReachWords, Space::device, "block reach");
+    SAGA_DEVICE_CALL(cuda::block_intervals(S, block_size, dlo, dhi, dreach, dspan));
     dlo.copy_to_host(lo.data());
     dhi.copy_to_host(hi.data());
-    span = dspan.get(0);
+    const std::vector<std::int32_t> sp = dspan.to_vector();
+    span = sp[0];
+    masks = sp[1] == 0;
+    if (masks && blocks > 0) dreach.copy_to_host(reinterpret_cast<std::uint32_t*>(reach.data()));
   }
-  close_hulls(lo, hi);
-  return colour_blocks(lo, hi, S.rows(), block_size, span, max_colours, max_serial);
+  BlockSchedule s;
+  if (block_size + 2 * std::int64_t(span) + 64 > kMaxBlockFlagBits) {
+    s.block_size = block_size;
+    s.blocks = blocks;
+    s.span = span;
+    s.unfit = fmt::format("a block of {} nodes and the span {} on both sides need more than the {} flag bits a CTA "
+                          "holds",
+                          block_size, span, kMaxBlockFlagBits);
+    return s;
+  }
+  std::vector<std::int32_t> colour_of;
+  int colours = 0;
+  std::string over;
+  if (masks) {
+    over = colour_block_graph(reach, max_colours, colour_of, colours);
+  } else {
+    close_hulls(lo, hi);
+    over = colour_intervals(lo, hi, max_colours, colour_of, colours);
+  }
+  if (!over.empty()) {
+    s.block_size = block_size;
+    s.blocks = blocks;
+    s.span = span;
+    s.unfit = too_many_colours(blocks, block_size, max_colours);
+    return s;
+  }
+  return schedule_of(colour_of, colours, S.rows(), block_size, span, max_serial);
 }
 
 Array<std::int32_t> blocked_mis2(const CsrMatrix& S, const BlockSchedule& schedule) {

@@ -38,6 +38,7 @@
 // per colour, which is no faster than the dataflow greedy: the schedule then
 // reports it does not fit (`fits()`, with the reason), and the caller
 // aggregates otherwise.
+#include <array>
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -50,6 +51,12 @@ namespace saga::amg {
 // The GPU keeps the covered flags of a block and of every node its rows reach
 // (block_size + 2 span nodes) as bits in a CTA's shared memory: at most this many.
 constexpr std::int64_t kMaxBlockFlagBits = (std::int64_t(1) << 20) + 1024;  // 128 KB and a little
+
+// The blocks a block's rows reach, as a mask of offsets -kReach .. kReach
+// (bit d + kReach + 1 of kReachWords words; bit 0 unused).
+constexpr int kReach = 63;
+constexpr int kReachWords = 4;
+using ReachMask = std::array<std::uint32_t, kReachWords>;
 
 struct BlockSchedule {
   index_t block_size = 0;
@@ -85,8 +92,11 @@ index_t row_period(const CsrMatrix& S);
 // lo[X] / hi[X]: the lowest / highest block that block X's rows reach (X
 // itself included; the host closes them under the reverse direction); lo and
 // hi hold `blocks` entries each; span[0]: the largest |column - row|.
+// reach: kReachWords words a block, the masks above (zeroed here); span[1]:
+// 1 where a row reaches more than kReach blocks away (the masks are then
+// incomplete).
 void block_intervals(const CsrMatrix& S, index_t block_size, Array<std::int32_t>& lo, Array<std::int32_t>& hi,
-                     Array<std::int32_t>& span);
+                     Array<std::uint32_t>& reach, Array<std::int32_t>& span);
 void blocked_mis2(const CsrMatrix& S, const BlockSchedule& schedule, Array<std::int32_t>& in_set);
 }  // namespace cuda
 

@@ -161,6 +161,18 @@ inline CsrMatrix graph_from_adjacency(const std::vector<std::set<index_t>>& adj,
   return from_host_csr(h, Space::host);
 }
 
+// Random graph with edges i -> j (one direction only) for 0 < |i - j| <= band, and a diagonal.
+inline CsrMatrix banded_nonsymmetric_graph(index_t n, index_t band, double p, std::mt19937_64& rng) {
+  std::uniform_real_distribution<double> U(0, 1);
+  std::vector<std::set<index_t>> adj(n);
+  for (index_t i = 0; i < n; ++i) {
+    adj[i].insert(i);
+    for (index_t j = std::max<index_t>(0, i - band); j < std::min(n, i + band + 1); ++j)
+      if (j != i && U(rng) < p) adj[i].insert(j);
+  }
+  return graph_from_adjacency(adj, rng);
+}
+
 // A random nonsymmetric pattern, entries up to 64 columns right of the
 // diagonal (wrapping), a tenth of the rows the diagonal alone (isolated nodes).
 inline CsrMatrix random_nonsymmetric_graph(index_t n, int per_row, std::mt19937_64& rng) {

@@ -38,19 +38,23 @@ __global__ void identity_kernel(index_t blocks, std::int32_t* __restrict__ lo, s
     lo[x] = hi[x] = static_cast<std::int32_t>(x);
 }
 
-// A thread per row: the blocks of its first and last column (rows are sorted)
-// and the span. The lanes of a warp holding rows of the same block combine
-// theirs first, so that a block's hull takes one atomic per warp, not one per
-// row (the rows of a 27-point block boundary all hit the same two words).
-// Minima and maxima: the same result in any order.
+// A thread per row: the blocks of its first and last column (rows are sorted),
+// the blocks it reaches (offsets from its own, as the bits of a ReachMask) and
+// the span. The lanes of a warp holding rows of the same block
+// combine theirs first, so that a block's hull and mask take one atomic per
+// warp, not one per row (the rows of a 27-point block boundary all hit the
+// same words). Minima, maxima and ORs: the same result in any order.
+// span[1] = 1 where some row reaches further than kReach blocks.
 __global__ void intervals_kernel(index_t n, index_t b, const offset_t* __restrict__ rp, const index_t* __restrict__ ci,
-                                 std::int32_t* lo, std::int32_t* hi, std::int32_t* span) {
+                                 std::int32_t* lo, std::int32_t* hi, std::uint32_t* reach, std::int32_t* span) {
   std::int32_t widest = 0;
+  bool far = false;
   const std::int64_t stride = saga::cuda::grid_stride();
   for (std::int64_t t = saga::cuda::global_thread() - threadIdx.x % 32; t < n; t += stride) {  // whole warps
     const std::int64_t i = t + threadIdx.x % 32;
     const bool row = i < n;
     std::int32_t bi = -1, mn = INT_MAX, mx = -1;
+    std::uint32_t m[kReachWords] = {};
     if (row) {
       bi = static_cast<std::int32_t>(i / b);
       mn = mx = bi;
@@ -61,16 +65,37 @@ __global__ void intervals_kernel(index_t n, index_t b, const offset_t* __restric
         mn = min(mn, first / b);
         mx = max(mx, last / b);
       }
+      far |= mn < bi - kReach || mx > bi + kReach;
+      // Sorted columns: the blocks come in runs; one bit per run.
+      std::int32_t previous = INT_MIN;
+      for (offset_t a = r0; a < r1 && !far; ++a) {
+        const std::int32_t d = ci[a] / b - bi;
+        if (d == previous) continue;
+        previous = d;
+        const int k = d + kReach + 1;
+#pragma unroll
+        for (int w = 0; w < kReachWords; ++w)
+          if (k / 32 == w) m[w] |= 1u << (k % 32);
+      }
+      constexpr int self = kReach + 1;
+      m[self / 32] |= 1u << (self % 32);
     }
     const unsigned same = __match_any_sync(kAll, bi);
     const std::int32_t gmn = __reduce_min_sync(same, mn), gmx = __reduce_max_sync(same, mx);
+    std::uint32_t gm[kReachWords];
+#pragma unroll
+    for (int w = 0; w < kReachWords; ++w) gm[w] = __reduce_or_sync(same, m[w]);
     if (row && (threadIdx.x % 32) == __ffs(same) - 1) {
       if (gmn < bi) atomicMin(lo + bi, gmn);
       if (gmx > bi) atomicMax(hi + bi, gmx);
+#pragma unroll
+      for (int w = 0; w < kReachWords; ++w)
+        if (gm[w]) atomicOr(reach + static_cast<std::int64_t>(bi) * kReachWords + w, gm[w]);
     }
   }
   for (int d = 16; d > 0; d /= 2) widest = max(widest, __shfl_down_sync(kAll, widest, d));
   if (threadIdx.x % 32 == 0 && widest > 0) atomicMax(span, widest);
+  if (__any_sync(kAll, far) && threadIdx.x % 32 == 0) span[1] = 1;
 }
 
 __device__ inline index_t reach_of(std::int64_t i, const offset_t* __restrict__ rp, const index_t* __restrict__ ci) {
@@ -272,15 +297,16 @@ index_t row_period(const CsrMatrix& S) {
 }
 
 void block_intervals(const CsrMatrix& S, index_t block_size, Array<std::int32_t>& lo, Array<std::int32_t>& hi,
-                     Array<std::int32_t>& span) {
+                     Array<std::uint32_t>& reach, Array<std::int32_t>& span) {
   const cudaStream_t stream = device_stream();
   const index_t blocks = static_cast<index_t>(lo.size());
-  SAGA_CUDA(cudaMemsetAsync(span.data(), 0, sizeof(std::int32_t), stream));
+  SAGA_CUDA(cudaMemsetAsync(span.data(), 0, 2 * sizeof(std::int32_t), stream));
   if (blocks == 0) return;
+  SAGA_CUDA(cudaMemsetAsync(reach.data(), 0, reach.size() * sizeof(std::uint32_t), stream));
   identity_kernel<<<saga::cuda::grid_capped(blocks), kThreads, 0, stream>>>(blocks, lo.data(), hi.data());
   SAGA_CUDA_LAUNCH("blocked MIS-2 intervals (identity)");
   intervals_kernel<<<saga::cuda::grid_capped(S.rows()), kThreads, 0, stream>>>(
-      S.rows(), block_size, S.row_ptr().data(), S.col().data(), lo.data(), hi.data(), span.data());
+      S.rows(), block_size, S.row_ptr().data(), S.col().data(), lo.data(), hi.data(), reach.data(), span.data());
   SAGA_CUDA_LAUNCH("blocked MIS-2 intervals");
 }
 

@@ -20,6 +20,7 @@ TEST_CASE("GPU blocked MIS-2: period, schedule and members equal the host's, run
   graphs.emplace_back("3D 7-pt", poisson(Stencil::fd3d_7pt, sized(41, 14), Space::host));
   graphs.emplace_back("3D 27-pt", poisson(Stencil::fe3d_27pt, sized(23, 10), Space::host));
   graphs.emplace_back("nonsymmetric", random_nonsymmetric_graph(sized(200000, 5000), 3, rng));
+  graphs.emplace_back("nonsymmetric banded", banded_nonsymmetric_graph(sized(60000, 3000), 300, 0.01, rng));
   RmatParams rp;
   rp.scale = sized(13, 10);
   rp.seed = rng();
