@@ -23,9 +23,11 @@ Aggregates aggregate_mis2(const CsrMatrix& S, std::uint32_t seed, const Mis2Opti
 
 Aggregates aggregate_greedy(const CsrMatrix& S) { return aggregate_from_roots(S, lexicographic_mis2(S)); }
 
-Aggregates aggregate_blocked_greedy(const CsrMatrix& S, std::uint32_t seed, const BlockedGreedyParams& p, int level) {
-  const index_t block_size = block_size_for(S, level == 0 ? p.block_size : p.coarse_block_size, p.align,
-                                            BlockedGreedyParams::kMaxBlockSize);
+Aggregates aggregate_blocked_greedy(const CsrMatrix& S, std::uint32_t seed, const BlockedGreedyParams& p,
+                                    const AggregationLevel& where) {
+  if (where.nullspace_columns > p.max_nullspace_columns) return aggregate_mis2(S, seed, p.mis2.options());
+  const index_t block_size = block_size_for(S, where.level == 0 ? p.block_size : p.coarse_block_size, p.align,
+                                            BlockedGreedyParams::kMaxBlockSize, p.star_block_size);
   // The GPU decides about colours x block size nodes in sequence, at ~0.1 us
   // a node (H100). Where that exceeds a sixteenth of the nodes (and 2^16:
   // small levels are sequential anyway, and cheap), MIS-2 rounds are faster:
@@ -37,6 +39,8 @@ Aggregates aggregate_blocked_greedy(const CsrMatrix& S, std::uint32_t seed, cons
     log_info("blocked aggregation: {}; roots from MIS-2 rounds", schedule.unfit);
     return aggregate_mis2(S, seed, p.mis2.options());
   }
+  log_info("blocked aggregation: {} blocks of {} nodes in {} colours", schedule.blocks, schedule.block_size,
+           schedule.colours());
   Aggregates a = aggregate_from_roots(S, blocked_mis2(S, schedule), p.mis2.options());
   a.block_colours = schedule.colours();
   return a;
@@ -106,7 +110,7 @@ namespace {
 class Mis2 final : public AggregationMethod {
  public:
   explicit Mis2(const Mis2Options& o) : options_(o) {}
-  Aggregates aggregate(const CsrMatrix& S, std::uint32_t seed, int) const override {
+  Aggregates aggregate(const CsrMatrix& S, std::uint32_t seed, const AggregationLevel&) const override {
     return aggregate_mis2(S, seed, options_);
   }
 
@@ -115,7 +119,9 @@ class Mis2 final : public AggregationMethod {
 };
 class Greedy final : public AggregationMethod {
  public:
-  Aggregates aggregate(const CsrMatrix& S, std::uint32_t, int) const override { return aggregate_greedy(S); }
+  Aggregates aggregate(const CsrMatrix& S, std::uint32_t, const AggregationLevel&) const override {
+    return aggregate_greedy(S);
+  }
 };
 struct GreedyComponent {
   static constexpr const char* name = "greedy";
@@ -128,8 +134,8 @@ struct GreedyComponent {
 class BlockedGreedy final : public AggregationMethod {
  public:
   explicit BlockedGreedy(const BlockedGreedyParams& p) : p_(p) {}
-  Aggregates aggregate(const CsrMatrix& S, std::uint32_t seed, int level) const override {
-    return aggregate_blocked_greedy(S, seed, p_, level);
+  Aggregates aggregate(const CsrMatrix& S, std::uint32_t seed, const AggregationLevel& where) const override {
+    return aggregate_blocked_greedy(S, seed, p_, where);
   }
 
  private:
@@ -160,7 +166,7 @@ const AggregationRegistry& aggregation_methods() {
     reg.add<Mis2Component>();
     reg.add<BlockedGreedyComponent>();
     add_phased_aggregation(reg);
-    reg.set_default("mis2");
+    reg.set_default("blocked");
     return reg;
   }();
   return r;

@@ -59,13 +59,21 @@ struct Mis2Params {
 };
 Aggregates aggregate_greedy(const CsrMatrix& S);
 
+// What a method may know of the level it aggregates.
+struct AggregationLevel {
+  int level = 0;              // 0: the finest
+  int nullspace_columns = 1;  // of the level's near-nullspace (6 for 3D elasticity)
+};
+
 // Greedy roots visited block by block (amg/blocked_mis2.hpp), with MIS-2
 // rounds where the block schedule does not fit (too many colours, too wide a
 // span for a CTA, or too many nodes decided in sequence).
 struct BlockedGreedyParams {
   int block_size = 4096;
   int coarse_block_size = 2048;
+  int star_block_size = 2048;
   int align = 2;
+  int max_nullspace_columns = 1;
   static constexpr int kMaxBlockSize = 1 << 20;  // 128 KB of flags in a CTA's shared memory
   int max_colours = 64;
   Mis2Params mis2;
@@ -79,6 +87,11 @@ struct BlockedGreedyParams {
       "block_size on the coarse levels (level 1 on): their grid lines are shorter, and smaller blocks run more "
       "at once",
       in_range(32, kMaxBlockSize));
+    v("star_block_size", star_block_size,
+      "where a period (a plane) holds a level's block size and every row reaches the next and the previous plane "
+      "with one entry each (a star stencil: 3D 7-point), blocks of whole grid lines of at least this many nodes "
+      "instead of whole planes (more blocks at once, the same iterations); 0: whole planes",
+      in_range(0, kMaxBlockSize));
     v("align", align,
       "round the block size up to whole periods of the matrix (a grid line in 2D, a plane in 3D): to one period "
       "where a period holds block_size nodes, else to a multiple of this many periods; 0: no rounding",
@@ -87,12 +100,19 @@ struct BlockedGreedyParams {
       "a level whose blocks need more colours (a badly banded numbering), or whose colours would decide more than "
       "a sixteenth of its nodes in sequence, takes its roots from MIS-2 rounds",
       in_range(1, 4096));
+    v("max_nullspace_columns", max_nullspace_columns,
+      "levels whose near-nullspace has more columns take their roots from MIS-2 rounds (elasticity: greedy's "
+      "compact aggregates, 6 coarse columns each, raise the operator complexity from 2.2 to 3.2 at the same "
+      "iterations)",
+      at_least(1));
     mis2.visit(v);
   }
 };
-// Level 0 takes blocks of at least p.block_size nodes, coarser levels of p.coarse_block_size.
+// Level 0 takes blocks of at least p.block_size nodes, coarser levels of
+// p.coarse_block_size; levels with more near-nullspace columns than
+// p.max_nullspace_columns take MIS-2 rounds.
 Aggregates aggregate_blocked_greedy(const CsrMatrix& S, std::uint32_t seed, const BlockedGreedyParams& p,
-                                    int level = 0);
+                                    const AggregationLevel& where = {});
 // The two joining passes around given roots (1 = root), which must be a
 // maximal distance-2 independent set of S. On the GPU, graphs that
 // options.cooperative(S) admits run them in one cooperative kernel (the same
@@ -117,8 +137,7 @@ bool aggregate_from_roots_cooperative(const CsrMatrix& S, const Array<std::int32
 class AggregationMethod {
  public:
   virtual ~AggregationMethod() = default;
-  // level: 0 for the finest; a method may treat coarse levels otherwise.
-  virtual Aggregates aggregate(const CsrMatrix& S, std::uint32_t seed, int level) const = 0;
+  virtual Aggregates aggregate(const CsrMatrix& S, std::uint32_t seed, const AggregationLevel& where) const = 0;
 };
 using AggregationRegistry = Registry<AggregationMethod>;
 const AggregationRegistry& aggregation_methods();

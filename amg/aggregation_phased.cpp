@@ -44,7 +44,7 @@ class Phased final : public AggregationMethod {
  public:
   explicit Phased(const PhasedParams& p) : p_(p) {}
 
-  Aggregates aggregate(const CsrMatrix& S, std::uint32_t seed, int) const override {
+  Aggregates aggregate(const CsrMatrix& S, std::uint32_t seed, const AggregationLevel&) const override {
     const Space s = S.space();
     const index_t n = S.rows();
     const offset_t* rp = S.row_ptr().data();

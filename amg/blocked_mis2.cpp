@@ -205,13 +205,60 @@ index_t row_period(const CsrMatrix& S) {
   return period;
 }
 
-index_t block_size_for(const CsrMatrix& S, index_t min_size, int align, index_t max_size) {
+index_t star_line(const CsrMatrix& S, index_t period) {
+  if (S.rows() == 0 || period < 2) return 0;
+  if (S.space() != Space::host) {
+    index_t r = 0;
+    SAGA_DEVICE_CALL(r = cuda::star_line(S, period));
+    return r;
+  }
+  const offset_t* rp = S.row_ptr().data();
+  const index_t* ci = S.col().data();
+  const index_t half = period / 2;
+  // The largest forward reach within half a period; -1 where the row is not a star.
+  const auto within = [&](index_t i) {
+    int ahead = 0, behind = 0;
+    index_t reach = 0;
+    for (offset_t a = rp[i]; a < rp[i + 1]; ++a) {
+      const index_t d = ci[a] - i;
+      if (d > half)
+        ++ahead;
+      else if (d < -half)
+        ++behind;
+      else
+        reach = std::max(reach, d);
+    }
+    return ahead > 1 || behind > 1 ? index_t(-1) : reach;
+  };
+  index_t most = 0;
+  for (index_t i = 0; i < S.rows(); ++i) {
+    const index_t r = within(i);
+    if (r < 0) return 0;
+    most = std::max(most, r);
+  }
+  index_t line = most;
+  for (index_t i = 0; i < S.rows(); ++i) {
+    const index_t r = within(i);
+    if (2 * static_cast<std::int64_t>(r) > most) line = std::min(line, r);
+  }
+  return line;
+}
+
+index_t block_size_for(const CsrMatrix& S, index_t min_size, int align, index_t max_size, index_t star_size) {
   index_t b = min_size;
   if (align > 0) {
     const std::int64_t period = row_period(S);
-    // One period where it alone holds min_size nodes (a plane in 3D); else a
-    // multiple of `align` periods (several grid lines in 2D).
-    const std::int64_t unit = period >= min_size ? period : std::int64_t(align) * period;
+    std::int64_t unit = 0;
+    if (period >= min_size && star_size > 0) {  // a plane: whole lines where the stencil is a star
+      const std::int64_t line = star_line(S, static_cast<index_t>(period));
+      if (line >= 32 && 2 * std::int64_t(align) * line <= period) {
+        unit = std::int64_t(align) * line;
+        min_size = star_size;
+      }
+    }
+    // Else one period where it alone holds min_size nodes (a plane in 3D); else
+    // a multiple of `align` periods (several grid lines in 2D).
+    if (unit == 0) unit = period >= min_size ? period : std::int64_t(align) * period;
     if (unit > 0) b = static_cast<index_t>(std::min<std::int64_t>(max_size, (min_size + unit - 1) / unit * unit));
   }
   return std::min(b, max_size);

@@ -71,10 +71,22 @@ struct BlockSchedule {
 
 // The period above (0 for an empty or lower triangular pattern).
 index_t row_period(const CsrMatrix& S);
+// The line of a star stencil: where every row of S has at most one entry
+// more than half a period ahead and one more than half a period behind (3D
+// 7-point: the neighbours in the next and previous plane), the least of the
+// rows' largest forward reach within half a period, among the rows reaching
+// more than half the largest such reach (a grid line); else 0.
+index_t star_line(const CsrMatrix& S, index_t period);
+
 // The block size for at least min_size nodes a block: min_size itself, or
 // with align > 0 the smallest multiple of S's period (if the period is at
 // least min_size) or of align periods at or above it; at most max_size.
-index_t block_size_for(const CsrMatrix& S, index_t min_size, int align, index_t max_size);
+// With star_size > 0, a period of at least min_size nodes whose rows form a
+// star stencil with lines of at least 32 nodes (star_line) is cut into
+// blocks of whole lines instead: the smallest multiple of align lines at or
+// above star_size (3D 7-point: the same iterations, and the blocks of a
+// plane run at once).
+index_t block_size_for(const CsrMatrix& S, index_t min_size, int align, index_t max_size, index_t star_size = 0);
 
 // The schedule of S's blocks of block_size nodes. It does not fit where a
 // block and the nodes its rows reach exceed kMaxBlockFlagBits, where more
@@ -89,6 +101,7 @@ Array<std::int32_t> blocked_mis2(const CsrMatrix& S, const BlockSchedule& schedu
 
 namespace cuda {
 index_t row_period(const CsrMatrix& S);
+index_t star_line(const CsrMatrix& S, index_t period);
 // lo[X] / hi[X]: the lowest / highest block that block X's rows reach (X
 // itself included; the host closes them under the reverse direction); lo and
 // hi hold `blocks` entries each; span[0]: the largest |column - row|.

@@ -482,7 +482,8 @@ Hierarchy::Hierarchy(CsrMatrix A, const SetupParams& params, NearNullspace ns,
     auto aggregate = [&](double theta) {
       const CsrMatrix S = step("strength", [&] { return strength->strong(G, theta); });
       return step("aggregation", [&] {
-        amg::Aggregates ag = aggregation->aggregate(S, params_.seed + static_cast<std::uint32_t>(lvl), lvl);
+        amg::Aggregates ag = aggregation->aggregate(S, params_.seed + static_cast<std::uint32_t>(lvl),
+                                                       amg::AggregationLevel{lvl, L.nullspace_columns});
         if (ag.unaggregated > 0) amg::singletons_for_weak_nodes(G, ag);
         if (blocks) ag = amg::unknowns_aggregates(ag, L.node_of);
         return ag;

@@ -123,6 +123,53 @@ __global__ void period_kernel(index_t n, const offset_t* __restrict__ rp, const 
   if (threadIdx.x % 32 == 0 && mine < most) atomicMin(reach + 1, mine);
 }
 
+// Row i's largest forward reach within half a period, or -1 where it has more
+// than one entry beyond half a period ahead or behind (not a star stencil).
+__device__ inline index_t star_reach(std::int64_t i, index_t half, const offset_t* __restrict__ rp,
+                                     const index_t* __restrict__ ci) {
+  int ahead = 0, behind = 0;
+  index_t reach = 0;
+  for (offset_t a = rp[i]; a < rp[i + 1]; ++a) {
+    const index_t d = static_cast<index_t>(ci[a] - i);
+    if (d > half)
+      ++ahead;
+    else if (d < -half)
+      ++behind;
+    else
+      reach = max(reach, d);
+  }
+  return ahead > 1 || behind > 1 ? -1 : reach;
+}
+// out[0]: 1 where some row is not a star; out[1]: the largest star reach.
+__global__ void star_reach_kernel(index_t n, index_t half, const offset_t* __restrict__ rp,
+                                  const index_t* __restrict__ ci, index_t* out) {
+  index_t most = 0;
+  bool not_star = false;
+  for (std::int64_t i = saga::cuda::global_thread(); i < n; i += saga::cuda::grid_stride()) {
+    const index_t r = star_reach(i, half, rp, ci);
+    not_star |= r < 0;
+    most = max(most, r);
+  }
+  for (int d = 16; d > 0; d /= 2) most = max(most, __shfl_down_sync(kAll, most, d));
+  const bool any = __any_sync(kAll, not_star);
+  if (threadIdx.x % 32 == 0) {
+    if (any) out[0] = 1;
+    if (most > 0) atomicMax(out + 1, most);
+  }
+}
+// out[2]: the least star reach above half of out[1] (out[2] starts at out[1]).
+__global__ void star_line_kernel(index_t n, index_t half, const offset_t* __restrict__ rp,
+                                 const index_t* __restrict__ ci, index_t* out) {
+  const index_t most = out[1];
+  index_t mine = most;
+  for (std::int64_t i = saga::cuda::global_thread(); i < n; i += saga::cuda::grid_stride()) {
+    const index_t r = star_reach(i, half, rp, ci);
+    if (2 * static_cast<std::int64_t>(r) > most) mine = min(mine, r);
+  }
+  for (int d = 16; d > 0; d /= 2) mine = min(mine, __shfl_down_sync(kAll, mine, d));
+  if (threadIdx.x % 32 == 0 && mine < most) atomicMin(out + 2, mine);
+}
+
 __device__ inline bool bit(const unsigned* bits, int d) {
   return (static_cast<const volatile unsigned*>(bits)[d >> 5] >> (d & 31)) & 1u;
 }
@@ -294,6 +341,22 @@ index_t row_period(const CsrMatrix& S) {
   period_kernel<<<grid, kThreads, 0, stream>>>(S.rows(), S.row_ptr().data(), S.col().data(), reach.data());
   SAGA_CUDA_LAUNCH("row period");
   return reach.get(1);
+}
+
+index_t star_line(const CsrMatrix& S, index_t period) {
+  if (S.rows() == 0 || period < 2) return 0;
+  const cudaStream_t stream = device_stream();
+  Array<index_t> out = Array<index_t>::zeros(3, Space::device, "star line");
+  const unsigned grid = saga::cuda::grid_capped(S.rows());
+  star_reach_kernel<<<grid, kThreads, 0, stream>>>(S.rows(), period / 2, S.row_ptr().data(), S.col().data(),
+                                                   out.data());
+  SAGA_CUDA_LAUNCH("star reach");
+  SAGA_CUDA(cudaMemcpyAsync(out.data() + 2, out.data() + 1, sizeof(index_t), cudaMemcpyDeviceToDevice, stream));
+  star_line_kernel<<<grid, kThreads, 0, stream>>>(S.rows(), period / 2, S.row_ptr().data(), S.col().data(),
+                                                  out.data());
+  SAGA_CUDA_LAUNCH("star line");
+  const std::vector<index_t> r = out.to_vector();
+  return r[0] ? 0 : r[2];
 }
 
 void block_intervals(const CsrMatrix& S, index_t block_size, Array<std::int32_t>& lo, Array<std::int32_t>& hi,

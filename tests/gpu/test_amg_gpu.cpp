@@ -140,7 +140,7 @@ TEST_CASE("GPU lexicographic MIS-2 (dataflow kernel) and every aggregation metho
       CAPTURE(name);
       const auto mh = amg::aggregation_methods().create(Component(name), Space::host);
       const auto md = amg::aggregation_methods().create(Component(name), Space::device);
-      const amg::Aggregates ah = mh->aggregate(Gh, 9, 0), ad = md->aggregate(Gd, 9, 0);
+      const amg::Aggregates ah = mh->aggregate(Gh, 9, {}), ad = md->aggregate(Gd, 9, {});
       CHECK(ad.count == ah.count);
       CHECK(ad.of_node.to_vector() == ah.of_node.to_vector());
     }

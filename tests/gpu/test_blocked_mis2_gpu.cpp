@@ -1,5 +1,5 @@
 // Blocked greedy MIS-2 on the GPU (amg/cuda/blocked_mis2_cuda.cu) against the
-// host: the row period, the block schedule made from the device's block
+// host: the row period, the star stencil's line, the block schedule made from the device's block
 // intervals, and the member set, for blocks of one warp's width to blocks
 // whose flags need more than the default 48 KB of shared memory (and blocks
 // too wide for a CTA, refused alike); on grids, a nonsymmetric pattern, an
@@ -29,7 +29,10 @@ TEST_CASE("GPU blocked MIS-2: period, schedule and members equal the host's, run
   for (const auto& [name, Sh] : graphs) {
     CAPTURE(name);
     const CsrMatrix Sd = Sh.to(Space::device);
-    CHECK(amg::row_period(Sd) == amg::row_period(Sh));
+    const index_t period = amg::row_period(Sh);
+    CHECK(amg::row_period(Sd) == period);
+    CHECK(amg::star_line(Sd, period) == amg::star_line(Sh, period));
+    CHECK(amg::star_line(Sd, 2 * period + 7) == amg::star_line(Sh, 2 * period + 7));
     for (index_t b : {32, 100, 4096, 40000, 300000, 1 << 20}) {  // 300000: past the default 48 KB of shared memory
       CAPTURE(b);
       const amg::BlockSchedule sh = amg::block_schedule(Sh, b, 4096), sd = amg::block_schedule(Sd, b, 4096);

@@ -163,9 +163,9 @@ TEST_CASE("every aggregation method: each node in one aggregate, aggregates conn
     CAPTURE(name);
     const auto method = amg::aggregation_methods().create(Component(name), Space::host);
     for (const CsrMatrix& G : graphs) {
-      const amg::Aggregates ag = method->aggregate(G, 11, 0);
+      const amg::Aggregates ag = method->aggregate(G, 11, {});
       const std::vector<index_t> a = ag.of_node.to_vector();
-      CHECK(method->aggregate(G, 11, 0).of_node.to_vector() == a);
+      CHECK(method->aggregate(G, 11, {}).of_node.to_vector() == a);
       REQUIRE(ag.count > 0);
       std::vector<std::vector<index_t>> members(ag.count);
       const auto nb = neighbours(G);
@@ -465,7 +465,7 @@ TEST_CASE("nodes without strong neighbours: isolated ones stay out of the coarse
   const CsrMatrix S = amg::symmetric_strength(A, diagonal(A, true), 0.08);
   for (const std::string& name : amg::aggregation_methods().names()) {
     CAPTURE(name);
-    amg::Aggregates a = amg::aggregation_methods().create(Component(name), Space::host)->aggregate(S, 1, 0);
+    amg::Aggregates a = amg::aggregation_methods().create(Component(name), Space::host)->aggregate(S, 1, {});
     CHECK(a.of_node.to_vector() == std::vector<index_t>{0, 0, -1, -1});
     CHECK(a.unaggregated == 2);
     amg::singletons_for_weak_nodes(A, a);

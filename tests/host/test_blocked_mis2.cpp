@@ -110,6 +110,21 @@ TEST_CASE("row period: a grid line in 2D, a plane in 3D; block sizes rounded to 
   CHECK(amg::block_size_for(P, 21, 2, 1 << 20) == 40);
 }
 
+TEST_CASE("star stencils: the line of a 3D 7-point grid; planes cut into blocks of whole lines") {
+  CHECK(amg::star_line(poisson(Stencil::fd3d_7pt, 40, Space::host), 1600) == 40);
+  CHECK(amg::star_line(poisson(Stencil::fe3d_27pt, 40, Space::host), 1600) == 0);  // 9 entries in the next plane
+  CHECK(amg::star_line(poisson(Stencil::fd2d_5pt, 40, Space::host), 40) == 1);     // a line's "line" is a node
+  const CsrMatrix P = poisson(Stencil::fd3d_7pt, 40, Space::host);                  // planes of 1600 nodes
+  CHECK(amg::block_size_for(P, 1000, 2, 1 << 20) == 1600);                          // no star size: whole planes
+  CHECK(amg::block_size_for(P, 1000, 2, 1 << 20, 300) == 320);                      // 8 lines
+  CHECK(amg::block_size_for(P, 1000, 1, 1 << 20, 300) == 320);
+  CHECK(amg::block_size_for(P, 2000, 2, 1 << 20, 300) == 3200);  // a plane holds fewer than 2000: 2 planes
+  const CsrMatrix Q = poisson(Stencil::fe3d_27pt, 40, Space::host);
+  CHECK(amg::block_size_for(Q, 1000, 2, 1 << 20, 300) == 1600);  // not a star: whole planes
+  const CsrMatrix thin = poisson(Stencil::fd3d_7pt, 20, Space::host);  // lines of 20 < 32 nodes: whole planes
+  CHECK(amg::block_size_for(thin, 100, 2, 1 << 20, 50) == 400);
+}
+
 TEST_CASE("block schedule of a 2D grid in blocks of two lines: three colours, first fit in block order") {
   // 8 x 8 five-point grid, blocks of 16 nodes: block k touches k - 1 and k + 1.
   const amg::BlockSchedule s = amg::block_schedule(poisson(Stencil::fd2d_5pt, 8, Space::host), 16, 64);
@@ -174,10 +189,14 @@ TEST_CASE("blocked aggregation: colours reported; MIS-2 rounds where the schedul
   const amg::Aggregates a = amg::aggregate_blocked_greedy(P, 3, amg::BlockedGreedyParams{});
   CHECK(a.block_colours == 1);  // 4096 nodes: one block of 64 periods
   // Coarse levels take blocks of coarse_block_size (2048: 16 periods of 128 nodes): two blocks, two colours.
-  CHECK(amg::aggregate_blocked_greedy(P, 3, amg::BlockedGreedyParams{}, 1).block_colours == 2);
+  CHECK(amg::aggregate_blocked_greedy(P, 3, amg::BlockedGreedyParams{}, {1, 1}).block_colours == 2);
   amg::BlockedGreedyParams coarse_wide;
   coarse_wide.coarse_block_size = 4096;
-  CHECK(amg::aggregate_blocked_greedy(P, 3, coarse_wide, 1).block_colours == 1);
+  CHECK(amg::aggregate_blocked_greedy(P, 3, coarse_wide, {1, 1}).block_colours == 1);
+  // More near-nullspace columns than max_nullspace_columns (1): MIS-2 rounds.
+  const amg::Aggregates six = amg::aggregate_blocked_greedy(P, 3, amg::BlockedGreedyParams{}, {0, 6});
+  CHECK(six.block_colours == 0);
+  CHECK(six.of_node.to_vector() == amg::aggregate_mis2(P, 3, amg::BlockedGreedyParams{}.mis2.options()).of_node.to_vector());
   amg::BlockedGreedyParams small;
   small.block_size = 128;
   small.align = 0;

@@ -31,7 +31,7 @@ TEST_CASE("registries know their components, defaults and backends") {
   CHECK_FALSE(krylov_methods().has("sor"));
   CHECK(amg::coarse_solvers().names() == std::vector<std::string>{"dense_cholesky", "dense_lu"});
   CHECK(amg::strength_measures().default_name(Space::host) == "symmetric");
-  CHECK(amg::aggregation_methods().default_name(Space::host) == "mis2");
+  CHECK(amg::aggregation_methods().default_name(Space::host) == "blocked");
   CHECK(problem_generators().names() ==
         std::vector<std::string>{"poisson", "fe", "matrix_market", "convection_diffusion", "rmat_laplacian", "elasticity"});
   CHECK(smoothers().default_name(Space::host) == "jacobi");
