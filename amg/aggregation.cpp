@@ -28,12 +28,15 @@ Aggregates aggregate_blocked_greedy(const CsrMatrix& S, std::uint32_t seed, cons
   if (where.nullspace_columns > p.max_nullspace_columns) return aggregate_mis2(S, seed, p.mis2.options());
   const index_t block_size = block_size_for(S, where.level == 0 ? p.block_size : p.coarse_block_size, p.align,
                                             BlockedGreedyParams::kMaxBlockSize, p.star_block_size);
-  // The GPU decides about colours x block size nodes in sequence, at ~0.1 us
-  // a node (H100). Where that exceeds a sixteenth of the nodes (and 2^16:
-  // small levels are sequential anyway, and cheap), MIS-2 rounds are faster:
-  // the blocks are too few or too wide (a large bandwidth), not the grid lines
-  // the method is for. The seed levels stay below 3% of their nodes.
-  const std::int64_t max_serial = std::max<std::int64_t>(std::int64_t(1) << 16, S.rows() / 16);
+  // The GPU decides about colours x block size nodes in sequence, at 0.1-0.4
+  // us a node (H100; more on coarse levels with long rows). Where that exceeds
+  // a sixteenth of the nodes and 8192 nodes (~1-3 ms), MIS-2 rounds are
+  // faster: the blocks are too few or too wide (a large bandwidth), not the
+  // grid lines the method is for. With a floor of 2^16 a 2D 9-point rotated
+  // level of 14.6k nodes (77 entries a row) took 7.1 ms in 5 colours of one
+  // block each; at 8192 the seed problems keep their iterations
+  // (docs/aggregation.md).
+  const std::int64_t max_serial = std::max<std::int64_t>(8192, S.rows() / 16);
   const BlockSchedule schedule = block_schedule(S, block_size, p.max_colours, max_serial);
   if (!schedule.fits()) {  // no parallel blocks: MIS-2 rounds (block_colours stays 0 in the report)
     log_info("blocked aggregation: {}; roots from MIS-2 rounds", schedule.unfit);

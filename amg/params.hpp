@@ -25,7 +25,7 @@ struct SetupParams {
   Component spgemm;               // SpGEMM algorithm of the setup ("" = the backend's default)
   Component coarse_solver = "dense_cholesky";
   Component strength = "symmetric";
-  Component aggregation = "mis2";
+  Component aggregation = "blocked";
   Component nullspace = "constant";  // amg/nullspace.hpp: constant, file, rigid_body
   // The Galerkin product R (A P) in this many blocks of R's rows, each with
   // only its own rows of A P (0: as many as keep each block's A P within 3/4 of

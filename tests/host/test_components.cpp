@@ -127,7 +127,7 @@ TEST_CASE("configs are trees of (name, options); every old form still reads") {
   CHECK(j["smoother"]["params"]["omega"] == 0.6);
   CHECK(j["spgemm"]["name"] == "gustavson");
   CHECK(j["strength"]["name"] == "symmetric");
-  CHECK(j["aggregation"]["name"] == "mis2");
+  CHECK(j["aggregation"]["name"] == "blocked");
   // Old forms: a plain name, amg.omega for the smoother's weight.
   const RunConfig o = parse_config("amg: {smoother: jacobi, omega: 0.7, cycle: W}\nsolver: {type: cg}\n", "c.yaml");
   CHECK(o.amg.smoother.options.find("omega")->text == "0.7");
