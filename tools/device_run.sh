@@ -12,7 +12,8 @@
 # 3D 7-pt N=128 with every SpGEMM; --scale profiles the setup at N=128, 256, 512.
 # --setup profiles the default setup of every seed config (10 repetitions) and of N=512 (2).
 # --aggregation compares the aggregation methods (AGG_METHODS, default "greedy mis2
-# phased") on the seed suite and N=512, and theta 0 / 0.08 / 0.25 on the variants and FE.
+# phased") on the seed suite, N=512 and the variant / FE / elasticity configs, and
+# theta 0 / 0.08 / 0.25 on the variants and FE (default aggregation).
 # --spmspv runs saga-bench-spmspv (SpMSpV against SpMV, MIS-2 full sweeps
 # against frontier rounds) and profiles the seed setups with and without frontier rounds.
 # --dcsr runs saga-bench-dcsr (DCSR against CSR: SpMV, conversion,
@@ -189,6 +190,18 @@ if [ $AGG = 1 ]; then
       rep=5; [ "$name" = poisson_3d7_N512 ] && rep=1
       echo "=== $name $m" >> "$OUT/aggregation.txt"
       ./build-device/tools/saga profile-setup "$cfg" --backend cuda --repeat $rep --set amg.aggregation=$m \
+        2>&1 | grep -E "^setup|aggregation|levels|operator" >> "$OUT/aggregation.txt"
+      ./build-device/tools/saga solve "$cfg" --backend cuda --set amg.aggregation=$m 2>&1 \
+        | grep -E "^time|iterations [0-9]|hierarchy" >> "$OUT/aggregation.txt"
+    done
+  done
+  # The methods on the variant, FE and elasticity configs (their own settings).
+  for cfg in configs/poisson_2d5_anisotropic.yaml configs/poisson_2d9_rotated.yaml configs/poisson_3d7_checkerboard.yaml \
+             configs/fe_square_3a.yaml configs/fe_box_4.yaml configs/fe_box_random_coefficient.yaml configs/elasticity_bar.yaml; do
+    name=$(basename "$cfg" .yaml)
+    for m in ${AGG_METHODS:-greedy mis2 phased}; do
+      echo "=== $name $m" >> "$OUT/aggregation.txt"
+      ./build-device/tools/saga profile-setup "$cfg" --backend cuda --repeat 3 --set amg.aggregation=$m \
         2>&1 | grep -E "^setup|aggregation|levels|operator" >> "$OUT/aggregation.txt"
       ./build-device/tools/saga solve "$cfg" --backend cuda --set amg.aggregation=$m 2>&1 \
         | grep -E "^time|iterations [0-9]|hierarchy" >> "$OUT/aggregation.txt"
