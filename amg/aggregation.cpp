@@ -23,23 +23,37 @@ Aggregates aggregate_mis2(const CsrMatrix& S, std::uint32_t seed, const Mis2Opti
 
 Aggregates aggregate_greedy(const CsrMatrix& S) { return aggregate_from_roots(S, lexicographic_mis2(S)); }
 
+double blocked_visit_seconds(const CsrMatrix& S, const BlockSchedule& schedule) {
+  // Measured on the H100 (docs/aggregation.md): ~3 us a window up to rows of
+  // ~22 entries (the lanes walk their rows in batches), in proportion to the
+  // mean row above (9 us a window at 65 entries).
+  const double mean_row = S.rows() > 0 ? static_cast<double>(S.nnz()) / S.rows() : 0.0;
+  const double windows = static_cast<double>(schedule.colours()) * ((std::min(schedule.block_size, S.rows()) + 31) / 32);
+  return windows * 3e-6 * std::max(1.0, mean_row / 22);
+}
+
 Aggregates aggregate_blocked_greedy(const CsrMatrix& S, std::uint32_t seed, const BlockedGreedyParams& p,
                                     const AggregationLevel& where) {
   if (where.nullspace_columns > p.max_nullspace_columns) return aggregate_mis2(S, seed, p.mis2.options());
   const index_t block_size = block_size_for(S, where.level == 0 ? p.block_size : p.coarse_block_size, p.align,
                                             BlockedGreedyParams::kMaxBlockSize, p.star_block_size);
-  // The GPU decides about colours x block size nodes in sequence, at 0.1-0.4
-  // us a node (H100; more on coarse levels with long rows). Where that exceeds
-  // a sixteenth of the nodes and 8192 nodes (~1-3 ms), MIS-2 rounds are
-  // faster: the blocks are too few or too wide (a large bandwidth), not the
-  // grid lines the method is for. With a floor of 2^16 a 2D 9-point rotated
-  // level of 14.6k nodes (77 entries a row) took 7.1 ms in 5 colours of one
-  // block each; at 8192 the seed problems keep their iterations
-  // (docs/aggregation.md).
-  const std::int64_t max_serial = std::max<std::int64_t>(8192, S.rows() / 16);
-  const BlockSchedule schedule = block_schedule(S, block_size, p.max_colours, max_serial);
+  const BlockSchedule schedule = block_schedule(S, block_size, p.max_colours);
   if (!schedule.fits()) {  // no parallel blocks: MIS-2 rounds (block_colours stays 0 in the report)
     log_info("blocked aggregation: {}; roots from MIS-2 rounds", schedule.unfit);
+    return aggregate_mis2(S, seed, p.mis2.options());
+  }
+  // MIS-2 rounds where the visit would take longer than max(1.5 ms, 4 ns a
+  // node) on the GPU (the same rule on the host, so that both backends make
+  // the same aggregates): too few blocks a colour, or dense coarse levels
+  // (rows of 30-160 entries after a theta fallback). The seed problems' fine
+  // levels stay inside (27-point N = 101: 3.4 of 4.1 ms); a 2D 9-point
+  // rotated level of 14.6k nodes in 5 colours of one block each took 7.1 ms.
+  const double estimate = blocked_visit_seconds(S, schedule);
+  const double budget = std::max(1.5e-3, 4e-9 * S.rows());
+  if (estimate > budget) {
+    log_info("blocked aggregation: {} blocks of {} nodes in {} colours would take about {:.1f} ms on the GPU (more "
+             "than {:.1f} ms); roots from MIS-2 rounds",
+             schedule.blocks, schedule.block_size, schedule.colours(), 1e3 * estimate, 1e3 * budget);
     return aggregate_mis2(S, seed, p.mis2.options());
   }
   log_info("blocked aggregation: {} blocks of {} nodes in {} colours", schedule.blocks, schedule.block_size,

@@ -59,6 +59,8 @@ struct Mis2Params {
 };
 Aggregates aggregate_greedy(const CsrMatrix& S);
 
+struct BlockSchedule;  // amg/blocked_mis2.hpp
+
 // What a method may know of the level it aggregates.
 struct AggregationLevel {
   int level = 0;              // 0: the finest
@@ -110,9 +112,13 @@ struct BlockedGreedyParams {
 };
 // Level 0 takes blocks of at least p.block_size nodes, coarser levels of
 // p.coarse_block_size; levels with more near-nullspace columns than
-// p.max_nullspace_columns take MIS-2 rounds.
+// p.max_nullspace_columns, whose schedule does not fit, or whose visit would
+// take long on the GPU (blocked_visit_seconds) take MIS-2 rounds.
 Aggregates aggregate_blocked_greedy(const CsrMatrix& S, std::uint32_t seed, const BlockedGreedyParams& p,
                                     const AggregationLevel& where = {});
+// The GPU visit's time by the schedule (colours x windows of 32 nodes x the
+// time of a window, from measurements on the H100).
+double blocked_visit_seconds(const CsrMatrix& S, const BlockSchedule& schedule);
 // The two joining passes around given roots (1 = root), which must be a
 // maximal distance-2 independent set of S. On the GPU, graphs that
 // options.cooperative(S) admits run them in one cooperative kernel (the same

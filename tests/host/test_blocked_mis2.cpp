@@ -202,6 +202,12 @@ TEST_CASE("blocked aggregation: colours reported; MIS-2 rounds where the schedul
   small.align = 0;
   const amg::Aggregates b = amg::aggregate_blocked_greedy(P, 3, small);
   CHECK(b.block_colours == 3);
+  // The GPU visit's estimate: colours x windows of 32 nodes x 3 us (rows of up to 22 entries).
+  CHECK(amg::blocked_visit_seconds(P, amg::block_schedule(P, 128, 64)) == doctest::Approx(3 * 4 * 3e-6));
+  const CsrMatrix dense = poisson(Stencil::fe3d_27pt, 6, Space::host);  // 216 nodes, rows of 8-27 entries
+  const double mean_row = static_cast<double>(dense.nnz()) / dense.rows();
+  CHECK(amg::blocked_visit_seconds(dense, amg::block_schedule(dense, 1000, 64)) ==
+        doctest::Approx(7 * 3e-6 * std::max(1.0, mean_row / 22)));
   // Blocks so wide that the colours run most of the nodes in sequence: MIS-2 rounds.
   const CsrMatrix wide = poisson(Stencil::fd2d_5pt, 600, Space::host);  // 360000 nodes
   amg::BlockedGreedyParams big;
