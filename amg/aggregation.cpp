@@ -24,12 +24,14 @@ Aggregates aggregate_mis2(const CsrMatrix& S, std::uint32_t seed, const Mis2Opti
 Aggregates aggregate_greedy(const CsrMatrix& S) { return aggregate_from_roots(S, lexicographic_mis2(S)); }
 
 double blocked_visit_seconds(const CsrMatrix& S, const BlockSchedule& schedule) {
-  // Measured on the H100 (docs/aggregation.md): ~3 us a window up to rows of
-  // ~22 entries (the lanes walk their rows in batches), in proportion to the
-  // mean row above (9 us a window at 65 entries).
+  // Measured on the H100 (docs/aggregation.md): ~3 us a window for rows of
+  // 5-22 entries; in proportion to the mean row above (the lanes walk their
+  // rows in batches: 9 us a window at 65 entries); more on sparse rows, where
+  // most nodes of a window become members one after another (8 us at 2
+  // entries a row, diagonal included, after a theta filter).
   const double mean_row = S.rows() > 0 ? static_cast<double>(S.nnz()) / S.rows() : 0.0;
   const double windows = static_cast<double>(schedule.colours()) * ((std::min(schedule.block_size, S.rows()) + 31) / 32);
-  return windows * 3e-6 * std::max(1.0, mean_row / 22);
+  return windows * 3e-6 * std::max({1.0, mean_row / 22, 6 / (mean_row + 1)});
 }
 
 Aggregates aggregate_blocked_greedy(const CsrMatrix& S, std::uint32_t seed, const BlockedGreedyParams& p,
