@@ -10,6 +10,7 @@
 #include "core/log.hpp"
 #include "core/parallel_for.hpp"
 #include "sparse/csr_ops.hpp"
+#include "sparse/csr_ops_functors.hpp"
 #include "sparse/scan.hpp"
 
 namespace saga::amg {
@@ -63,6 +64,14 @@ Aggregates aggregate_blocked_greedy(const CsrMatrix& S, std::uint32_t seed, cons
   Aggregates a = aggregate_from_roots(S, blocked_mis2(S, schedule), p.mis2.options());
   a.block_colours = schedule.colours();
   return a;
+}
+
+index_t nodes_without_neighbours(const CsrMatrix& S) {
+  const index_t n = S.rows();
+  Array<std::int32_t> has(n, S.space(), "nodes with a strong neighbour");
+  parallel_for(S.space(), n, saga::functors::FillInt32{has.data(), 1});
+  parallel_for(S.space(), n, amg_functors::DropIsolatedRoots{S.row_ptr().data(), S.col().data(), has.data()});
+  return static_cast<index_t>(n - count_flagged(has));
 }
 
 Aggregates aggregate_from_roots(const CsrMatrix& S, const Array<std::int32_t>& mis, const Mis2Options& options) {

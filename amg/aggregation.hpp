@@ -119,6 +119,9 @@ Aggregates aggregate_blocked_greedy(const CsrMatrix& S, std::uint32_t seed, cons
 // The GPU visit's time by the schedule (colours x windows of 32 nodes x the
 // time of a window, from measurements on the H100).
 double blocked_visit_seconds(const CsrMatrix& S, const BlockSchedule& schedule);
+// Nodes of S with no entry off the diagonal (no strong neighbour).
+index_t nodes_without_neighbours(const CsrMatrix& S);
+
 // The two joining passes around given roots (1 = root), which must be a
 // maximal distance-2 independent set of S. On the GPU, graphs that
 // options.cooperative(S) admits run them in one cooperative kernel (the same

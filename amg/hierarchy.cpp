@@ -479,8 +479,8 @@ Hierarchy::Hierarchy(CsrMatrix A, const SetupParams& params, NearNullspace ns,
       node_matrix = step("strength", [&] { return amg::node_matrix(L.A, L.node_of, L.nodes, *product); });
     const CsrMatrix& G = blocks ? node_matrix : L.A;
     st.nodes = G.rows();
-    auto aggregate = [&](double theta) {
-      const CsrMatrix S = step("strength", [&] { return strength->strong(G, theta); });
+    auto strong = [&](double theta) { return step("strength", [&] { return strength->strong(G, theta); }); };
+    auto aggregate = [&](const CsrMatrix& S) {
       return step("aggregation", [&] {
         amg::Aggregates ag = aggregation->aggregate(S, params_.seed + static_cast<std::uint32_t>(lvl),
                                                        amg::AggregationLevel{lvl, L.nullspace_columns});
@@ -489,8 +489,26 @@ Hierarchy::Hierarchy(CsrMatrix A, const SetupParams& params, NearNullspace ns,
         return ag;
       });
     };
-    amg::Aggregates ag = aggregate(here.theta);
-    if (here.theta > 0 && ag.count + ag.unaggregated > G.rows() / 2) {
+    // A node without strong neighbours ends as a singleton aggregate or left
+    // out, so where they are more than half the rows the fallback below is
+    // certain: theta = 0 at once, without aggregating twice (blocked
+    // aggregation on such rows, most nodes members one after another, took
+    // 1.5-2 ms on a 29k-row level of the checkerboard problem).
+    amg::Aggregates ag;
+    CsrMatrix S = strong(here.theta);
+    if (here.theta > 0 && !blocks) {
+      const index_t lone = step("strength", [&] { return amg::nodes_without_neighbours(S); });
+      if (lone > G.rows() / 2) {
+        st.theta_fallback = fmt::format("theta = {} leaves {} of {} rows without strong neighbours; theta = 0 used "
+                                        "on this level",
+                                        here.theta, lone, G.rows());
+        log_info("level {}: {}", lvl, st.theta_fallback);
+        S = strong(0.0);
+        st.theta = 0.0;
+      }
+    }
+    ag = aggregate(S);
+    if (st.theta_fallback.empty() && here.theta > 0 && ag.count + ag.unaggregated > G.rows() / 2) {
       // With theta > 0 a coarse operator can lose most of its strong
       // connections (every off-diagonal below theta of the diagonal), and the
       // level would hardly coarsen (many aggregates, or many nodes left out
@@ -500,7 +518,8 @@ Hierarchy::Hierarchy(CsrMatrix A, const SetupParams& params, NearNullspace ns,
                                       "rows; theta = 0 used on this level",
                                       here.theta, ag.count, ag.unaggregated, G.rows());
       log_info("level {}: {}", lvl, st.theta_fallback);
-      ag = aggregate(0.0);
+      S = CsrMatrix();  // its memory back before the next strength graph
+      ag = aggregate(strong(0.0));
       st.theta = 0.0;
     }
     st.aggregates = ag.count;

@@ -136,6 +136,7 @@ TEST_CASE("GPU lexicographic MIS-2 (dataflow kernel) and every aggregation metho
     const CsrMatrix Gd = Gh.to(Space::device);
     const std::vector<std::int32_t> want = amg::lexicographic_mis2(Gh).to_vector();
     for (int run = 0; run < 3; ++run) CHECK(amg::lexicographic_mis2(Gd).to_vector() == want);
+    CHECK(amg::nodes_without_neighbours(Gd) == amg::nodes_without_neighbours(Gh));  // R-MAT: isolated vertices
     for (const std::string& name : amg::aggregation_methods().names()) {
       CAPTURE(name);
       const auto mh = amg::aggregation_methods().create(Component(name), Space::host);

@@ -514,6 +514,16 @@ TEST_CASE("theta > 0 that would stop coarsening falls back to theta = 0 on that 
   CHECK(L.back().rows <= 50);
   CHECK(L[0].theta == 0.25);
   CHECK(L[1].theta == 0.0);
+  // Every node of level 1 is without strong neighbours at 0.25: the fallback is decided before aggregating,
+  // and the level's aggregates are those of its theta = 0 strength graph.
+  CHECK(L[1].theta_fallback.find("rows without strong neighbours") != std::string::npos);
+  const CsrMatrix& A1 = h.levels()[1].A;
+  CHECK(amg::nodes_without_neighbours(amg::symmetric_strength(A1, diagonal(A1, true), 0.25)) == A1.rows());
+  const CsrMatrix S1 = amg::symmetric_strength(A1, diagonal(A1, true), 0.0);
+  CHECK(amg::nodes_without_neighbours(S1) == 0);
+  const amg::Aggregates a1 =
+      amg::aggregation_methods().create(Component(p.aggregation.name), Space::host)->aggregate(S1, p.seed + 1, {1, 1});
+  CHECK(h.levels()[1].aggregates.to_vector() == a1.of_node.to_vector());
 }
 
 TEST_CASE("rho(D^-1 A) by Lanczos: Eigen's largest eigenvalue, closed forms, breakdowns") {
