@@ -100,14 +100,11 @@ BlockSchedule schedule_of(const std::vector<std::int32_t>& colour_of, int colour
   return s;
 }
 
-std::string too_many_colours(index_t blocks, index_t block_size, int max_colours) {
-  return fmt::format("{} blocks of {} nodes need more than {} colours", blocks, block_size, max_colours);
-}
-
 // First fit in block order over the intervals. Block Y < X lies in its own
 // interval, so the intervals of Y and X meet iff hi[Y] >= lo[X]: a colour is
-// free for X iff the highest hi among its blocks is below lo[X].
-std::string colour_intervals(const std::vector<std::int32_t>& lo, const std::vector<std::int32_t>& hi,
+// free for X iff the highest hi among its blocks is below lo[X]. False where
+// more than max_colours colours would be needed.
+bool colour_intervals(const std::vector<std::int32_t>& lo, const std::vector<std::int32_t>& hi,
                              int max_colours, std::vector<std::int32_t>& colour_of, int& colours) {
   std::vector<std::int32_t> highest;
   colour_of.resize(lo.size());
@@ -115,14 +112,14 @@ std::string colour_intervals(const std::vector<std::int32_t>& lo, const std::vec
     std::size_t c = 0;
     while (c < highest.size() && highest[c] >= lo[x]) ++c;
     if (c == highest.size()) {
-      if (static_cast<int>(c) == max_colours) return "over";
+      if (static_cast<int>(c) == max_colours) return false;
       highest.push_back(hi[x]);
     }
     highest[c] = std::max(highest[c], hi[x]);
     colour_of[x] = static_cast<std::int32_t>(c);
   }
   colours = static_cast<int>(highest.size());
-  return {};
+  return true;
 }
 
 template <class F>
@@ -136,8 +133,9 @@ void for_each_offset(const ReachMask& m, F f) {
 // conflict iff their rows reach a common block Z (out[X] and out[Y] meet),
 // i.e. Y reaches some Z that X reaches. in[Z] (the blocks reaching Z) is
 // out's transpose, so the blocks before X that conflict with it are
-// { Z + e : Z = X + d, d in out[X], e in in[Z] }.
-std::string colour_block_graph(const std::vector<ReachMask>& out, int max_colours,
+// { Z + e : Z = X + d, d in out[X], e in in[Z] }. False where more than
+// max_colours colours would be needed.
+bool colour_block_graph(const std::vector<ReachMask>& out, int max_colours,
                                std::vector<std::int32_t>& colour_of, int& colours) {
   const std::int64_t nb = static_cast<std::int64_t>(out.size());
   std::vector<ReachMask> in(out.size(), ReachMask{});
@@ -159,13 +157,13 @@ std::string colour_block_graph(const std::vector<ReachMask>& out, int max_colour
     int c = 0;
     while (c < colours && seen[c] == x) ++c;
     if (c == colours) {
-      if (colours == max_colours) return "over";
+      if (colours == max_colours) return false;
       ++colours;
       seen.push_back(-1);
     }
     colour_of[x] = c;
   }
-  return {};
+  return true;
 }
 
 void host_visit(const CsrMatrix& S, const BlockSchedule& sched, Array<std::int32_t>& in) {
@@ -288,32 +286,29 @@ BlockSchedule block_schedule(const CsrMatrix& S, index_t block_size, int max_col
     masks = sp[1] == 0;
     if (masks && blocks > 0) dreach.copy_to_host(reinterpret_cast<std::uint32_t*>(reach.data()));
   }
-  BlockSchedule s;
-  if (block_size + 2 * std::int64_t(span) + 64 > kMaxBlockFlagBits) {
+  const auto unfit = [&](std::string why) {
+    BlockSchedule s;
     s.block_size = block_size;
     s.blocks = blocks;
     s.span = span;
-    s.unfit = fmt::format("a block of {} nodes and the span {} on both sides need more than the {} flag bits a CTA "
-                          "holds",
-                          block_size, span, kMaxBlockFlagBits);
+    s.unfit = std::move(why);
     return s;
-  }
+  };
+  if (block_size + 2 * std::int64_t(span) + 64 > kMaxBlockFlagBits)
+    return unfit(fmt::format("a block of {} nodes and the span {} on both sides need more than the {} flag bits a "
+                             "CTA holds",
+                             block_size, span, kMaxBlockFlagBits));
   std::vector<std::int32_t> colour_of;
   int colours = 0;
-  std::string over;
+  bool coloured = false;
   if (masks) {
-    over = colour_block_graph(reach, max_colours, colour_of, colours);
+    coloured = colour_block_graph(reach, max_colours, colour_of, colours);
   } else {
     close_hulls(lo, hi);
-    over = colour_intervals(lo, hi, max_colours, colour_of, colours);
+    coloured = colour_intervals(lo, hi, max_colours, colour_of, colours);
   }
-  if (!over.empty()) {
-    s.block_size = block_size;
-    s.blocks = blocks;
-    s.span = span;
-    s.unfit = too_many_colours(blocks, block_size, max_colours);
-    return s;
-  }
+  if (!coloured)
+    return unfit(fmt::format("{} blocks of {} nodes need more than {} colours", blocks, block_size, max_colours));
   return schedule_of(colour_of, colours, S.rows(), block_size, span, max_serial);
 }
 
