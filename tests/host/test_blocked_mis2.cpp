@@ -169,7 +169,9 @@ TEST_CASE("blocked MIS-2 is the sequential visit in schedule order, a distance-2
   graphs.emplace_back(banded_nonsymmetric_graph(900, 40, 0.06, rng), false);
   graphs.emplace_back(poisson(Stencil::fd2d_5pt, 31, Space::host), true);
   graphs.emplace_back(poisson(Stencil::fe3d_27pt, 9, Space::host), true);
-  for (const auto& [S, symmetric] : graphs) {
+  for (const auto& graph : graphs) {  // (no structured binding: CAPTURE's lambda cannot name one in C++17)
+    const CsrMatrix& S = graph.first;
+    const bool symmetric = graph.second;
     CAPTURE(S.rows());
     for (index_t b : {32, 77, 200, 5000}) {
       CAPTURE(b);
