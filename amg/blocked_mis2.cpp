@@ -166,6 +166,23 @@ bool colour_block_graph(const std::vector<ReachMask>& out, int max_colours,
   return true;
 }
 
+// The period rule over one value per row (row_period: the reach; star_line:
+// the reach within half a period): the least of the values above half the
+// largest; -1 where some value is negative (the row disqualifies S).
+template <class Value>
+index_t least_above_half_of_largest(index_t n, Value value) {
+  index_t most = 0;
+  for (index_t i = 0; i < n; ++i) {
+    const index_t v = value(i);
+    if (v < 0) return -1;
+    most = std::max(most, v);
+  }
+  index_t least = most;
+  for (index_t i = 0; i < n; ++i)
+    if (2 * static_cast<std::int64_t>(value(i)) > most) least = std::min(least, value(i));
+  return least;
+}
+
 void host_visit(const CsrMatrix& S, const BlockSchedule& sched, Array<std::int32_t>& in) {
   const offset_t* rp = S.row_ptr().data();
   const index_t* ci = S.col().data();
@@ -194,13 +211,9 @@ index_t row_period(const CsrMatrix& S) {
   }
   const offset_t* rp = S.row_ptr().data();
   const index_t* ci = S.col().data();
-  const auto reach = [&](index_t i) { return rp[i + 1] > rp[i] ? ci[rp[i + 1] - 1] - i : 0; };  // sorted rows
-  index_t most = 0;
-  for (index_t i = 0; i < S.rows(); ++i) most = std::max(most, reach(i));
-  index_t period = most;
-  for (index_t i = 0; i < S.rows(); ++i)
-    if (2 * static_cast<std::int64_t>(reach(i)) > most) period = std::min(period, reach(i));
-  return period;
+  return least_above_half_of_largest(S.rows(), [&](index_t i) {  // reaches below 0 (lower rows) count as 0
+    return rp[i + 1] > rp[i] ? std::max<index_t>(0, ci[rp[i + 1] - 1] - i) : 0;  // sorted rows
+  });
 }
 
 index_t star_line(const CsrMatrix& S, index_t period) {
@@ -228,18 +241,7 @@ index_t star_line(const CsrMatrix& S, index_t period) {
     }
     return ahead > 1 || behind > 1 ? index_t(-1) : reach;
   };
-  index_t most = 0;
-  for (index_t i = 0; i < S.rows(); ++i) {
-    const index_t r = within(i);
-    if (r < 0) return 0;
-    most = std::max(most, r);
-  }
-  index_t line = most;
-  for (index_t i = 0; i < S.rows(); ++i) {
-    const index_t r = within(i);
-    if (2 * static_cast<std::int64_t>(r) > most) line = std::min(line, r);
-  }
-  return line;
+  return std::max<index_t>(0, least_above_half_of_largest(S.rows(), within));
 }
 
 index_t block_size_for(const CsrMatrix& S, index_t min_size, int align, index_t max_size, index_t star_size) {
