@@ -69,7 +69,7 @@ struct AggregationLevel {
 
 // Greedy roots visited block by block (amg/blocked_mis2.hpp), with MIS-2
 // rounds where the block schedule does not fit (too many colours, too wide a
-// span for a CTA, or too many nodes decided in sequence).
+// span for a CTA) or its visit would take long on the GPU.
 struct BlockedGreedyParams {
   int block_size = 4096;
   int coarse_block_size = 2048;
@@ -99,8 +99,8 @@ struct BlockedGreedyParams {
       "where a period holds block_size nodes, else to a multiple of this many periods; 0: no rounding",
       in_range(0, 64));
     v("max_colours", max_colours,
-      "a level whose blocks need more colours (a badly banded numbering), or whose colours would decide more than "
-      "a sixteenth of its nodes in sequence, takes its roots from MIS-2 rounds",
+      "a level whose blocks need more colours (a badly banded numbering) takes its roots from MIS-2 rounds, as does "
+      "one whose visit would take more than max(1.5 ms, 4 ns a node) on the GPU",
       in_range(1, 4096));
     v("max_nullspace_columns", max_nullspace_columns,
       "levels whose near-nullspace has more columns take their roots from MIS-2 rounds (elasticity: greedy's "
@@ -137,11 +137,11 @@ bool aggregate_from_roots_cooperative(const CsrMatrix& S, const Array<std::int32
 }  // namespace cuda
 
 // Aggregation methods, behind the aggregation registry (amg.aggregation):
-//   mis2 (default): hash priorities seeded with amg.seed + level
-//   (deterministic); greedy: roots in node order, the aggregates of PyAMG's
-//   standard aggregation (fewest iterations, slowest setup on the GPU);
-//   blocked: greedy's roots in coloured blocks (greedy's iterations at 2-4x
-//   mis2's aggregation time); phased (amg/aggregation_phased.cpp).
+//   blocked (default): greedy's roots in coloured blocks (greedy's
+//   iterations at 1.3-3x mis2's aggregation time); mis2: hash priorities
+//   seeded with amg.seed + level (deterministic; the fastest setup); greedy:
+//   roots in node order, the aggregates of PyAMG's standard aggregation
+//   (slowest setup on the GPU); phased (amg/aggregation_phased.cpp).
 //   docs/aggregation.md compares them.
 class AggregationMethod {
  public:

@@ -29,11 +29,12 @@
 // node further, its rows at the end of a line do not), a plane in 3D (the
 // top plane's rows, which reach less, are not counted).
 //
-// The block graph is over-approximated by intervals: block X is taken to
-// touch every block between the lowest and the highest block its rows reach,
-// and every block whose rows' interval holds X (so a nonsymmetric S is safe);
-// two blocks whose intervals meet get different colours (first fit, in block
-// order). Banded numberings (grids, their coarse levels, meshes in a
+// Colours (first fit, in block order): two blocks whose rows reach a common
+// block get different colours (so a nonsymmetric S is safe), from each
+// block's ReachMask where every row stays within kReach blocks; else by
+// intervals: block X is taken to touch every block between the lowest and
+// the highest block its rows reach, and every block whose rows' interval
+// holds X, and two blocks whose intervals meet get different colours. Banded numberings (grids, their coarse levels, meshes in a
 // local order) give a few colours; a graph numbered at random gives one block
 // per colour, which is no faster than the dataflow greedy: the schedule then
 // reports it does not fit (`fits()`, with the reason), and the caller
