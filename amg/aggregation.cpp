@@ -29,7 +29,10 @@ double blocked_visit_seconds(const CsrMatrix& S, const BlockSchedule& schedule) 
   // 5-22 entries; in proportion to the mean row above (the lanes walk their
   // rows in batches: 9 us a window at 65 entries); more on sparse rows, where
   // most nodes of a window become members one after another (8 us at 2
-  // entries a row, diagonal included, after a theta filter).
+  // entries a row, diagonal included, after a theta filter). One warp a
+  // block: the wavefront over lines (line_warps) only shortens the walk, and
+  // by how much depends on the lags the GPU measures, so the decision (the
+  // same on both backends) does not count on it.
   const double mean_row = S.rows() > 0 ? static_cast<double>(S.nnz()) / S.rows() : 0.0;
   const double windows = static_cast<double>(schedule.colours()) * ((std::min(schedule.block_size, S.rows()) + 31) / 32);
   return windows * 3e-6 * std::max({1.0, mean_row / 22, 6 / (mean_row + 1)});
@@ -38,9 +41,11 @@ double blocked_visit_seconds(const CsrMatrix& S, const BlockSchedule& schedule) 
 Aggregates aggregate_blocked_greedy(const CsrMatrix& S, std::uint32_t seed, const BlockedGreedyParams& p,
                                     const AggregationLevel& where) {
   if (where.nullspace_columns > p.max_nullspace_columns) return aggregate_mis2(S, seed, p.mis2.options());
-  const index_t block_size = block_size_for(S, where.level == 0 ? p.block_size : p.coarse_block_size, p.align,
-                                            BlockedGreedyParams::kMaxBlockSize, p.star_block_size);
-  const BlockSchedule schedule = block_schedule(S, block_size, p.max_colours);
+  const BlockShape shape = block_shape_for(S, where.level == 0 ? p.block_size : p.coarse_block_size, p.align,
+                                           BlockedGreedyParams::kMaxBlockSize, p.star_block_size);
+  BlockSchedule schedule = block_schedule(S, shape.size, p.max_colours);
+  schedule.line = shape.line;
+  schedule.line_warps = p.line_warps;
   if (!schedule.fits()) {  // no parallel blocks: MIS-2 rounds (block_colours stays 0 in the report)
     log_info("blocked aggregation: {}; roots from MIS-2 rounds", schedule.unfit);
     return aggregate_mis2(S, seed, p.mis2.options());
@@ -59,8 +64,8 @@ Aggregates aggregate_blocked_greedy(const CsrMatrix& S, std::uint32_t seed, cons
              schedule.blocks, schedule.block_size, schedule.colours(), 1e3 * estimate, 1e3 * budget);
     return aggregate_mis2(S, seed, p.mis2.options());
   }
-  log_info("blocked aggregation: {} blocks of {} nodes in {} colours", schedule.blocks, schedule.block_size,
-           schedule.colours());
+  log_info("blocked aggregation: {} blocks of {} nodes in {} colours, lines of {}", schedule.blocks,
+           schedule.block_size, schedule.colours(), schedule.line);
   Aggregates a = aggregate_from_roots(S, blocked_mis2(S, schedule), p.mis2.options());
   a.block_colours = schedule.colours();
   return a;

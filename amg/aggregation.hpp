@@ -12,6 +12,7 @@
 // of a visit in coloured blocks (blocked, amg/blocked_mis2.hpp).
 #include <cstdint>
 
+#include "amg/blocked_mis2.hpp"
 #include "amg/mis2.hpp"
 #include "core/registry.hpp"
 #include "sparse/csr.hpp"
@@ -78,6 +79,7 @@ struct BlockedGreedyParams {
   int max_nullspace_columns = 1;
   static constexpr int kMaxBlockSize = 1 << 20;  // 128 KB of flags in a CTA's shared memory
   int max_colours = 64;
+  int line_warps = 8;
   Mis2Params mis2;
   template <class V>
   void visit(V& v) {
@@ -102,6 +104,10 @@ struct BlockedGreedyParams {
       "a level whose blocks need more colours (a badly banded numbering) takes its roots from MIS-2 rounds, as does "
       "one whose visit would take more than max(1.5 ms, 4 ns a node) on the GPU",
       in_range(1, 4096));
+    v("line_warps", line_warps,
+      "warps a block on the GPU: they walk the block's grid lines as a wavefront, each line's windows once the "
+      "earlier lines have decided what they depend on (the same roots); 1: one warp walks the block",
+      in_range(1, kMaxLineWarps));
     v("max_nullspace_columns", max_nullspace_columns,
       "levels whose near-nullspace has more columns take their roots from MIS-2 rounds (elasticity: greedy's "
       "compact aggregates, 6 coarse columns each, raise the operator complexity from 2.2 to 3.2 at the same "
@@ -117,7 +123,7 @@ struct BlockedGreedyParams {
 Aggregates aggregate_blocked_greedy(const CsrMatrix& S, std::uint32_t seed, const BlockedGreedyParams& p,
                                     const AggregationLevel& where = {});
 // The GPU visit's time by the schedule (colours x windows of 32 nodes x the
-// time of a window, from measurements on the H100).
+// time of a window, from measurements on the H100), with one warp a block.
 double blocked_visit_seconds(const CsrMatrix& S, const BlockSchedule& schedule);
 // Nodes of S with no entry off the diagonal (no strong neighbour).
 index_t nodes_without_neighbours(const CsrMatrix& S);

@@ -216,17 +216,15 @@ index_t row_period(const CsrMatrix& S) {
   });
 }
 
-index_t star_line(const CsrMatrix& S, index_t period) {
-  if (S.rows() == 0 || period < 2) return 0;
-  if (S.space() != Space::host) {
-    index_t r = 0;
-    SAGA_DEVICE_CALL(r = cuda::star_line(S, period));
-    return r;
-  }
+namespace {
+// {star line, plane line}: the period rule over the rows' largest forward
+// reach within half a period; the star line only where every row has at most
+// one entry beyond half a period ahead and one behind.
+std::array<index_t, 2> host_plane_lines(const CsrMatrix& S, index_t period) {
   const offset_t* rp = S.row_ptr().data();
   const index_t* ci = S.col().data();
   const index_t half = period / 2;
-  // The largest forward reach within half a period; -1 where the row is not a star.
+  bool star = true;
   const auto within = [&](index_t i) {
     int ahead = 0, behind = 0;
     index_t reach = 0;
@@ -239,29 +237,59 @@ index_t star_line(const CsrMatrix& S, index_t period) {
       else
         reach = std::max(reach, d);
     }
-    return ahead > 1 || behind > 1 ? index_t(-1) : reach;
+    star = star && ahead <= 1 && behind <= 1;
+    return reach;
   };
-  return std::max<index_t>(0, least_above_half_of_largest(S.rows(), within));
+  const index_t line = std::max<index_t>(0, least_above_half_of_largest(S.rows(), within));
+  return {star ? line : 0, line};
 }
 
-index_t block_size_for(const CsrMatrix& S, index_t min_size, int align, index_t max_size, index_t star_size) {
-  index_t b = min_size;
+std::array<index_t, 2> plane_lines(const CsrMatrix& S, index_t period) {
+  if (S.rows() == 0 || period < 2) return {0, 0};
+  if (S.space() != Space::host) {
+    std::array<index_t, 2> r{};
+    SAGA_DEVICE_CALL(r = cuda::plane_lines(S, period));
+    return r;
+  }
+  return host_plane_lines(S, period);
+}
+}  // namespace
+
+index_t star_line(const CsrMatrix& S, index_t period) { return plane_lines(S, period)[0]; }
+index_t plane_line(const CsrMatrix& S, index_t period) { return plane_lines(S, period)[1]; }
+
+BlockShape block_shape_for(const CsrMatrix& S, index_t min_size, int align, index_t max_size, index_t star_size) {
+  BlockShape shape{min_size, 0};
   if (align > 0) {
     const std::int64_t period = row_period(S);
-    std::int64_t unit = 0;
-    if (period >= min_size && star_size > 0) {  // a plane: whole lines where the stencil is a star
-      const std::int64_t line = star_line(S, static_cast<index_t>(period));
-      if (line >= 32 && 2 * std::int64_t(align) * line <= period) {
-        unit = std::int64_t(align) * line;
+    std::int64_t unit = 0, line = 0;
+    if (period >= min_size) {  // a plane: whole lines where the stencil is a star, else whole planes
+      const std::array<index_t, 2> lines = plane_lines(S, static_cast<index_t>(period));
+      line = lines[1];
+      if (star_size > 0 && lines[0] >= 32 && 2 * std::int64_t(align) * lines[0] <= period) {
+        unit = std::int64_t(align) * lines[0];
+        line = lines[0];
         min_size = star_size;
       }
     }
     // Else one period where it alone holds min_size nodes (a plane in 3D); else
     // a multiple of `align` periods (several grid lines in 2D).
-    if (unit == 0) unit = period >= min_size ? period : std::int64_t(align) * period;
-    if (unit > 0) b = static_cast<index_t>(std::min<std::int64_t>(max_size, (min_size + unit - 1) / unit * unit));
+    if (unit == 0) {
+      unit = period >= min_size ? period : std::int64_t(align) * period;
+      if (period < min_size) line = period;
+    }
+    if (unit > 0) {
+      shape.size = static_cast<index_t>(std::min<std::int64_t>(max_size, (min_size + unit - 1) / unit * unit));
+      shape.line = static_cast<index_t>(line);
+    }
   }
-  return std::min(b, max_size);
+  shape.size = std::min(shape.size, max_size);
+  if (shape.line >= shape.size || shape.line < 32) shape.line = 0;  // lines of a window at least
+  return shape;
+}
+
+index_t block_size_for(const CsrMatrix& S, index_t min_size, int align, index_t max_size, index_t star_size) {
+  return block_shape_for(S, min_size, align, max_size, star_size).size;
 }
 
 BlockSchedule block_schedule(const CsrMatrix& S, index_t block_size, int max_colours, std::int64_t max_serial) {

@@ -59,8 +59,20 @@ constexpr int kReach = 63;
 constexpr int kReachWords = 4;
 using ReachMask = std::array<std::uint32_t, kReachWords>;
 
+// The GPU's wavefront (BlockSchedule::line): at most this many warps a block,
+// and blocks of more lines than kMaxWaveLines are walked by one warp.
+constexpr int kMaxLineWarps = 8;
+constexpr int kMaxWaveLines = 512;
+
 struct BlockSchedule {
   index_t block_size = 0;
+  // The GPU visits a block line by line, a warp a line, each line's windows
+  // once the earlier lines have decided every node they depend on (a
+  // wavefront: the same set as the sequential visit, sooner). line: nodes of
+  // a line (0: the block is one line); line_warps: warps a block (1: one warp
+  // walks the block). Neither changes the set.
+  index_t line = 0;
+  int line_warps = 1;
   index_t blocks = 0;
   index_t span = 0;                   // the largest |column - row| of S
   std::vector<index_t> order;         // block numbers, colour by colour, each colour in block order
@@ -78,6 +90,11 @@ index_t row_period(const CsrMatrix& S);
 // rows' largest forward reach within half a period, among the rows reaching
 // more than half the largest such reach (a grid line); else 0.
 index_t star_line(const CsrMatrix& S, index_t period);
+// The line of a plane whatever the stencil: the least of the rows' largest
+// forward reach within half a period, among the rows reaching more than half
+// the largest such reach (3D 7- and 27-point: a grid line; 0 where no row
+// reaches forward within half a period).
+index_t plane_line(const CsrMatrix& S, index_t period);
 
 // The block size for at least min_size nodes a block: min_size itself, or
 // with align > 0 the smallest multiple of S's period (if the period is at
@@ -88,6 +105,15 @@ index_t star_line(const CsrMatrix& S, index_t period);
 // above star_size (3D 7-point: the same iterations, and the blocks of a
 // plane run at once).
 index_t block_size_for(const CsrMatrix& S, index_t min_size, int align, index_t max_size, index_t star_size = 0);
+// The block size above and the line the GPU's wavefront walks a block by:
+// the unit the size was rounded to (a grid line: the period of a 2D grid, the
+// star line of a cut plane, plane_line of a whole plane); 0 without align,
+// where a block is one line, or where a line is shorter than a window of 32.
+struct BlockShape {
+  index_t size = 0;
+  index_t line = 0;
+};
+BlockShape block_shape_for(const CsrMatrix& S, index_t min_size, int align, index_t max_size, index_t star_size = 0);
 
 // The schedule of S's blocks of block_size nodes. It does not fit where a
 // block and the nodes its rows reach exceed kMaxBlockFlagBits, where more
@@ -102,7 +128,13 @@ Array<std::int32_t> blocked_mis2(const CsrMatrix& S, const BlockSchedule& schedu
 
 namespace cuda {
 index_t row_period(const CsrMatrix& S);
-index_t star_line(const CsrMatrix& S, index_t period);
+// {star line, plane line} (star_line and plane_line above) in one pass pair.
+std::array<index_t, 2> plane_lines(const CsrMatrix& S, index_t period);
+// The line of a plane whatever the stencil: the least of the rows' largest
+// forward reach within half a period, among the rows reaching more than half
+// the largest such reach (3D 7- and 27-point: a grid line; 0 where no row
+// reaches forward within half a period).
+index_t plane_line(const CsrMatrix& S, index_t period);
 // lo[X] / hi[X]: the lowest / highest block that block X's rows reach (X
 // itself included; the host closes them under the reverse direction); lo and
 // hi hold `blocks` entries each; span[0]: the largest |column - row|.

@@ -21,6 +21,7 @@
 // of one test per node.
 #include <algorithm>
 #include <climits>
+#include <cmath>
 
 #include "amg/blocked_mis2.hpp"
 #include "core/cuda_check.cuh"
@@ -98,76 +99,191 @@ __global__ void intervals_kernel(index_t n, index_t b, const offset_t* __restric
   if (__any_sync(kAll, far) && threadIdx.x % 32 == 0) span[1] = 1;
 }
 
-__device__ inline index_t reach_of(std::int64_t i, const offset_t* __restrict__ rp, const index_t* __restrict__ ci) {
-  return rp[i + 1] > rp[i] ? static_cast<index_t>(ci[rp[i + 1] - 1] - i) : 0;  // sorted rows
-}
-
-// reach[0]: the largest reach; then reach[1]: the least of those above half of it.
-__global__ void most_reach_kernel(index_t n, const offset_t* __restrict__ rp, const index_t* __restrict__ ci,
-                                  index_t* reach) {
-  index_t mine = 0;
-  for (std::int64_t i = saga::cuda::global_thread(); i < n; i += saga::cuda::grid_stride())
-    mine = max(mine, reach_of(i, rp, ci));
-  for (int d = 16; d > 0; d /= 2) mine = max(mine, __shfl_down_sync(kAll, mine, d));
-  if (threadIdx.x % 32 == 0 && mine > 0) atomicMax(reach, mine);
-}
-__global__ void period_kernel(index_t n, const offset_t* __restrict__ rp, const index_t* __restrict__ ci,
-                              index_t* reach) {
-  const index_t most = reach[0];
-  index_t mine = most;
-  for (std::int64_t i = saga::cuda::global_thread(); i < n; i += saga::cuda::grid_stride()) {
-    const index_t r = reach_of(i, rp, ci);
-    if (2 * static_cast<std::int64_t>(r) > most) mine = min(mine, r);
+// The period rule over one value per row (row_period: the reach; plane
+// lines: the reach within half a period), as in amg/blocked_mis2.cpp:
+// out[1] = the largest value (out[0] = 1 where a row raises the value's
+// flag), then out[2] = the least value above half of out[1] (out[2] starts
+// at out[1]).
+struct RowReach {  // last column - row, at least 0 (sorted rows)
+  const offset_t* rp;
+  const index_t* ci;
+  __device__ index_t operator()(std::int64_t i, bool&) const {
+    return rp[i + 1] > rp[i] ? max(index_t(0), static_cast<index_t>(ci[rp[i + 1] - 1] - i)) : 0;
   }
-  for (int d = 16; d > 0; d /= 2) mine = min(mine, __shfl_down_sync(kAll, mine, d));
-  if (threadIdx.x % 32 == 0 && mine < most) atomicMin(reach + 1, mine);
-}
-
-// Row i's largest forward reach within half a period, or -1 where it has more
-// than one entry beyond half a period ahead or behind (not a star stencil).
-__device__ inline index_t star_reach(std::int64_t i, index_t half, const offset_t* __restrict__ rp,
-                                     const index_t* __restrict__ ci) {
-  int ahead = 0, behind = 0;
-  index_t reach = 0;
-  for (offset_t a = rp[i]; a < rp[i + 1]; ++a) {
-    const index_t d = static_cast<index_t>(ci[a] - i);
-    if (d > half)
-      ++ahead;
-    else if (d < -half)
-      ++behind;
-    else
-      reach = max(reach, d);
+};
+struct ReachWithinHalf {  // the largest forward reach within half a period; flag: not a star row
+  const offset_t* rp;
+  const index_t* ci;
+  index_t half;
+  __device__ index_t operator()(std::int64_t i, bool& not_star) const {
+    int ahead = 0, behind = 0;
+    index_t reach = 0;
+    for (offset_t a = rp[i]; a < rp[i + 1]; ++a) {
+      const index_t d = static_cast<index_t>(ci[a] - i);
+      if (d > half)
+        ++ahead;
+      else if (d < -half)
+        ++behind;
+      else
+        reach = max(reach, d);
+    }
+    not_star |= ahead > 1 || behind > 1;
+    return reach;
   }
-  return ahead > 1 || behind > 1 ? -1 : reach;
-}
-// out[0]: 1 where some row is not a star; out[1]: the largest star reach.
-__global__ void star_reach_kernel(index_t n, index_t half, const offset_t* __restrict__ rp,
-                                  const index_t* __restrict__ ci, index_t* out) {
+};
+template <class Value>
+__global__ void largest_value_kernel(index_t n, Value value, index_t* out) {
   index_t most = 0;
-  bool not_star = false;
-  for (std::int64_t i = saga::cuda::global_thread(); i < n; i += saga::cuda::grid_stride()) {
-    const index_t r = star_reach(i, half, rp, ci);
-    not_star |= r < 0;
-    most = max(most, r);
-  }
+  bool flag = false;
+  for (std::int64_t i = saga::cuda::global_thread(); i < n; i += saga::cuda::grid_stride())
+    most = max(most, value(i, flag));
   for (int d = 16; d > 0; d /= 2) most = max(most, __shfl_down_sync(kAll, most, d));
-  const bool any = __any_sync(kAll, not_star);
+  const bool any = __any_sync(kAll, flag);
   if (threadIdx.x % 32 == 0) {
     if (any) out[0] = 1;
     if (most > 0) atomicMax(out + 1, most);
   }
 }
-// out[2]: the least star reach above half of out[1] (out[2] starts at out[1]).
-__global__ void star_line_kernel(index_t n, index_t half, const offset_t* __restrict__ rp,
-                                 const index_t* __restrict__ ci, index_t* out) {
+template <class Value>
+__global__ void least_above_half_kernel(index_t n, Value value, index_t* out) {
   const index_t most = out[1];
   index_t mine = most;
+  bool flag = false;
   for (std::int64_t i = saga::cuda::global_thread(); i < n; i += saga::cuda::grid_stride()) {
-    const index_t r = star_reach(i, half, rp, ci);
+    const index_t r = value(i, flag);
     if (2 * static_cast<std::int64_t>(r) > most) mine = min(mine, r);
   }
   for (int d = 16; d > 0; d /= 2) mine = min(mine, __shfl_down_sync(kAll, mine, d));
   if (threadIdx.x % 32 == 0 && mine < most) atomicMin(out + 2, mine);
+}
+template <class Value>
+std::vector<index_t> period_rule(const CsrMatrix& S, Value value) {
+  const cudaStream_t stream = device_stream();
+  Array<index_t> out = Array<index_t>::zeros(3, Space::device, "period rule");
+  const unsigned grid = saga::cuda::grid_capped(S.rows());
+  largest_value_kernel<<<grid, kThreads, 0, stream>>>(S.rows(), value, out.data());
+  SAGA_CUDA_LAUNCH("period rule: largest value");
+  SAGA_CUDA(cudaMemcpyAsync(out.data() + 2, out.data() + 1, sizeof(index_t), cudaMemcpyDeviceToDevice, stream));
+  least_above_half_kernel<<<grid, kThreads, 0, stream>>>(S.rows(), value, out.data());
+  SAGA_CUDA_LAUNCH("period rule: least value above half");
+  return out.to_vector();
+}
+
+// The wavefront's dependencies between lines (BlockSchedule::line). With
+// block-relative lines, node j lies on global line gl(j) = (j / b) * lines +
+// (j % b) / q at position pos(j) = (j % b) % q. Node m on an earlier line of
+// i's block can change what i reads only if N[m] and N[i] meet at some k, so
+// m - i = (k - i) - (k - m) in (line, position) offsets of two entries of S:
+// a pair of entries whose line offsets d1 and d2 = d1 + e differ by the e
+// lines between i and m. Per line offset modulo M (a power of two, at least
+// 4 lines; entries into the next plane meet in a slot with those of the
+// block's own lines) the least and the largest position offset of S's
+// entries and the diagonal's (0, 0); then lag[e] = max over slots c of
+// hi[c] - lo[(c + e) mod M] bounds how far along line L - e the nodes that
+// line L's node at position x depends on reach: x + lag[e]. The slots hold
+// every pair with d2 = d1 + e and some more: a bound, never too small.
+constexpr int kNoLag = INT_MIN;      // lag: no dependency on that line
+// The wavefront runs where its windows in sequence (one line's, then the lag
+// for every further line, or one warp's lines) are below this share of one
+// warp's walk; else one warp walks the block.
+constexpr double kWaveShare = 0.7;
+
+int offset_slots(int lines) {
+  int m = 256;
+  while (m < 4 * lines) m *= 2;
+  return m;
+}
+constexpr int kMaxOffsetSlots = 4 * kMaxWaveLines;
+
+__global__ void fill_offsets_kernel(int slots, int* lo, int* hi) {
+  for (std::int64_t d = saga::cuda::global_thread(); d < slots; d += saga::cuda::grid_stride()) {
+    lo[d] = INT_MAX;
+    hi[d] = INT_MIN;
+  }
+}
+
+// A thread per row, the warp in step over its rows' entries: lanes with the
+// same slot combine first (one shared atomic per slot and warp), CTAs
+// combine in shared memory, one global atomic per slot and CTA.
+__global__ void line_offsets_kernel(index_t n, int b, int q, int lines, int slots, const offset_t* __restrict__ rp,
+                                    const index_t* __restrict__ ci, int* lo, int* hi) {
+  extern __shared__ int shared_slots[];
+  int* slo = shared_slots;
+  int* shi = shared_slots + slots;
+  for (int d = threadIdx.x; d < slots; d += blockDim.x) slo[d] = INT_MAX, shi[d] = INT_MIN;
+  __syncthreads();
+  const auto line_of = [&](std::int64_t j) { return (j / b) * lines + (j % b) / q; };
+  for (std::int64_t t = saga::cuda::global_thread() - threadIdx.x % 32; t < n; t += saga::cuda::grid_stride()) {
+    const std::int64_t i = t + threadIdx.x % 32;
+    offset_t r0 = 0, r1 = 0;
+    std::int64_t li = 0;
+    int pi = 0;
+    if (i < n) r0 = rp[i], r1 = rp[i + 1], li = line_of(i), pi = static_cast<int>((i % b) % q);
+    const int len = static_cast<int>(r1 - r0);
+    const int most = static_cast<int>(__reduce_max_sync(kAll, static_cast<unsigned>(len)));
+    for (int a = 0; a < most; ++a) {
+      int key = -1, p = 0;
+      if (a < len) {
+        const std::int64_t c = ci[r0 + a];
+        key = static_cast<int>((line_of(c) - li) & (slots - 1));
+        p = static_cast<int>((c % b) % q) - pi;
+      }
+      const unsigned same = __match_any_sync(kAll, key);
+      const int mn = __reduce_min_sync(same, p), mx = __reduce_max_sync(same, p);
+      if (key >= 0 && (threadIdx.x % 32) == __ffs(same) - 1) {
+        atomicMin(slo + key, mn);
+        atomicMax(shi + key, mx);
+      }
+    }
+  }
+  __syncthreads();
+  for (int d = threadIdx.x; d < slots; d += blockDim.x)
+    if (slo[d] != INT_MAX) {
+      atomicMin(lo + d, slo[d]);
+      atomicMax(hi + d, shi[d]);
+    }
+}
+
+// One CTA (lines <= kMaxWaveLines): the lines back that hold something a
+// line depends on, as a list: out[0] = its length (-1 where the wavefront
+// would not pay, kWaveShare), then (e, lag[e]) pairs by increasing e.
+__global__ void line_lags_kernel(int lines, int q, int warps, int slots, const int* __restrict__ lo,
+                                 const int* __restrict__ hi, int* out) {
+  __shared__ int lag[kMaxWaveLines];
+  __shared__ int slo[kMaxOffsetSlots], shi[kMaxOffsetSlots];
+  for (int c = threadIdx.x; c < slots; c += blockDim.x) {
+    slo[c] = c == 0 ? min(lo[0], 0) : lo[c];  // the diagonal: (0, 0)
+    shi[c] = c == 0 ? max(hi[0], 0) : hi[c];
+  }
+  __syncthreads();
+  const auto lo_at = [&](int c) { return slo[c]; };
+  const auto hi_at = [&](int c) { return shi[c]; };
+  for (int e = 1 + threadIdx.x; e < lines; e += blockDim.x) {
+    int best = kNoLag;
+    for (int c = 0; c < slots; ++c) {
+      const int h = hi_at(c), l = lo_at((c + e) & (slots - 1));
+      if (h != INT_MIN && l != INT_MAX) best = max(best, h - l);
+    }
+    lag[e] = best;
+  }
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    // Line L's window k needs line L - e through window k + (31 + lag) / 32:
+    // the wavefront falls behind by that plus one window every e lines.
+    int count = 0;
+    double per_line_delay = 0;
+    for (int e = 1; e < lines; ++e) {
+      if (lag[e] == kNoLag || 31LL + lag[e] < 0) continue;  // nothing on line L - e that line L depends on
+      out[1 + 2 * count] = e;
+      out[2 + 2 * count] = lag[e];
+      ++count;
+      const long long reach = min(static_cast<long long>(q) + 31, 31LL + lag[e]);
+      per_line_delay = max(per_line_delay, static_cast<double>(1 + reach / 32) / e);
+    }
+    const double per_line = (q + 31) / 32, walkers = min(warps, lines);
+    const double wave = max(per_line + (lines - 1) * per_line_delay, ceil(lines / walkers) * per_line);
+    out[0] = wave < kWaveShare * lines * per_line ? count : -1;
+  }
 }
 
 __device__ inline bool bit(const unsigned* bits, int d) {
@@ -208,7 +324,7 @@ __device__ inline void prefetch_l1(const void* p) { asm volatile("prefetch.globa
 template <bool Staged, class RowAt>
 __device__ __forceinline__ unsigned free_nodes_together(const unsigned* bits, unsigned nodes, int self, int len,
                                                         int sub, RowAt row_at, offset_t r0) {
-  const int lane = threadIdx.x;
+  const int lane = threadIdx.x % 32;
   unsigned still = 0;
   for (unsigned rest = nodes; rest; rest &= rest - 1) {
     const int j = __ffs(rest) - 1;
@@ -237,7 +353,7 @@ __device__ __forceinline__ bool test_together(unsigned nodes, int maxlen) {
 template <bool Staged, class RowAt>
 __device__ __forceinline__ void decide_window(unsigned* bits, const index_t* row, int len, int sub, int i, int hb,
                                               bool active, RowAt row_at, offset_t r0, std::int32_t* __restrict__ in) {
-  const int lane = threadIdx.x;
+  const int lane = threadIdx.x % 32;
   const int self = active ? i - hb : 0, maxlen = __reduce_max_sync(kAll, static_cast<unsigned>(len));
   // Nodes covered already are out without a walk.
   unsigned candidates = __ballot_sync(kAll, active && !bit(bits, self));
@@ -267,63 +383,123 @@ __device__ __forceinline__ void decide_window(unsigned* bits, const index_t* row
   }
 }
 
-// Row bounds of node i, or an empty row past the block.
+// Row bounds of node i, or an empty row past the line.
 struct Rows {
   offset_t r0 = 0, r1 = 0;
 };
-__device__ inline Rows rows_of(int i, int end, const offset_t* __restrict__ rp) {
-  return i < end ? Rows{rp[i], rp[i + 1]} : Rows{};
+__device__ inline Rows rows_of(int i, int stop, const offset_t* __restrict__ rp) {
+  return i < stop ? Rows{rp[i], rp[i + 1]} : Rows{};
 }
-// The columns of the window at `base` (one range; empty past the block).
-__device__ inline Rows window_of(const Rows& mine, int base, int end) {
-  if (base >= end) return Rows{};
-  const int last = min(31, end - 1 - base);
+// The columns of the window at `base` (one range; empty past the line).
+__device__ inline Rows window_of(const Rows& mine, int base, int stop) {
+  if (base >= stop) return Rows{};
+  const int last = min(31, stop - 1 - base);
   return Rows{__shfl_sync(kAll, mine.r0, 0), __shfl_sync(kAll, mine.r1, last)};
 }
 
-// flag_words: shared-memory words of flags of the widest block (then the stage).
-__global__ void __launch_bounds__(32) visit_kernel(int n, int b, int span, int flag_words,
-                                                   const index_t* __restrict__ blocks,
-                                                   const offset_t* __restrict__ rp, const index_t* __restrict__ ci,
-                                                   unsigned* covered, std::int32_t* __restrict__ in) {
+// A warp's walk through its block: the windows of 32 nodes of its lines
+// (line, line + warps, ...), each window inside one line.
+struct Window {
+  int line, base, stop;  // stop: the line's end; base >= end: no window left
+};
+struct Walk {
+  int begin, end, q, warps;
+  __device__ Window at_line(int line) const {
+    const long long base = begin + static_cast<long long>(line) * q;
+    if (base >= end) return Window{line, end, end};
+    return Window{line, static_cast<int>(base), static_cast<int>(min(static_cast<long long>(end), base + q))};
+  }
+  __device__ Window after(const Window& w) const {
+    if (w.base >= end) return w;
+    return w.base + 32 < w.stop ? Window{w.line, w.base + 32, w.stop} : at_line(w.line + warps);
+  }
+};
+
+// flag_words: shared-memory words of flags of the widest block; then the
+// lags (lines words), the warps' progress (warps words) and their stages
+// (stage_words each). Warp w walks lines w, w + warps, ...; before a window it
+// waits until each earlier line the window depends on (lag) has been decided
+// far enough, and after it publishes how far it has come (done[w]: the
+// block-relative index of its first undecided node). The waits point only to
+// earlier lines, so they end; every node's reads wait for every earlier node
+// that could change them, and no later node writes what it reads before it
+// is decided (that node waits for it): the set is the sequential visit's.
+__global__ void __launch_bounds__(kMaxLineWarps * 32) visit_kernel(int n, int b, int q, int lines, int span,
+                                                                   int flag_words, int stage_words,
+                                                                   const index_t* __restrict__ blocks,
+                                                                   const int* __restrict__ lag,
+                                                                   const offset_t* __restrict__ rp,
+                                                                   const index_t* __restrict__ ci, unsigned* covered,
+                                                                   std::int32_t* __restrict__ in) {
   extern __shared__ unsigned shared[];
+  const int warps = blockDim.x / 32, warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   unsigned* bits = shared;
-  index_t* stage = reinterpret_cast<index_t*>(shared + flag_words);
-  const int lane = threadIdx.x;
+  int* lags = reinterpret_cast<int*>(shared + flag_words);  // the list of line_lags_kernel
+  volatile int* done = lags + 2 * lines;
+  index_t* stage = reinterpret_cast<index_t*>(lags + 2 * lines + warps) + warp * stage_words;
   const int begin = blocks[blockIdx.x] * b;
   const int end = min(n, begin + b);
   const int hb = max(0, begin - span) & ~31;  // the first node with a bit here
   const int reached = static_cast<int>(min(static_cast<long long>(n), static_cast<long long>(end) + span));
   const int words = (reached - hb + 31) / 32;
-  for (int w = lane; w < words; w += 32) bits[w] = covered[hb / 32 + w];  // flags of earlier colours
-  __syncwarp();
-  Rows now = rows_of(begin + lane, end, rp), next = rows_of(begin + 32 + lane, end, rp);
-  for (int base = begin; base < end; base += 32) {
-    const Rows after = rows_of(base + 64 + lane, end, rp);
+  for (int w = threadIdx.x; w < words; w += blockDim.x) bits[w] = covered[hb / 32 + w];  // flags of earlier colours
+  const int listed = lines > 1 ? lag[0] : -1;
+  for (int e = threadIdx.x; e < 2 * listed; e += blockDim.x) lags[e] = lag[1 + e];
+  if (threadIdx.x < warps) done[threadIdx.x] = threadIdx.x * q;
+  __syncthreads();
+  // listed < 0: the lags leave no room for a wavefront (or one line); warp 0 walks the block.
+  const int walkers = listed < 0 ? 1 : warps;
+  const Walk walk{begin, end, q, walkers};
+  Window now_w = walk.at_line(warp), next_w = walk.after(now_w);
+  if (warp >= walkers) now_w.base = next_w.base = end;
+  Rows now = rows_of(now_w.base + lane, now_w.stop, rp), next = rows_of(next_w.base + lane, next_w.stop, rp);
+  while (now_w.base < end) {
+    const Window after_w = walk.after(next_w);
+    const Rows after = rows_of(after_w.base + lane, after_w.stop, rp);
     {  // the columns of the next window into L1, a line per lane
-      const Rows w = window_of(next, base + 32, end);
+      const Rows w = window_of(next, next_w.base, next_w.stop);
       for (offset_t a = w.r0 + 32 * lane; a < w.r1; a += 32 * 32) prefetch_l1(ci + a);
     }
-    const int i = base + lane;
-    const bool active = i < end;
-    const Rows w = window_of(now, base, end);
+    const int i = now_w.base + lane;
+    const bool active = i < now_w.stop;
+    const Rows w = window_of(now, now_w.base, now_w.stop);
     const offset_t e0 = w.r0, e1 = w.r1;
     const int len = static_cast<int>(now.r1 - now.r0);
-    if (e1 - e0 <= kStage) {  // the usual case: every column read from shared memory
+    const bool staged = e1 - e0 <= stage_words;
+    if (staged) {
       for (offset_t a = e0 + lane; a < e1; a += 32) stage[a - e0] = ci[a] - hb;
       __syncwarp();
+    }
+    {  // wait for the earlier lines this window depends on
+      const int line_start = begin + now_w.line * q;
+      const int x_last = min(now_w.base + 32, now_w.stop) - 1 - line_start;
+      for (int c = 0; c < listed && lags[2 * c] <= now_w.line; ++c) {
+        const int source = now_w.line - lags[2 * c], owner = source % walkers;
+        const long long reach = static_cast<long long>(x_last) + lags[2 * c + 1];
+        if (owner == warp || reach < 0) continue;  // the warp's own line, or nothing it depends on
+        const int need = source * q + static_cast<int>(min(static_cast<long long>(q - 1), reach));
+        while (done[owner] <= need) {
+        }
+      }
+      __threadfence_block();  // what those windows wrote, before this one reads
+    }
+    if (staged) {  // the usual case: every column read from shared memory
       decide_window<true>(bits, active ? stage + (now.r0 - e0) : stage, len, 0, i, hb, active,
                           [&](offset_t r0) { return stage + (r0 - e0); }, now.r0, in);
     } else {
       decide_window<false>(bits, ci + now.r0, len, hb, i, hb, active, [&](offset_t r0) { return ci + r0; }, now.r0,
                            in);
     }
-    __syncwarp();  // the stage is rewritten by the next window
+    __syncwarp();  // the stage is rewritten by the next window; the covers are done
+    __threadfence_block();
+    if (lane == 0) done[warp] = next_w.base < end ? next_w.base - begin : INT_MAX;
+    now_w = next_w;
+    next_w = after_w;
     now = next;
     next = after;
   }
-  __syncwarp();
-  for (int w = lane; w < words; w += 32) {
+  __syncthreads();
+  for (int w = threadIdx.x; w < words; w += blockDim.x) {
     const unsigned v = static_cast<volatile unsigned*>(bits)[w];
     if (v) atomicOr(covered + hb / 32 + w, v);  // for later colours
   }
@@ -332,31 +508,13 @@ __global__ void __launch_bounds__(32) visit_kernel(int n, int b, int span, int f
 
 index_t row_period(const CsrMatrix& S) {
   if (S.rows() == 0) return 0;
-  const cudaStream_t stream = device_stream();
-  Array<index_t> reach = Array<index_t>::zeros(2, Space::device, "row period");
-  const unsigned grid = saga::cuda::grid_capped(S.rows());
-  most_reach_kernel<<<grid, kThreads, 0, stream>>>(S.rows(), S.row_ptr().data(), S.col().data(), reach.data());
-  SAGA_CUDA_LAUNCH("row reach");
-  SAGA_CUDA(cudaMemcpyAsync(reach.data() + 1, reach.data(), sizeof(index_t), cudaMemcpyDeviceToDevice, stream));
-  period_kernel<<<grid, kThreads, 0, stream>>>(S.rows(), S.row_ptr().data(), S.col().data(), reach.data());
-  SAGA_CUDA_LAUNCH("row period");
-  return reach.get(1);
+  return period_rule(S, RowReach{S.row_ptr().data(), S.col().data()})[2];
 }
 
-index_t star_line(const CsrMatrix& S, index_t period) {
-  if (S.rows() == 0 || period < 2) return 0;
-  const cudaStream_t stream = device_stream();
-  Array<index_t> out = Array<index_t>::zeros(3, Space::device, "star line");
-  const unsigned grid = saga::cuda::grid_capped(S.rows());
-  star_reach_kernel<<<grid, kThreads, 0, stream>>>(S.rows(), period / 2, S.row_ptr().data(), S.col().data(),
-                                                   out.data());
-  SAGA_CUDA_LAUNCH("star reach");
-  SAGA_CUDA(cudaMemcpyAsync(out.data() + 2, out.data() + 1, sizeof(index_t), cudaMemcpyDeviceToDevice, stream));
-  star_line_kernel<<<grid, kThreads, 0, stream>>>(S.rows(), period / 2, S.row_ptr().data(), S.col().data(),
-                                                  out.data());
-  SAGA_CUDA_LAUNCH("star line");
-  const std::vector<index_t> r = out.to_vector();
-  return r[0] ? 0 : r[2];
+std::array<index_t, 2> plane_lines(const CsrMatrix& S, index_t period) {
+  if (S.rows() == 0 || period < 2) return {0, 0};
+  const std::vector<index_t> r = period_rule(S, ReachWithinHalf{S.row_ptr().data(), S.col().data(), period / 2});
+  return {r[0] ? 0 : r[2], r[2]};
 }
 
 void block_intervals(const CsrMatrix& S, index_t block_size, Array<std::int32_t>& lo, Array<std::int32_t>& hi,
@@ -377,9 +535,24 @@ void blocked_mis2(const CsrMatrix& S, const BlockSchedule& schedule, Array<std::
   const index_t n = S.rows();
   if (n == 0) return;
   const cudaStream_t stream = device_stream();
+  const int b = schedule.block_size;
+  // The wavefront's lines: one line (a warp walking the block) without a
+  // line, with one warp, or with lines too many to track.
+  int q = schedule.line > 0 && schedule.line < b ? schedule.line : b;
+  int lines = (b + q - 1) / q;
+  const int warps = std::clamp(std::min(schedule.line_warps, lines), 1, kMaxLineWarps);
+  if (warps == 1 || lines > kMaxWaveLines) q = b, lines = 1;
+  {  // not even a lag of one window a line would pay (kWaveShare): no wavefront, no lags to find
+    const double per_line = (q + 31) / 32;
+    const double best = std::max(per_line + 2.0 * (lines - 1), std::ceil(double(lines) / warps) * per_line);
+    if (lines > 1 && best >= kWaveShare * lines * per_line) q = b, lines = 1;
+  }
+  const int used_warps = lines == 1 ? 1 : warps;
+  const int stage_words = used_warps == 1 ? kStage : kStage / 4;
   // The widest block's flags: its nodes and span on both sides, whole words, one more for the rounding.
   const std::int64_t flag_words = (schedule.block_size + 2 * std::int64_t(schedule.span)) / 32 + 2;
-  const std::size_t bytes = static_cast<std::size_t>(flag_words) * 4 + kStage * sizeof(index_t);
+  const std::size_t bytes = static_cast<std::size_t>(flag_words + 2 * lines + used_warps) * 4 +
+                            static_cast<std::size_t>(used_warps) * stage_words * sizeof(index_t);
   const std::size_t most =
       static_cast<std::size_t>(saga::cuda::device_attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin));
   SAGA_REQUIRE(bytes <= most,
@@ -387,6 +560,20 @@ void blocked_mis2(const CsrMatrix& S, const BlockSchedule& schedule, Array<std::
                schedule.block_size, schedule.span, bytes, most);
   if (bytes > 48 * 1024)
     SAGA_CUDA(cudaFuncSetAttribute(visit_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)));
+  Array<int> lag(lines > 1 ? 2 * lines : 0, Space::device, "blocked MIS-2 line lags");
+  if (lines > 1) {
+    const int slots = offset_slots(lines);
+    Array<int> offsets(2 * static_cast<std::size_t>(slots), Space::device, "blocked MIS-2 line offsets");
+    int* lo = offsets.data();
+    int* hi = lo + slots;
+    fill_offsets_kernel<<<saga::cuda::grid_capped(slots), kThreads, 0, stream>>>(slots, lo, hi);
+    SAGA_CUDA_LAUNCH("blocked MIS-2 line offsets (fill)");
+    line_offsets_kernel<<<saga::cuda::grid_capped(n), kThreads, 2 * slots * sizeof(int), stream>>>(
+        n, b, q, lines, slots, S.row_ptr().data(), S.col().data(), lo, hi);
+    SAGA_CUDA_LAUNCH("blocked MIS-2 line offsets");
+    line_lags_kernel<<<1, kThreads, 0, stream>>>(lines, q, used_warps, slots, lo, hi, lag.data());
+    SAGA_CUDA_LAUNCH("blocked MIS-2 line lags");
+  }
   const std::size_t n_words = (static_cast<std::size_t>(n) + 31) / 32;
   Array<unsigned> covered(n_words, Space::device, "blocked MIS-2 covered bits");
   SAGA_CUDA(cudaMemsetAsync(covered.data(), 0, n_words * sizeof(unsigned), stream));
@@ -394,9 +581,9 @@ void blocked_mis2(const CsrMatrix& S, const BlockSchedule& schedule, Array<std::
   const Array<index_t> order = Array<index_t>::from_vector(schedule.order, Space::device, "blocked MIS-2 order");
   for (int c = 0; c < schedule.colours(); ++c) {
     const index_t first = schedule.colour_start[c], count = schedule.colour_start[c + 1] - first;
-    visit_kernel<<<static_cast<unsigned>(count), 32, bytes, stream>>>(
-        n, schedule.block_size, schedule.span, static_cast<int>(flag_words), order.data() + first,
-        S.row_ptr().data(), S.col().data(), covered.data(), in_set.data());
+    visit_kernel<<<static_cast<unsigned>(count), 32 * used_warps, bytes, stream>>>(
+        n, b, q, lines, schedule.span, static_cast<int>(flag_words), stage_words, order.data() + first,
+        lines > 1 ? lag.data() : nullptr, S.row_ptr().data(), S.col().data(), covered.data(), in_set.data());
     SAGA_CUDA_LAUNCH("blocked MIS-2 visit");
   }
 }

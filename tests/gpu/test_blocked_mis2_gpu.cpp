@@ -1,6 +1,7 @@
 // Blocked greedy MIS-2 on the GPU (amg/cuda/blocked_mis2_cuda.cu) against the
 // host: the row period, the star stencil's line, the block schedule made from the device's block
-// intervals, and the member set, for blocks of one warp's width to blocks
+// intervals, and the member set (one warp a block, and the wavefront of warps
+// over lines of any length), for blocks of one warp's width to blocks
 // whose flags need more than the default 48 KB of shared memory (and blocks
 // too wide for a CTA, refused alike); on grids, a nonsymmetric pattern, an
 // R-MAT graph (hubs; a colour per block) and one node.
@@ -26,13 +27,17 @@ TEST_CASE("GPU blocked MIS-2: period, schedule and members equal the host's, run
   rp.seed = rng();
   graphs.emplace_back("R-MAT", rmat_laplacian(rp, 1.0, Space::host));
   graphs.emplace_back("one node", random_nonsymmetric_graph(1, 0, rng));
-  for (const auto& [name, Sh] : graphs) {
+  for (const auto& graph : graphs) {  // (no structured binding: CAPTURE's lambda cannot name one in C++17)
+    const std::string& name = graph.first;
+    const CsrMatrix& Sh = graph.second;
     CAPTURE(name);
     const CsrMatrix Sd = Sh.to(Space::device);
     const index_t period = amg::row_period(Sh);
     CHECK(amg::row_period(Sd) == period);
     CHECK(amg::star_line(Sd, period) == amg::star_line(Sh, period));
     CHECK(amg::star_line(Sd, 2 * period + 7) == amg::star_line(Sh, 2 * period + 7));
+    CHECK(amg::plane_line(Sd, period) == amg::plane_line(Sh, period));
+    CHECK(amg::plane_line(Sd, 2 * period + 7) == amg::plane_line(Sh, 2 * period + 7));
     for (index_t b : {32, 100, 4096, 40000, 300000, 1 << 20}) {  // 300000: past the default 48 KB of shared memory
       CAPTURE(b);
       const amg::BlockSchedule sh = amg::block_schedule(Sh, b, 4096), sd = amg::block_schedule(Sd, b, 4096);
@@ -43,6 +48,46 @@ TEST_CASE("GPU blocked MIS-2: period, schedule and members equal the host's, run
       CHECK(sd.colour_start == sh.colour_start);
       const std::vector<std::int32_t> want = amg::blocked_mis2(Sh, sh).to_vector();
       for (int run = 0; run < 3; ++run) CHECK(amg::blocked_mis2(Sd, sd).to_vector() == want);
+    }
+  }
+}
+
+TEST_CASE("GPU blocked MIS-2: the wavefront of warps over a block's lines gives the sequential visit's set") {
+  std::mt19937_64 rng(fresh_seed());
+  struct Case {
+    std::string name;
+    CsrMatrix S;
+    std::vector<index_t> lines;  // line lengths to try besides the shape's own
+  };
+  std::vector<Case> cases;
+  cases.push_back({"2D 5-pt", poisson(Stencil::fd2d_5pt, sized(512, 64), Space::host), {7, 33, 200}});
+  cases.push_back({"2D 9-pt", poisson(Stencil::fe2d_9pt, sized(300, 50), Space::host), {31, 64}});
+  cases.push_back({"3D 7-pt", poisson(Stencil::fd3d_7pt, sized(48, 20), Space::host), {5, 100}});
+  cases.push_back({"3D 27-pt", poisson(Stencil::fe3d_27pt, sized(40, 14), Space::host), {13, 90}});
+  cases.push_back({"nonsymmetric banded", banded_nonsymmetric_graph(sized(60000, 4000), 150, 0.02, rng), {37, 150}});
+  cases.push_back({"nonsymmetric", random_nonsymmetric_graph(sized(100000, 5000), 3, rng), {40, 64}});
+  for (const Case& c : cases) {
+    CAPTURE(c.name);
+    const CsrMatrix Sd = c.S.to(Space::device);
+    for (index_t min_size : {256, 2048, 4096}) {
+      const amg::BlockShape shape = amg::block_shape_for(c.S, min_size, 2, 1 << 20, 1024);
+      CHECK(amg::block_shape_for(Sd, min_size, 2, 1 << 20, 1024).size == shape.size);
+      CHECK(amg::block_shape_for(Sd, min_size, 2, 1 << 20, 1024).line == shape.line);
+      CAPTURE(shape.size);
+      amg::BlockSchedule sh = amg::block_schedule(c.S, shape.size, 4096), sd = amg::block_schedule(Sd, shape.size, 4096);
+      REQUIRE(sh.fits());
+      const std::vector<std::int32_t> want = amg::blocked_mis2(c.S, sh).to_vector();
+      std::vector<index_t> lines = c.lines;
+      lines.push_back(shape.line);
+      lines.push_back(32);  // more lines than kMaxWaveLines in the larger blocks: one warp
+      for (index_t line : lines)
+        for (int warps : {2, 3, amg::kMaxLineWarps}) {
+          CAPTURE(line);
+          CAPTURE(warps);
+          sd.line = line;
+          sd.line_warps = warps;
+          for (int run = 0; run < 2; ++run) CHECK(amg::blocked_mis2(Sd, sd).to_vector() == want);
+        }
     }
   }
 }

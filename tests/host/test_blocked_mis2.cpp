@@ -125,6 +125,29 @@ TEST_CASE("star stencils: the line of a 3D 7-point grid; planes cut into blocks 
   CHECK(amg::block_size_for(thin, 100, 2, 1 << 20, 50) == 400);
 }
 
+TEST_CASE("block shapes: the line the GPU's wavefront walks a block by") {
+  // The plane's line whatever the stencil (27-point: interior rows reach 41 within half a plane, the ends of a
+  // line 40); the star line only for a star.
+  CHECK(amg::plane_line(poisson(Stencil::fd3d_7pt, 40, Space::host), 1600) == 40);
+  CHECK(amg::plane_line(poisson(Stencil::fe3d_27pt, 40, Space::host), 1600) == 40);
+  const auto shape = [](const CsrMatrix& S, index_t min_size, int align, index_t star_size) {
+    const amg::BlockShape s = amg::block_shape_for(S, min_size, align, 1 << 20, star_size);
+    CHECK(s.size == amg::block_size_for(S, min_size, align, 1 << 20, star_size));
+    return std::pair<index_t, index_t>(s.size, s.line);
+  };
+  const CsrMatrix P = poisson(Stencil::fd2d_5pt, 40, Space::host);
+  CHECK(shape(P, 100, 2, 0) == std::pair<index_t, index_t>(160, 40));  // 2D: lines of the period
+  CHECK(shape(P, 100, 0, 0) == std::pair<index_t, index_t>(100, 0));   // no rounding: no lines
+  CHECK(shape(P, 30, 2, 0) == std::pair<index_t, index_t>(40, 0));     // one line a block
+  CHECK(shape(poisson(Stencil::fd2d_5pt, 20, Space::host), 100, 2, 0) ==
+        std::pair<index_t, index_t>(120, 0));  // lines shorter than a window of 32: none
+  const CsrMatrix Q = poisson(Stencil::fd3d_7pt, 40, Space::host);
+  CHECK(shape(Q, 1000, 2, 300) == std::pair<index_t, index_t>(320, 40));    // star: lines of a cut plane
+  CHECK(shape(Q, 1000, 2, 0) == std::pair<index_t, index_t>(1600, 40));     // whole planes: their lines
+  CHECK(shape(Q, 2000, 2, 300) == std::pair<index_t, index_t>(3200, 1600)); // two planes: lines of a plane
+  CHECK(shape(poisson(Stencil::fe3d_27pt, 40, Space::host), 1000, 2, 300) == std::pair<index_t, index_t>(1600, 40));
+}
+
 TEST_CASE("block schedule of a 2D grid in blocks of two lines: three colours, first fit in block order") {
   // 8 x 8 five-point grid, blocks of 16 nodes: block k touches k - 1 and k + 1.
   const amg::BlockSchedule s = amg::block_schedule(poisson(Stencil::fd2d_5pt, 8, Space::host), 16, 64);
@@ -206,6 +229,11 @@ TEST_CASE("blocked aggregation: colours reported; MIS-2 rounds where the schedul
   CHECK(b.block_colours == 3);
   // The GPU visit's estimate: colours x windows of 32 nodes x 3 us (rows of up to 22 entries).
   CHECK(amg::blocked_visit_seconds(P, amg::block_schedule(P, 128, 64)) == doctest::Approx(3 * 4 * 3e-6));
+  // Lines and warps do not change it (the same decision on both backends).
+  amg::BlockSchedule lined = amg::block_schedule(P, 128, 64);
+  lined.line = 64;
+  lined.line_warps = 8;
+  CHECK(amg::blocked_visit_seconds(P, lined) == doctest::Approx(3 * 4 * 3e-6));
   const CsrMatrix dense = poisson(Stencil::fe3d_27pt, 6, Space::host);  // 216 nodes, rows of 8-27 entries
   const double mean_row = static_cast<double>(dense.nnz()) / dense.rows();
   CHECK(amg::blocked_visit_seconds(dense, amg::block_schedule(dense, 1000, 64)) ==
