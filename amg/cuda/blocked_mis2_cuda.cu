@@ -1,5 +1,6 @@
 // Blocked greedy MIS-2 on the GPU (amg/blocked_mis2.hpp): a kernel per colour,
-// a warp (a CTA of 32 threads) per block of the colour.
+// a CTA per block of the colour: one warp, or a wavefront of warps over the
+// block's grid lines (visit_kernel, line_lags_kernel below).
 //
 // Covered flags are bits: n bits in global memory, and in the CTA's shared
 // memory the bits of the block and of every node its rows reach (the block
@@ -10,7 +11,7 @@
 // colour never reads a bit this one sets (the colouring), so the order of the
 // ORs does not matter; later colours load them when they start.
 //
-// The warp walks the block 32 nodes (a window) at a time. The window's rows
+// A warp walks its block (or its lines) 32 nodes (a window) at a time. The window's rows
 // are one contiguous range of S's columns: staged in shared memory as local
 // bit positions with coalesced loads (L1 hits: the range was prefetched while
 // the previous window was decided). Every lane tests its node's closed
