@@ -60,8 +60,6 @@ struct Mis2Params {
 };
 Aggregates aggregate_greedy(const CsrMatrix& S);
 
-struct BlockSchedule;  // amg/blocked_mis2.hpp
-
 // What a method may know of the level it aggregates.
 struct AggregationLevel {
   int level = 0;              // 0: the finest

@@ -130,11 +130,6 @@ namespace cuda {
 index_t row_period(const CsrMatrix& S);
 // {star line, plane line} (star_line and plane_line above) in one pass pair.
 std::array<index_t, 2> plane_lines(const CsrMatrix& S, index_t period);
-// The line of a plane whatever the stencil: the least of the rows' largest
-// forward reach within half a period, among the rows reaching more than half
-// the largest such reach (3D 7- and 27-point: a grid line; 0 where no row
-// reaches forward within half a period).
-index_t plane_line(const CsrMatrix& S, index_t period);
 // lo[X] / hi[X]: the lowest / highest block that block X's rows reach (X
 // itself included; the host closes them under the reverse direction); lo and
 // hi hold `blocks` entries each; span[0]: the largest |column - row|.

@@ -26,6 +26,8 @@
 
 #include "amg/blocked_mis2.hpp"
 #include "core/cuda_check.cuh"
+#include "core/parallel_for.cuh"
+#include "sparse/csr_ops_functors.hpp"
 #include "sparse/cuda/launch.cuh"
 
 namespace saga::amg::cuda {
@@ -184,10 +186,15 @@ std::vector<index_t> period_rule(const CsrMatrix& S, Value value) {
 // line L's node at position x depends on reach: x + lag[e]. The slots hold
 // every pair with d2 = d1 + e and some more: a bound, never too small.
 constexpr int kNoLag = INT_MIN;      // lag: no dependency on that line
-// The wavefront runs where its windows in sequence (one line's, then the lag
-// for every further line, or one warp's lines) are below this share of one
-// warp's walk; else one warp walks the block.
+// The wavefront runs where its windows in sequence (one line's, then the
+// delay for every further line, or one walker's lines, whichever is more) are
+// below kWaveShare of one warp's walk; else one warp walks the block.
 constexpr double kWaveShare = 0.7;
+__host__ __device__ inline bool wave_pays(int q, int lines, int walkers, double per_line_delay) {
+  const double per_line = (q + 31) / 32;
+  const double wave = fmax(per_line + (lines - 1) * per_line_delay, ceil(double(lines) / walkers) * per_line);
+  return wave < kWaveShare * lines * per_line;
+}
 
 int offset_slots(int lines) {
   int m = 256;
@@ -195,13 +202,6 @@ int offset_slots(int lines) {
   return m;
 }
 constexpr int kMaxOffsetSlots = 4 * kMaxWaveLines;
-
-__global__ void fill_offsets_kernel(int slots, int* lo, int* hi) {
-  for (std::int64_t d = saga::cuda::global_thread(); d < slots; d += saga::cuda::grid_stride()) {
-    lo[d] = INT_MAX;
-    hi[d] = INT_MIN;
-  }
-}
 
 // A thread per row, the warp in step over its rows' entries: lanes with the
 // same slot combine first (one shared atomic per slot and warp), CTAs
@@ -257,12 +257,10 @@ __global__ void line_lags_kernel(int lines, int q, int warps, int slots, const i
     shi[c] = c == 0 ? max(hi[0], 0) : hi[c];
   }
   __syncthreads();
-  const auto lo_at = [&](int c) { return slo[c]; };
-  const auto hi_at = [&](int c) { return shi[c]; };
   for (int e = 1 + threadIdx.x; e < lines; e += blockDim.x) {
     int best = kNoLag;
     for (int c = 0; c < slots; ++c) {
-      const int h = hi_at(c), l = lo_at((c + e) & (slots - 1));
+      const int h = shi[c], l = slo[(c + e) & (slots - 1)];
       if (h != INT_MIN && l != INT_MAX) best = max(best, h - l);
     }
     lag[e] = best;
@@ -281,9 +279,7 @@ __global__ void line_lags_kernel(int lines, int q, int warps, int slots, const i
       const long long reach = min(static_cast<long long>(q) + 31, 31LL + lag[e]);
       per_line_delay = max(per_line_delay, static_cast<double>(1 + reach / 32) / e);
     }
-    const double per_line = (q + 31) / 32, walkers = min(warps, lines);
-    const double wave = max(per_line + (lines - 1) * per_line_delay, ceil(lines / walkers) * per_line);
-    out[0] = wave < kWaveShare * lines * per_line ? count : -1;
+    out[0] = wave_pays(q, lines, min(warps, lines), per_line_delay) ? count : -1;
   }
 }
 
@@ -543,11 +539,9 @@ void blocked_mis2(const CsrMatrix& S, const BlockSchedule& schedule, Array<std::
   int lines = (b + q - 1) / q;
   const int warps = std::clamp(std::min(schedule.line_warps, lines), 1, kMaxLineWarps);
   if (warps == 1 || lines > kMaxWaveLines) q = b, lines = 1;
-  {  // not even a lag of one window a line would pay (kWaveShare): no wavefront, no lags to find
-    const double per_line = (q + 31) / 32;
-    const double best = std::max(per_line + 2.0 * (lines - 1), std::ceil(double(lines) / warps) * per_line);
-    if (lines > 1 && best >= kWaveShare * lines * per_line) q = b, lines = 1;
-  }
+  // Where the wavefront would not pay even at the delay of the least positive
+  // lag (two windows a line: 5-point grids), no wavefront and no lags to find.
+  if (lines > 1 && !wave_pays(q, lines, warps, 2.0)) q = b, lines = 1;
   const int used_warps = lines == 1 ? 1 : warps;
   const int stage_words = used_warps == 1 ? kStage : kStage / 4;
   // The widest block's flags: its nodes and span on both sides, whole words, one more for the rounding.
@@ -567,8 +561,8 @@ void blocked_mis2(const CsrMatrix& S, const BlockSchedule& schedule, Array<std::
     Array<int> offsets(2 * static_cast<std::size_t>(slots), Space::device, "blocked MIS-2 line offsets");
     int* lo = offsets.data();
     int* hi = lo + slots;
-    fill_offsets_kernel<<<saga::cuda::grid_capped(slots), kThreads, 0, stream>>>(slots, lo, hi);
-    SAGA_CUDA_LAUNCH("blocked MIS-2 line offsets (fill)");
+    device_for_each(slots, saga::functors::FillInt32{lo, INT_MAX});
+    device_for_each(slots, saga::functors::FillInt32{hi, INT_MIN});
     line_offsets_kernel<<<saga::cuda::grid_capped(n), kThreads, 2 * slots * sizeof(int), stream>>>(
         n, b, q, lines, slots, S.row_ptr().data(), S.col().data(), lo, hi);
     SAGA_CUDA_LAUNCH("blocked MIS-2 line offsets");
