@@ -38,6 +38,24 @@ double blocked_visit_seconds(const CsrMatrix& S, const BlockSchedule& schedule) 
   return windows * 3e-6 * std::max({1.0, mean_row / 22, 6 / (mean_row + 1)});
 }
 
+double host_visit_seconds(const CsrMatrix& S) {
+  // Measured on the H100 / H200 machines (docs/aggregation.md "Small levels
+  // visited on the host"): the pattern's copy from pageable memory (~7 GB/s)
+  // and the host's walk, about 2 ns an entry and 1 ns a row together, and
+  // ~30 us of copies' latency.
+  return 30e-6 + 2e-9 * static_cast<double>(S.nnz()) + 1e-9 * static_cast<double>(S.rows());
+}
+
+namespace {
+// S's pattern on the host (rows and columns; the values are left
+// uninitialised: the shape, the schedule and the visit read none).
+CsrMatrix host_pattern(const CsrMatrix& S) {
+  return CsrMatrix(S.rows(), S.cols(), S.row_ptr().to(Space::host, "strength graph rows (host copy)"),
+                   S.col().to(Space::host, "strength graph columns (host copy)"),
+                   Array<float>(static_cast<std::size_t>(S.nnz()), Space::host, "unused values"));
+}
+}  // namespace
+
 Aggregates aggregate_blocked_greedy(const CsrMatrix& S, std::uint32_t seed, const BlockedGreedyParams& p,
                                     const AggregationLevel& where) {
   if (where.nullspace_columns > p.max_nullspace_columns) return aggregate_mis2(S, seed, p.mis2.options());
@@ -64,9 +82,17 @@ Aggregates aggregate_blocked_greedy(const CsrMatrix& S, std::uint32_t seed, cons
              schedule.blocks, schedule.block_size, schedule.colours(), 1e3 * estimate, 1e3 * budget);
     return aggregate_mis2(S, seed, p.mis2.options());
   }
-  log_info("blocked aggregation: {} blocks of {} nodes in {} colours, lines of {}", schedule.blocks,
-           schedule.block_size, schedule.colours(), schedule.line);
-  Aggregates a = aggregate_from_roots(S, blocked_mis2(S, schedule), p.mis2.options());
+  // A small level on the GPU: its visit is a chain of windows of ~3 us each
+  // there (a few blocks a colour), and a walk of a few ns an entry on the
+  // host. Where the host's walk and the pattern's way over are the cheaper,
+  // the host visits the same schedule (the same roots) and the roots go back.
+  const bool on_host = S.space() == Space::device && p.host_visit && host_visit_seconds(S) < estimate;
+  log_info("blocked aggregation: {} blocks of {} nodes in {} colours ({} entries, about {:.2f} ms on the GPU), {}",
+           schedule.blocks, schedule.block_size, schedule.colours(), S.nnz(), 1e3 * estimate,
+           on_host ? std::string("visited on the host") : fmt::format("lines of {}", schedule.line));
+  const Array<std::int32_t> roots = on_host ? blocked_mis2(host_pattern(S), schedule).to(Space::device, "MIS-2 members")
+                                            : blocked_mis2(S, schedule);
+  Aggregates a = aggregate_from_roots(S, roots, p.mis2.options());
   a.block_colours = schedule.colours();
   return a;
 }

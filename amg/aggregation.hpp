@@ -78,6 +78,7 @@ struct BlockedGreedyParams {
   static constexpr int kMaxBlockSize = 1 << 20;  // 128 KB of flags in a CTA's shared memory
   int max_colours = 64;
   int line_warps = 8;
+  bool host_visit = true;
   Mis2Params mis2;
   template <class V>
   void visit(V& v) {
@@ -106,6 +107,10 @@ struct BlockedGreedyParams {
       "warps a block on the GPU: they walk the block's grid lines as a wavefront, each line's windows once the "
       "earlier lines have decided what they depend on (the same roots); 1: one warp walks the block",
       in_range(1, kMaxLineWarps));
+    v("host_visit", host_visit,
+      "the GPU backend visits a level's blocks on the host where that is estimated faster (small coarse levels: "
+      "a few blocks a colour, each a chain of ~3 us windows on the GPU, a few ns an entry on the host); the "
+      "pattern goes over and the roots come back, the same roots either way");
     v("max_nullspace_columns", max_nullspace_columns,
       "levels whose near-nullspace has more columns take their roots from MIS-2 rounds (elasticity: greedy's "
       "compact aggregates, 6 coarse columns each, raise the operator complexity from 2.2 to 3.2 at the same "
@@ -117,12 +122,17 @@ struct BlockedGreedyParams {
 // Level 0 takes blocks of at least p.block_size nodes, coarser levels of
 // p.coarse_block_size; levels with more near-nullspace columns than
 // p.max_nullspace_columns, whose schedule does not fit, or whose visit would
-// take long on the GPU (blocked_visit_seconds) take MIS-2 rounds.
+// take long on the GPU (blocked_visit_seconds) take MIS-2 rounds. With
+// p.host_visit, a device S whose visit host_visit_seconds estimates cheaper
+// on the host is visited there (the same schedule, the same roots).
 Aggregates aggregate_blocked_greedy(const CsrMatrix& S, std::uint32_t seed, const BlockedGreedyParams& p,
                                     const AggregationLevel& where = {});
 // The GPU visit's time by the schedule (colours x windows of 32 nodes x the
 // time of a window, from measurements on the H100), with one warp a block.
 double blocked_visit_seconds(const CsrMatrix& S, const BlockSchedule& schedule);
+// The same visit on the host for a device S: its pattern copied over, the
+// host's walk and the roots copied back.
+double host_visit_seconds(const CsrMatrix& S);
 // Nodes of S with no entry off the diagonal (no strong neighbour).
 index_t nodes_without_neighbours(const CsrMatrix& S);
 

@@ -11,19 +11,36 @@ namespace saga::amg {
 namespace {
 index_t block_count(index_t n, index_t block_size) { return n == 0 ? 0 : (n - 1) / block_size + 1; }
 
+// The block of column c for a row of block bi: a step or two from bi for the
+// rows of a banded graph, where a division per column would cost more than
+// the walk through the row.
+inline index_t block_near(index_t c, index_t bi, index_t b) {
+  std::int64_t d = static_cast<std::int64_t>(c) - static_cast<std::int64_t>(bi) * b;
+  if (d < -4 * std::int64_t(b) || d >= 4 * std::int64_t(b)) return c / b;
+  index_t k = bi;
+  for (; d < 0; d += b) --k;
+  for (; d >= b; d -= b) ++k;
+  return k;
+}
+
 // The out-hulls: the lowest and highest block that block X's rows reach (X
 // included); rows are sorted, so their first and last columns say it.
 index_t host_out_hulls(const CsrMatrix& S, index_t b, std::vector<std::int32_t>& lo, std::vector<std::int32_t>& hi) {
   const offset_t* rp = S.row_ptr().data();
   const index_t* ci = S.col().data();
   index_t span = 0;
-  for (index_t i = 0; i < S.rows(); ++i) {
-    if (rp[i + 1] == rp[i]) continue;
-    const index_t first = ci[rp[i]], last = ci[rp[i + 1] - 1];
-    span = std::max({span, i - first, last - i});
-    const std::int32_t bi = i / b;
-    lo[bi] = std::min<std::int32_t>(lo[bi], first / b);
-    hi[bi] = std::max<std::int32_t>(hi[bi], last / b);
+  for (index_t bi = 0, i0 = 0; i0 < S.rows(); ++bi, i0 += b) {
+    const index_t i1 = std::min<std::int64_t>(S.rows(), std::int64_t(i0) + b);
+    index_t first = i0, last = i0;  // the block's own first node: X is in its hull
+    for (index_t i = i0; i < i1; ++i) {
+      if (rp[i + 1] == rp[i]) continue;
+      const index_t f = ci[rp[i]], l = ci[rp[i + 1] - 1];
+      span = std::max({span, i - f, l - i});
+      first = std::min(first, f);
+      last = std::max(last, l);
+    }
+    lo[bi] = std::min<std::int32_t>(lo[bi], block_near(first, bi, b));
+    hi[bi] = std::max<std::int32_t>(hi[bi], block_near(last, bi, b));
   }
   return span;
 }
@@ -33,17 +50,29 @@ index_t host_out_hulls(const CsrMatrix& S, index_t b, std::vector<std::int32_t>&
 bool host_reach_masks(const CsrMatrix& S, index_t b, std::vector<ReachMask>& out) {
   const offset_t* rp = S.row_ptr().data();
   const index_t* ci = S.col().data();
-  for (index_t i = 0; i < S.rows(); ++i) {
-    const index_t bi = i / b;
+  for (index_t i = 0, bi = 0; i < S.rows(); ++i) {
+    if (i - static_cast<std::int64_t>(bi) * b >= b) ++bi;  // row i of block bi
     ReachMask& m = out[bi];
-    for (offset_t a = rp[i]; a < rp[i + 1]; ++a) {
-      const index_t d = ci[a] / b - bi;
-      if (d < -kReach || d > kReach) return false;
+    const auto mark = [&](index_t d) {
       const int k = d + kReach + 1;
       m[k / 32] |= 1u << (k % 32);
+    };
+    mark(0);  // a block reaches itself (its nodes cover themselves)
+    if (rp[i + 1] == rp[i]) continue;
+    // Sorted columns: the first and the last say the farthest blocks; a block
+    // between them is reached where the row has a column inside it.
+    const index_t* first = ci + rp[i];
+    const index_t* last = ci + rp[i + 1];
+    const index_t lo = block_near(*first, bi, b) - bi, hi = block_near(*(last - 1), bi, b) - bi;
+    if (lo < -kReach || hi > kReach) return false;
+    mark(lo);
+    mark(hi);
+    for (index_t d = lo + 1; d < hi; ++d) {
+      const index_t start = (bi + d) * b;
+      const index_t* at = std::lower_bound(first, last, start);
+      if (*at < start + b) mark(d);
+      first = at;
     }
-    const int self = kReach + 1;  // a block reaches itself (its nodes cover themselves)
-    m[self / 32] |= 1u << (self % 32);
   }
   return true;
 }
@@ -171,15 +200,16 @@ bool colour_block_graph(const std::vector<ReachMask>& out, int max_colours,
 // largest; -1 where some value is negative (the row disqualifies S).
 template <class Value>
 index_t least_above_half_of_largest(index_t n, Value value) {
+  std::vector<index_t> v(static_cast<std::size_t>(n));  // each row's value once (a row walk for the lines)
   index_t most = 0;
   for (index_t i = 0; i < n; ++i) {
-    const index_t v = value(i);
-    if (v < 0) return -1;
-    most = std::max(most, v);
+    v[i] = value(i);
+    if (v[i] < 0) return -1;
+    most = std::max(most, v[i]);
   }
   index_t least = most;
   for (index_t i = 0; i < n; ++i)
-    if (2 * static_cast<std::int64_t>(value(i)) > most) least = std::min(least, value(i));
+    if (2 * static_cast<std::int64_t>(v[i]) > most) least = std::min(least, v[i]);
   return least;
 }
 
