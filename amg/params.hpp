@@ -19,7 +19,7 @@ struct SetupParams {
   double theta = 0.08;            // symmetric strength threshold (docs/aggregation.md: why 0.08)
   index_t coarse_size = 500;      // stop coarsening at or below this many rows
   int max_levels = 10;            // including the finest
-  int rho_iterations = 8;         // Lanczos steps for rho(D^-1 A) (docs/aggregation.md: why 8)
+  int rho_iterations = 5;         // Lanczos steps for rho(D^-1 A) (docs/profiling.md: why 5)
   double prolongator_omega = 0;   // 0: 4/(3 rho) per level
   std::uint32_t seed = 0;         // MIS-2 hash priorities (per level: seed + level)
   Component spgemm;               // SpGEMM algorithm of the setup ("" = the backend's default)

@@ -549,17 +549,18 @@ TEST_CASE("rho(D^-1 A) by Lanczos: Eigen's largest eigenvalue, closed forms, bre
     CHECK(est >= 0.98 * exact);
     CHECK(amg::spectral_radius_dinv_a(A, dinv, 15) == est);  // deterministic
   }
-  // The default number of steps: a few per cent below rho on grid Laplacians
-  // (rho = 1 + cos(pi / (N + 1)) for the 5- and 7-point stencils) and on the
-  // random matrices: far inside what the smoothers need (omega = 4 / (3 rho)
-  // diverges only when the estimate is a third below).
+  // The default number of steps: 5-8% below rho on grid Laplacians (rho = 1 +
+  // cos(pi / (N + 1)) for the 5- and 7-point stencils): far inside what the
+  // smoothers need (omega = 4 / (3 rho) diverges only when the estimate is a
+  // third below), and the larger omega of the underestimate smooths grids
+  // better (docs/profiling.md, twenty-fifth session).
   const int steps = SetupParams{}.rho_iterations;
   for (const auto& [s, N] : {std::pair{Stencil::fd2d_5pt, 64}, std::pair{Stencil::fd3d_7pt, 20}}) {
     const CsrMatrix P = poisson(s, N, Space::host);
     const double exact = 1.0 + std::cos(M_PI / (N + 1));
     const double est = amg::spectral_radius_dinv_a(P, inverse_diagonal(P), steps);
     CHECK(est <= exact * (1 + 1e-12));
-    CHECK(est >= 0.95 * exact);
+    CHECK(est >= 0.9 * exact);
   }
   // 1D Laplacian, n = 10 < 15 steps: Lanczos is exact, rho = 1 + cos(pi / 11).
   const CsrMatrix L = poisson(Stencil::fd2d_5pt, 1, Space::host);  // 1 x 1 grid: a 1 x 1 matrix

@@ -214,8 +214,8 @@ TEST_CASE("hierarchy_precision float: resetups (P kept, refreshed, in blocks) wi
         CHECK(L.A.single_precision() == (l > 0));
         // (float rounding of values that differ in their last bits: a refreshed P enters the products
         // unrounded, and the rounding differences of one level carry into the next: a few float ulps a
-        // level, up to 11 on level 3 with the blocked aggregates)
-        if (l > 0) check_equal(to_host_csr(L.A), to_host_csr(rounded_to_float(Al)), 1e-6);
+        // level, up to 11 on level 3 with the blocked aggregates, 15 with the 5-step rho estimate's omega)
+        if (l > 0) check_equal(to_host_csr(L.A), to_host_csr(rounded_to_float(Al)), 2e-6);
         if (l + 1 == h.levels().size()) break;
         CHECK(L.P.single_precision());
         CHECK(L.R.single_precision());
