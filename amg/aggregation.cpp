@@ -59,9 +59,16 @@ CsrMatrix host_pattern(const CsrMatrix& S) {
 Aggregates aggregate_blocked_greedy(const CsrMatrix& S, std::uint32_t seed, const BlockedGreedyParams& p,
                                     const AggregationLevel& where) {
   if (where.nullspace_columns > p.max_nullspace_columns) return aggregate_mis2(S, seed, p.mis2.options());
-  const BlockShape shape = block_shape_for(S, where.level == 0 ? p.block_size : p.coarse_block_size, p.align,
+  // A tiny device level (a few thousand nodes): the shape's and the
+  // schedule's passes are a handful of launches and reads of a few bytes each
+  // on the GPU, microseconds on the host; its pattern goes over at once.
+  const bool tiny = S.space() == Space::device && p.host_visit && S.nnz() <= BlockedGreedyParams::kHostLevelEntries;
+  CsrMatrix pattern;
+  if (tiny) pattern = host_pattern(S);
+  const CsrMatrix& G = tiny ? pattern : S;
+  const BlockShape shape = block_shape_for(G, where.level == 0 ? p.block_size : p.coarse_block_size, p.align,
                                            BlockedGreedyParams::kMaxBlockSize, p.star_block_size);
-  BlockSchedule schedule = block_schedule(S, shape.size, p.max_colours);
+  BlockSchedule schedule = block_schedule(G, shape.size, p.max_colours);
   schedule.line = shape.line;
   schedule.line_warps = p.line_warps;
   if (!schedule.fits()) {  // no parallel blocks: MIS-2 rounds (block_colours stays 0 in the report)
@@ -86,11 +93,12 @@ Aggregates aggregate_blocked_greedy(const CsrMatrix& S, std::uint32_t seed, cons
   // there (a few blocks a colour), and a walk of a few ns an entry on the
   // host. Where the host's walk and the pattern's way over are the cheaper,
   // the host visits the same schedule (the same roots) and the roots go back.
-  const bool on_host = S.space() == Space::device && p.host_visit && host_visit_seconds(S) < estimate;
+  const bool on_host = tiny || (S.space() == Space::device && p.host_visit && host_visit_seconds(S) < estimate);
   log_info("blocked aggregation: {} blocks of {} nodes in {} colours ({} entries, about {:.2f} ms on the GPU), {}",
            schedule.blocks, schedule.block_size, schedule.colours(), S.nnz(), 1e3 * estimate,
            on_host ? std::string("visited on the host") : fmt::format("lines of {}", schedule.line));
-  const Array<std::int32_t> roots = on_host ? blocked_mis2(host_pattern(S), schedule).to(Space::device, "MIS-2 members")
+  if (on_host && !tiny) pattern = host_pattern(S);
+  const Array<std::int32_t> roots = on_host ? blocked_mis2(pattern, schedule).to(Space::device, "MIS-2 members")
                                             : blocked_mis2(S, schedule);
   Aggregates a = aggregate_from_roots(S, roots, p.mis2.options());
   a.block_colours = schedule.colours();

@@ -79,6 +79,9 @@ struct BlockedGreedyParams {
   int max_colours = 64;
   int line_warps = 8;
   bool host_visit = true;
+  // With host_visit, device levels of at most this many entries have their
+  // shape and schedule made on the host too (a few launches and reads saved).
+  static constexpr std::int64_t kHostLevelEntries = std::int64_t(1) << 16;
   Mis2Params mis2;
   template <class V>
   void visit(V& v) {
