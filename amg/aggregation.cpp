@@ -62,7 +62,7 @@ Aggregates aggregate_blocked_greedy(const CsrMatrix& S, std::uint32_t seed, cons
   // A tiny device level (a few thousand nodes): the shape's and the
   // schedule's passes are a handful of launches and reads of a few bytes each
   // on the GPU, microseconds on the host; its pattern goes over at once.
-  const bool tiny = S.space() == Space::device && p.host_visit && S.nnz() <= BlockedGreedyParams::kHostLevelEntries;
+  const bool tiny = S.space() == Space::device && p.host_visit && BlockedGreedyParams::tiny_level(S);
   CsrMatrix pattern;
   if (tiny) pattern = host_pattern(S);
   const CsrMatrix& G = tiny ? pattern : S;

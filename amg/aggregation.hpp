@@ -79,9 +79,13 @@ struct BlockedGreedyParams {
   int max_colours = 64;
   int line_warps = 8;
   bool host_visit = true;
-  // With host_visit, device levels of at most this many entries have their
-  // shape and schedule made on the host too (a few launches and reads saved).
-  static constexpr std::int64_t kHostLevelEntries = std::int64_t(1) << 16;
+  // With host_visit, device levels of at most this many rows and entries have
+  // their shape and schedule made on the host too (a few launches and reads
+  // saved; the host's passes cost ~10 ns a row: 22k sparse rows of the
+  // anisotropic variant's level 2 took longer on the host).
+  static constexpr index_t kHostLevelRows = 4096;
+  static constexpr std::int64_t kHostLevelEntries = std::int64_t(1) << 17;
+  static bool tiny_level(const CsrMatrix& S) { return S.rows() <= kHostLevelRows && S.nnz() <= kHostLevelEntries; }
   Mis2Params mis2;
   template <class V>
   void visit(V& v) {

@@ -120,7 +120,7 @@ TEST_CASE("GPU blocked aggregation: levels visited on the host give the GPU visi
       const amg::BlockShape shape = amg::block_shape_for(Sh, level == 0 ? p.block_size : p.coarse_block_size, p.align,
                                                          amg::BlockedGreedyParams::kMaxBlockSize, p.star_block_size);
       const amg::BlockSchedule schedule = amg::block_schedule(Sh, shape.size, p.max_colours);
-      if (Sh.nnz() <= amg::BlockedGreedyParams::kHostLevelEntries)
+      if (amg::BlockedGreedyParams::tiny_level(Sh))
         ++tiny;
       else if (schedule.fits())
         ++(amg::host_visit_seconds(Sh) < amg::blocked_visit_seconds(Sh, schedule) ? on_host : on_gpu);
