@@ -98,7 +98,8 @@ TEST_CASE("GPU blocked aggregation: levels visited on the host give the GPU visi
   std::mt19937_64 rng(fresh_seed());
   std::vector<std::pair<std::string, CsrMatrix>> graphs;
   graphs.emplace_back("2D 5-pt", poisson(Stencil::fd2d_5pt, sized(300, 60), Space::host));
-  graphs.emplace_back("2D 5-pt small", poisson(Stencil::fd2d_5pt, 70, Space::host));   // tiny: all on the host
+  graphs.emplace_back("2D 5-pt tiny", poisson(Stencil::fd2d_5pt, 50, Space::host));    // tiny: all on the host
+  graphs.emplace_back("3D 27-pt tiny", poisson(Stencil::fe3d_27pt, 12, Space::host));  // tiny: all on the host
   graphs.emplace_back("2D 5-pt middle", poisson(Stencil::fd2d_5pt, 150, Space::host));  // level 0: visited there
   graphs.emplace_back("2D 9-pt", poisson(Stencil::fe2d_9pt, sized(200, 40), Space::host));
   graphs.emplace_back("3D 7-pt", poisson(Stencil::fd3d_7pt, sized(40, 14), Space::host));
