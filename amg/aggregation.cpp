@@ -39,10 +39,10 @@ double blocked_visit_seconds(const CsrMatrix& S, const BlockSchedule& schedule) 
 }
 
 double host_visit_seconds(const CsrMatrix& S) {
-  // Measured on the H100 / H200 machines (docs/aggregation.md "Small levels
-  // visited on the host"): the pattern's copy from pageable memory (~7 GB/s)
-  // and the host's walk, about 2 ns an entry and 1 ns a row together, and
-  // ~30 us of copies' latency.
+  // Measured on the H200 machine (docs/aggregation.md "Small levels visited
+  // on the host"): the pattern's copy from pageable memory (~7 GB/s) and the
+  // host's walk, about 2 ns an entry and 1 ns a row together, and ~30 us of
+  // the copies' latency.
   return 30e-6 + 2e-9 * static_cast<double>(S.nnz()) + 1e-9 * static_cast<double>(S.rows());
 }
 

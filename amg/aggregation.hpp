@@ -131,7 +131,8 @@ struct BlockedGreedyParams {
 // p.max_nullspace_columns, whose schedule does not fit, or whose visit would
 // take long on the GPU (blocked_visit_seconds) take MIS-2 rounds. With
 // p.host_visit, a device S whose visit host_visit_seconds estimates cheaper
-// on the host is visited there (the same schedule, the same roots).
+// on the host is visited there (the same schedule, the same roots), and a
+// tiny one (tiny_level) has its shape and schedule made there too.
 Aggregates aggregate_blocked_greedy(const CsrMatrix& S, std::uint32_t seed, const BlockedGreedyParams& p,
                                     const AggregationLevel& where = {});
 // The GPU visit's time by the schedule (colours x windows of 32 nodes x the
