@@ -9,6 +9,7 @@
 
 #include "amg/aggregation.hpp"
 #include "amg/blocks.hpp"
+#include "amg/coarse_solver.hpp"
 #include "amg/phase_timer.hpp"
 #include "amg/smoothed_prolongator.hpp"
 #include "amg/spectral_radius.hpp"
@@ -318,6 +319,13 @@ const std::set<std::string>& cycle_level_keys() {
   return k;
 }
 
+index_t coarse_size_for(const SetupParams& p, Space space) {
+  if (p.coarse_size > 0) return p.coarse_size;
+  const bool device_inverse =
+      space == Space::device && amg::coarse_solvers().resolve(p.coarse_solver, space) == "dense_cholesky";
+  return device_inverse ? 800 : 500;
+}
+
 SetupParams SetupParams::at_level(int l) const {
   SetupParams p = *this;
   if (l < 0 || static_cast<std::size_t>(l) >= levels.size()) return p;
@@ -435,6 +443,7 @@ Hierarchy::Hierarchy(CsrMatrix A, const SetupParams& params, NearNullspace ns,
   const auto aggregation = amg::aggregation_methods().create(params_.aggregation, s);
   const auto product = spgemm_registry().create(params_.spgemm, s);
 
+  stats_.coarse_size = coarse_size_for(params_, s);
   Level fine;
   fine.A = std::move(A);
   fine.B = std::move(ns.B);
@@ -463,7 +472,7 @@ Hierarchy::Hierarchy(CsrMatrix A, const SetupParams& params, NearNullspace ns,
       L.A.store_values_double();  // a coarse matrix made in float (coarse_in_single): its setup reads doubles
       L.dinv = inverse_diagonal(L.A, lvl == 0 ? "matrix" : "coarse matrix");
     });
-    const bool coarsest = L.A.rows() <= params_.coarse_size || lvl + 1 >= params_.max_levels;
+    const bool coarsest = L.A.rows() <= stats_.coarse_size || lvl + 1 >= params_.max_levels;
     if (coarsest) {
       step("coarse_factorisation", [&] { coarse_ = amg::factorise_coarse(L.A, params_.coarse_solver); });
       step("other", [&] { store_for_cycle(L, lvl, here, &coarse_, st); });

@@ -113,6 +113,7 @@ struct HierarchyStats {
   double spgemm_seconds() const;
   bool coarse_pseudo_inverse = false;
   std::string coarse_solver;     // the coarse-solver component that ran
+  index_t coarse_size = 0;       // the coarse size used (coarse_size_for: amg.coarse_size 0 resolved)
   std::string strength, aggregation;  // the strength and aggregation components that ran
   std::string spgemm_algorithm;  // the SpGEMM component that ran
   // Device setups: the phase and level where the device memory peaked, and

@@ -17,7 +17,8 @@ namespace saga {
 
 struct SetupParams {
   double theta = 0.08;            // symmetric strength threshold (docs/aggregation.md: why 0.08)
-  index_t coarse_size = 500;      // stop coarsening at or below this many rows
+  // Stop coarsening at or below this many rows; 0 (auto): coarse_size_for().
+  index_t coarse_size = 0;
   int max_levels = 10;            // including the finest
   int rho_iterations = 5;         // Lanczos steps for rho(D^-1 A) (docs/profiling.md: why 5)
   double prolongator_omega = 0;   // 0: 4/(3 rho) per level
@@ -66,7 +67,10 @@ struct SetupParams {
   template <class V>
   void visit(V& v) {
     v("theta", theta, "symmetric strength threshold: keep a_ij with a_ij^2 >= theta^2 a_ii a_jj", in_range(0, 1));
-    v("coarse_size", coarse_size, "stop coarsening at or below this many rows", at_least(1));
+    v("coarse_size", coarse_size,
+      "stop coarsening at or below this many rows (0: 800 where the coarsest matrix is inverted on the GPU, "
+      "dense_cholesky on the device, else 500)",
+      zero_is_auto());
     v("max_levels", max_levels, "most levels, the finest included", at_least(1));
     v("rho_iterations", rho_iterations, "Lanczos steps of the rho(D^-1 A) estimate", at_least(1));
     v("prolongator_omega", prolongator_omega, "prolongator smoothing weight", zero_is_auto());
@@ -92,6 +96,14 @@ struct SetupParams {
   // The parameters on level l (levels[l] applied; keys of the cycle ignored).
   SetupParams at_level(int l) const;
 };
+
+// The coarse size a setup on `space` uses: p.coarse_size, or for 0 (auto)
+// 800 rows where dense_cholesky inverts the coarsest matrix on the GPU, 500
+// elsewhere. On the H200 the device inverse of the coarsest matrix costs
+// 0.4-0.9 ms at 512-775 rows, about one more level's setup, and a level less
+// saves its passes in every cycle; the host's dense factorisation grows as n^3
+// (docs/profiling.md, "Twenty-sixth session").
+index_t coarse_size_for(const SetupParams& p, Space space);
 
 // Keys of amg.levels entries that belong to the cycle (solver/cycle_params.hpp).
 const std::set<std::string>& cycle_level_keys();

@@ -267,8 +267,8 @@ std::string format_summary(const RunResult& r) {
   std::string s;
   s += fmt::format("backend   {}{}\n", r.executor, r.device_name.empty() ? "" : " (" + r.device_name + ")");
   s += fmt::format("problem   {}\n          n = {}, nnz = {}\n", r.problem, r.rows, r.nnz);
-  s += fmt::format("hierarchy {} levels, grid complexity {:.3f}, operator complexity {:.3f}\n", h.levels.size(),
-                   h.grid_complexity, h.operator_complexity);
+  s += fmt::format("hierarchy {} levels, grid complexity {:.3f}, operator complexity {:.3f}, coarse size {}\n",
+                   h.levels.size(), h.grid_complexity, h.operator_complexity, h.coarse_size);
   if (r.nullspace != "constant") s += fmt::format("          near-nullspace: {}\n", r.nullspace);
   s += fmt::format("  {:>5} {:>10} {:>12} {:>8} {:>11} {:>7}\n", "level", "rows", "nnz", "nnz/row", "aggregates",
                    "rho");
@@ -411,7 +411,8 @@ nlohmann::json to_json(const RunResult& r) {
                     {"operator_complexity", h.operator_complexity},
                     {"matrix_bytes", h.matrix_bytes()},
                     {"coarse_pseudo_inverse", h.coarse_pseudo_inverse},
-                    {"memory_fit", h.memory_fit}};
+                    {"memory_fit", h.memory_fit},
+                    {"coarse_size", h.coarse_size}};
   json shares = json::object();
   for (const auto& [phase, t] : h.phase_seconds) shares[phase] = h.setup_seconds > 0 ? t / h.setup_seconds : 0.0;
   j["setup"] = {{"seconds", h.setup_seconds},

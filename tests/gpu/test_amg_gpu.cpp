@@ -155,6 +155,7 @@ TEST_CASE("GPU hierarchy of an R-MAT Laplacian (isolated vertices left unaggrega
   for (double theta : {0.0, 0.08}) {
     AmgParams p;
     p.theta = theta;
+    p.coarse_size = 500;  // the same on both backends (its default differs: coarse_size_for)
     const Hierarchy hh(rmat_laplacian(rp, 1.0, Space::host), p);
     const Hierarchy hd(rmat_laplacian(rp, 1.0, Space::device), p);
     REQUIRE(hd.levels().size() == hh.levels().size());
@@ -172,6 +173,7 @@ TEST_CASE("GPU hierarchy equals the host hierarchy and PCG iterations agree") {
     CAPTURE(stencil_name(s));
     const index_t N = stencil_dim(s) == 2 ? sized(200, 48) : sized(30, 12);
     AmgParams p;
+    p.coarse_size = 500;  // the same on both backends (its default differs: coarse_size_for)
     const Hierarchy hh(poisson(s, N, Space::host), p);
     const Hierarchy hd(poisson(s, N, Space::device), p);
     REQUIRE(hd.levels().size() == hh.levels().size());
@@ -188,6 +190,7 @@ TEST_CASE("GPU hierarchy equals the host hierarchy and PCG iterations agree") {
     }
     RunConfig c;
     c.problem.type = Component("poisson", Options().set("stencil", stencil_name(s)).set("N", N));
+    c.amg.coarse_size = 500;
     const RunResult rh = run_solve(c, Executor::host()), rd = run_solve(c, Executor::cuda());
     CHECK(rd.solve.converged);
     CHECK(std::abs(rd.solve.iterations - rh.solve.iterations) <= 1);
@@ -196,6 +199,27 @@ TEST_CASE("GPU hierarchy equals the host hierarchy and PCG iterations agree") {
     const RunResult rd2 = run_solve(c, Executor::cuda());
     CHECK(rd2.solve.residual_history == rd.solve.residual_history);
   }
+}
+
+TEST_CASE("GPU coarse size auto: 800 rows with the device inverse, one level less, the same iterations") {
+  // 3D 7-pt N = 64 coarsens 262144 -> 28744 -> 676 -> 12 rows with the
+  // reference 500: with the device's 800, the 676-row level is the coarsest,
+  // inverted on the GPU, and PCG takes the same iterations.
+  RunConfig c;
+  c.problem.type = Component("poisson", Options().set("stencil", "3d7").set("N", 64));
+  const RunResult automatic = run_solve(c, Executor::cuda());
+  c.amg.coarse_size = 500;
+  const RunResult reference = run_solve(c, Executor::cuda());
+  CHECK(automatic.hierarchy.coarse_size == 800);
+  CHECK(reference.hierarchy.coarse_size == 500);
+  REQUIRE(reference.hierarchy.levels.size() >= 2);
+  CHECK(automatic.hierarchy.levels.size() + 1 == reference.hierarchy.levels.size());
+  CHECK(automatic.hierarchy.levels.back().rows > 500);
+  CHECK(automatic.hierarchy.levels.back().rows <= 800);
+  CHECK(automatic.hierarchy.coarse_solver == "dense_cholesky");
+  CHECK(!automatic.hierarchy.coarse_pseudo_inverse);
+  CHECK(automatic.solve.converged);
+  CHECK(std::abs(automatic.solve.iterations - reference.solve.iterations) <= 1);
 }
 
 TEST_CASE("GPU Galerkin product in blocks of R's rows: the same hierarchy as whole and as the host's, less memory") {
@@ -233,6 +257,7 @@ TEST_CASE("GPU Galerkin product in blocks of R's rows: the same hierarchy as who
   // The host's blocks equal the device's (and the host's whole product).
   AmgParams p;
   p.galerkin_slices = 4;
+  p.coarse_size = 500;  // the same on both backends (its default differs: coarse_size_for)
   Hierarchy hh(poisson(Stencil::fd2d_5pt, sized(200, 48), Space::host), p);
   Hierarchy hd(poisson(Stencil::fd2d_5pt, sized(200, 48), Space::device), p);
   REQUIRE(hd.levels().size() == hh.levels().size());
@@ -481,7 +506,9 @@ TEST_CASE("GPU resetup equals the host resetup (refreshed and kept prolongator),
       CAPTURE(refresh);
       ResetupOptions o;
       o.refresh_prolongator = refresh;
-      Hierarchy hh(A1.clone(), AmgParams{}), hd(A1.to(Space::device), AmgParams{});
+      AmgParams same;  // the same coarse size on both backends (its default differs: coarse_size_for)
+      same.coarse_size = 500;
+      Hierarchy hh(A1.clone(), same), hd(A1.to(Space::device), same);
       REQUIRE(hh.levels().size() == hd.levels().size());
       hh.resetup(A2.clone(), o);
       const ResetupStats rs = hd.resetup(A2.to(Space::device), o);
@@ -493,7 +520,7 @@ TEST_CASE("GPU resetup equals the host resetup (refreshed and kept prolongator),
       if (!refresh) {  // again: A P's values into the structure the first resetup kept
         hh.resetup(A1.clone(), o);
         hd.resetup(A1.to(Space::device), o);
-        const Hierarchy fresh(A1.to(Space::device), AmgParams{});  // P kept = the P of A1's own setup
+        const Hierarchy fresh(A1.to(Space::device), same);  // P kept = the P of A1's own setup
         for (std::size_t l = 0; l < hh.levels().size(); ++l) {
           CAPTURE(l);
           if (l + 1 < hh.levels().size()) CHECK(hd.levels()[l].AP.nnz() > 0);

@@ -205,7 +205,9 @@ TEST_CASE("GPU multigrid cycle with r . z fused into its last sweep equals cycle
   for (Stencil s : {Stencil::fd3d_7pt, Stencil::fe3d_27pt}) {
     CAPTURE(stencil_name(s));
     const CsrMatrix Ah = poisson(s, sized(24, 12), Space::host);
-    const AmgPreconditioner Mh(Ah), Md(Ah.to(Space::device));
+    AmgParams same;  // the same coarse size on both backends (its default differs: coarse_size_for)
+    same.coarse_size = 500;
+    const AmgPreconditioner Mh(Ah, same), Md(Ah.to(Space::device), same);
     const Vector rh = random_vector(Ah.rows(), rng(), Space::host), rd = rh.to(Space::device);
     Vector zh(Ah.rows(), Space::host), zd(Ah.rows(), Space::device), zd2(Ah.rows(), Space::device);
     Scalars sh(1, Space::host), sd(1, Space::device);

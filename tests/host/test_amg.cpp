@@ -12,6 +12,7 @@
 #include "amg/strength.hpp"
 #include "amg/tentative.hpp"
 #include "app/run.hpp"
+#include "core/device.hpp"
 #include "api/saga.hpp"
 #include "problems/rhs.hpp"
 #include "problems/rmat.hpp"
@@ -481,7 +482,7 @@ TEST_CASE("nodes without strong neighbours: isolated ones stay out of the coarse
   AmgParams p;
   p.theta = 0.0;
   const Hierarchy hr(rmat_laplacian(rp, 1.0, Space::host), p);
-  CHECK(hr.stats().levels.back().rows <= p.coarse_size);
+  CHECK(hr.stats().levels.back().rows <= hr.stats().coarse_size);
   const std::vector<index_t> agg0 = hr.levels()[0].aggregates.to_vector();
   const HostCsr P0 = to_host_csr(hr.levels()[0].P);
   const HostCsr A0 = to_host_csr(hr.levels()[0].A);
@@ -524,6 +525,25 @@ TEST_CASE("theta > 0 that would stop coarsening falls back to theta = 0 on that 
   const amg::Aggregates a1 =
       amg::aggregation_methods().create(Component(p.aggregation.name), Space::host)->aggregate(S1, p.seed + 1, {1, 1});
   CHECK(h.levels()[1].aggregates.to_vector() == a1.of_node.to_vector());
+}
+
+TEST_CASE("coarse size: 0 (auto) is 500 rows on the host and where the coarse inverse is not made on the GPU") {
+  SetupParams p;
+  CHECK(p.coarse_size == 0);
+  CHECK(coarse_size_for(p, Space::host) == 500);
+  if (device::compiled()) CHECK(coarse_size_for(p, Space::device) == 800);
+  p.coarse_solver = "dense_lu";  // inverted on the host on either backend
+  CHECK(coarse_size_for(p, Space::device) == 500);
+  p.coarse_size = 123;
+  CHECK(coarse_size_for(p, Space::host) == 123);
+  CHECK(coarse_size_for(p, Space::device) == 123);
+  // A host setup stops at 500 rows and reports it: 3D 7-pt N = 40 coarsens
+  // 64000 -> ~6000 -> 140 rows (the last two levels both under 800, the
+  // middle one above).
+  const Hierarchy h(poisson(Stencil::fd3d_7pt, 40, Space::host), AmgParams{});
+  CHECK(h.stats().coarse_size == 500);
+  CHECK(h.levels().back().A.rows() <= 500);
+  for (std::size_t l = 0; l + 1 < h.levels().size(); ++l) CHECK(h.levels()[l].A.rows() > 500);
 }
 
 TEST_CASE("rho(D^-1 A) by Lanczos: Eigen's largest eigenvalue, closed forms, breakdowns") {
