@@ -68,8 +68,8 @@ struct SetupParams {
   void visit(V& v) {
     v("theta", theta, "symmetric strength threshold: keep a_ij with a_ij^2 >= theta^2 a_ii a_jj", in_range(0, 1));
     v("coarse_size", coarse_size,
-      "stop coarsening at or below this many rows (0: 800 where the coarsest matrix is inverted on the GPU, "
-      "dense_cholesky on the device, else 500)",
+      "stop coarsening at or below this many rows (0: 800 on the device with dense_cholesky, which inverts the "
+      "coarsest matrix on the GPU; 500 otherwise)",
       zero_is_auto());
     v("max_levels", max_levels, "most levels, the finest included", at_least(1));
     v("rho_iterations", rho_iterations, "Lanczos steps of the rho(D^-1 A) estimate", at_least(1));
