@@ -5,7 +5,7 @@
 // whose flags need more than the default 48 KB of shared memory (and blocks
 // too wide for a CTA, refused alike); on grids, a nonsymmetric pattern, an
 // R-MAT graph (hubs; a colour per block) and one node. Small levels visited on
-// the host by the GPU backend (host_visit_entries) give the same aggregates.
+// the host by the GPU backend (BlockedGreedyParams::host_visit) give the same aggregates.
 #include "amg/aggregation.hpp"
 #include "amg/blocked_mis2.hpp"
 #include "problems/rmat.hpp"

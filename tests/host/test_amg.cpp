@@ -537,11 +537,14 @@ TEST_CASE("coarse size: 0 (auto) is 500 rows on the host and where the coarse in
   p.coarse_size = 123;
   CHECK(coarse_size_for(p, Space::host) == 123);
   CHECK(coarse_size_for(p, Space::device) == 123);
-  // A host setup stops at 500 rows and reports it: 3D 7-pt N = 40 coarsens
-  // 64000 -> ~6000 -> 140 rows (the last two levels both under 800, the
-  // middle one above).
-  const Hierarchy h(poisson(Stencil::fd3d_7pt, 40, Space::host), AmgParams{});
+  // A host setup stops at 500 rows and reports it: 2D 5-pt N = 64 coarsens
+  // 4096 -> 704 -> ~100 rows, and its 704-row level (the coarsest under 800)
+  // is set up as a level, not inverted.
+  const Hierarchy h(poisson(Stencil::fd2d_5pt, 64, Space::host), AmgParams{});
   CHECK(h.stats().coarse_size == 500);
+  REQUIRE(h.levels().size() >= 3);
+  CHECK(h.levels()[1].A.rows() > 500);
+  CHECK(h.levels()[1].A.rows() <= 800);
   CHECK(h.levels().back().A.rows() <= 500);
   for (std::size_t l = 0; l + 1 < h.levels().size(); ++l) CHECK(h.levels()[l].A.rows() > 500);
 }
