@@ -3,8 +3,12 @@
 #include <Eigen/Cholesky>
 #include <Eigen/Eigenvalues>
 #include <Eigen/LU>
+#include <algorithm>
+#include <limits>
+#include <optional>
 
 #include "amg/coarse_cholesky.hpp"
+#include "amg/coarse_null_space.hpp"
 #include "core/dispatch.hpp"
 #include "core/log.hpp"
 
@@ -39,43 +43,108 @@ CsrMatrix to_csr(const Eigen::MatrixXd& inv, Space space) {
   return from_host_csr(out, space);
 }
 
+// The Cholesky factor of M is trusted where every pivot (the Schur
+// complements' diagonal, L_ii²) stands clearly above rounding against its
+// diagonal: a singular matrix's last pivot is rounding and may be positive,
+// and Eigen's LLT reports failure only for a pivot <= 0.
+bool trusted(const Eigen::LLT<Eigen::MatrixXd>& llt, const Eigen::MatrixXd& M) {
+  if (llt.info() != Eigen::Success) return false;
+  for (Eigen::Index i = 0; i < M.rows(); ++i)
+    if (!(llt.matrixLLT()(i, i) * llt.matrixLLT()(i, i) >= kSuspectPivot * M(i, i))) return false;
+  return true;
+}
+bool trusted(const cuda::DeviceInverse& d) { return d.positive_definite && d.min_pivot_ratio >= kSuspectPivot; }
+
+// The pseudo-inverse of a semi-definite A whose null space lies in span(B): a
+// Cholesky inverse of A + α Z Zᵀ less (1/α) Z Zᵀ (amg/coarse_null_space.hpp),
+// on A's backend (M: A dense, the host path; null: the device's inverse).
+// False where B spans no null direction or the shifted matrix is still not
+// clearly positive definite (A has null directions outside span(B)).
+bool shifted_pseudo_inverse(const CoarseProblem& cp, const Eigen::MatrixXd* M, CoarseSolver& cs) {
+  const CsrMatrix& A = cp.A;
+  const CoarseNullSpace ns = null_space_in(to_host_csr(A), cp.near_nullspace->to_vector(), cp.nullspace_columns);
+  if (ns.columns() == 0) return false;
+  const index_t n = A.rows();
+  if (!M) {
+    const Array<double> Z = Array<double>::from_vector(std::vector<double>(ns.Z.data(), ns.Z.data() + ns.Z.size()),
+                                                       Space::device, "coarse null space");
+    CsrMatrix inverse;
+    cuda::DeviceInverse d;
+    SAGA_DEVICE_CALL(d = cuda::cholesky_inverse(A, inverse, true, {Z.data(), ns.columns(), ns.alpha}));
+    if (!trusted(d)) return false;
+    cs.inverse = std::move(inverse);
+  } else {
+    const Eigen::MatrixXd shifted = *M + ns.alpha * ns.Z * ns.Z.transpose();
+    Eigen::LLT<Eigen::MatrixXd> llt(shifted);
+    if (!trusted(llt, shifted)) return false;
+    cs.inverse = to_csr(llt.solve(Eigen::MatrixXd::Identity(n, n)) - (1.0 / ns.alpha) * ns.Z * ns.Z.transpose(),
+                        A.space());
+  }
+  cs.pseudo_inverse = true;
+  cs.null_space_columns = ns.columns();
+  log_warning("coarsest matrix ({} rows) is singular: {} near-nullspace direction(s) span its null space; using "
+              "its pseudo-inverse",
+              n, ns.columns());
+  return true;
+}
+
 struct DenseCholesky {
   static constexpr const char* name = "dense_cholesky";
   static constexpr const char* summary = "dense Cholesky inverse (pseudo-inverse when semi-definite); SPD";
   static constexpr bool runs_on_host = true, runs_on_device = true;
-  using Params = NoParams;
-  static std::unique_ptr<CoarseSolver> make(const Params&, const CsrMatrix& A) {
+  struct Params {
+    bool shift_null_space = true;
+    template <class V>
+    void visit(V& v) {
+      v("shift_null_space", shift_null_space,
+        "a semi-definite coarsest matrix: invert it by Cholesky shifted along the null space its near-nullspace "
+        "spans (false: the host eigen-decomposition, 10-100x slower)");
+    }
+  };
+  static std::unique_ptr<CoarseSolver> make(const Params& p, const CoarseProblem& cp) {
+    const CsrMatrix& A = cp.A;
     SAGA_REQUIRE(A.rows() == A.cols(), "coarse solver: matrix is {}x{}, not square", A.rows(), A.cols());
     auto cs = std::make_unique<CoarseSolver>();
     cs->name = name;
-    // On the GPU: the device inverse (n launches of n^2 work each: used up to
-    // 4096 rows), no host round trip of the matrix; a matrix that is not
-    // positive definite goes to the host path below.
-    if (A.space() == Space::device && A.rows() > 0 && A.rows() <= 4096) {
-      bool done = false;
-      SAGA_DEVICE_CALL(done = cuda::cholesky_inverse(A, cs->inverse));
-      if (done) return cs;
-    }
-    const Eigen::MatrixXd M = dense(A);
     const index_t n = A.rows();
-    Eigen::MatrixXd inv;
-    Eigen::LLT<Eigen::MatrixXd> llt(M);
-    if (llt.info() == Eigen::Success) {
-      inv = llt.solve(Eigen::MatrixXd::Identity(n, n));
+    // A pivot that fails, or one so small that A may be singular to rounding,
+    // asks whether the near-nullspace holds null directions of A; if it does,
+    // the shifted inverse is the pseudo-inverse, else the eigen-decomposition
+    // decides (it also inverts a positive definite matrix that only looked
+    // singular, eigenvalues above 1e-12 of the largest).
+    const bool can_shift = p.shift_null_space && cp.near_nullspace && !cp.near_nullspace->empty() &&
+                           cp.nullspace_columns > 0;
+    std::optional<Eigen::MatrixXd> M;
+    if (A.space() == Space::device && n > 0 && n <= 4096) {
+      // The device inverse: no host round trip of the matrix unless its pivots
+      // ask for the null space.
+      cuda::DeviceInverse d;
+      SAGA_DEVICE_CALL(d = cuda::cholesky_inverse(A, cs->inverse));
+      if (trusted(d)) return cs;
+      if (can_shift && shifted_pseudo_inverse(cp, nullptr, *cs)) return cs;
+      M = dense(A);
     } else {
-      Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> es(M);
-      const Eigen::VectorXd ev = es.eigenvalues();
-      const double tol = 1e-12 * ev.cwiseAbs().maxCoeff();
-      SAGA_REQUIRE(ev.minCoeff() > -1e-8 * ev.cwiseAbs().maxCoeff(),
-                   "coarsest matrix ({} rows) is indefinite (eigenvalue {:.3e}): is A symmetric positive definite? "
-                   "(amg.coarse_solver: dense_lu solves nonsymmetric problems)",
-                   n, ev.minCoeff());
-      Eigen::VectorXd d = ev.unaryExpr([tol](double x) { return x > tol ? 1.0 / x : 0.0; });
-      inv = es.eigenvectors() * d.asDiagonal() * es.eigenvectors().transpose();
-      cs->pseudo_inverse = true;
-      log_warning("coarsest matrix is singular; using its pseudo-inverse");
+      M = dense(A);
+      Eigen::LLT<Eigen::MatrixXd> llt(*M);
+      if (trusted(llt, *M)) {
+        cs->inverse = to_csr(llt.solve(Eigen::MatrixXd::Identity(n, n)), A.space());
+        return cs;
+      }
+      if (can_shift && shifted_pseudo_inverse(cp, &*M, *cs)) return cs;
     }
-    cs->inverse = to_csr(inv, A.space());
+    Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> es(*M);
+    const Eigen::VectorXd ev = es.eigenvalues();
+    const double tol = 1e-12 * ev.cwiseAbs().maxCoeff();
+    SAGA_REQUIRE(ev.minCoeff() > -1e-8 * ev.cwiseAbs().maxCoeff(),
+                 "coarsest matrix ({} rows) is indefinite (eigenvalue {:.3e}): is A symmetric positive definite? "
+                 "(amg.coarse_solver: dense_lu solves nonsymmetric problems)",
+                 n, ev.minCoeff());
+    const bool singular = ev.minCoeff() <= tol;
+    Eigen::VectorXd dinv = ev.unaryExpr([tol](double x) { return x > tol ? 1.0 / x : 0.0; });
+    cs->inverse = to_csr(es.eigenvectors() * dinv.asDiagonal() * es.eigenvectors().transpose(), A.space());
+    cs->pseudo_inverse = singular;
+    if (singular)
+      log_warning("coarsest matrix ({} rows) is singular; using its pseudo-inverse (eigen-decomposition)", n);
     return cs;
   }
 };
@@ -85,7 +154,8 @@ struct DenseLu {
   static constexpr const char* summary = "dense partial-pivoting LU inverse; any nonsingular matrix";
   static constexpr bool runs_on_host = true, runs_on_device = true;
   using Params = NoParams;
-  static std::unique_ptr<CoarseSolver> make(const Params&, const CsrMatrix& A) {
+  static std::unique_ptr<CoarseSolver> make(const Params&, const CoarseProblem& cp) {
+    const CsrMatrix& A = cp.A;
     const Eigen::MatrixXd M = dense(A);
     Eigen::FullPivLU<Eigen::MatrixXd> rank_check(M);
     SAGA_REQUIRE(rank_check.isInvertible(), "coarsest matrix ({} rows) is singular (rank {}); dense_lu needs a "
@@ -109,8 +179,11 @@ const CoarseSolverRegistry& coarse_solvers() {
   return r;
 }
 
-CoarseSolver factorise_coarse(const CsrMatrix& A, const Component& c) {
-  return std::move(*coarse_solvers().create(c, A.space(), A));
+CoarseSolver factorise_coarse(const CsrMatrix& A, const Component& c, const Vector* B, int k) {
+  SAGA_REQUIRE(!B || B->empty() || (B->space() == A.space() && B->size() == static_cast<std::size_t>(A.rows()) * k),
+               "coarse solver: near-nullspace of {} entries in {} space for {} rows x {} columns", B ? B->size() : 0,
+               B && B->space() == Space::device ? "device" : "host", A.rows(), k);
+  return std::move(*coarse_solvers().create(c, A.space(), CoarseProblem{A, B, k}));
 }
 
 }  // namespace saga::amg

@@ -4,9 +4,11 @@
 // dense CSR matrix in the level's space, so applying it is one SpMV on either
 // backend:
 //   dense_cholesky  SPD (on the GPU a Gauss-Jordan inverse, amg/coarse_cholesky.hpp;
-//                   on the host Eigen LLT; an eigen-decomposition pseudo-inverse
-//                   on the host when A_c is only semi-definite, e.g. a pure
-//                   Neumann problem);
+//                   on the host Eigen LLT). When A_c is only semi-definite (a pure
+//                   Neumann problem, a floating body) its pseudo-inverse: the
+//                   same Cholesky inverse of A_c shifted along the null space
+//                   that its near-nullspace spans (amg/coarse_null_space.hpp),
+//                   else an eigen-decomposition on the host;
 //   dense_lu        any nonsingular A_c (Eigen partial-pivoting LU), for
 //                   nonsymmetric problems.
 #include "core/registry.hpp"
@@ -17,13 +19,28 @@ namespace saga::amg {
 struct CoarseSolver {
   CsrMatrix inverse;
   bool pseudo_inverse = false;
+  // The pseudo-inverse came from a Cholesky inverse shifted along this many
+  // null directions of the near-nullspace (0 with pseudo_inverse: from the
+  // host eigen-decomposition).
+  int null_space_columns = 0;
   std::string name;  // the component that made it
 };
 
-using CoarseSolverRegistry = Registry<CoarseSolver, const CsrMatrix&>;
+// What a coarse solver factorises: the coarsest matrix and, where known, its
+// near-nullspace (rows x columns, row-major, in A's space), which spans the
+// null space of a semi-definite coarse matrix of smoothed aggregation.
+struct CoarseProblem {
+  const CsrMatrix& A;
+  const Vector* near_nullspace = nullptr;
+  int nullspace_columns = 0;
+};
+
+using CoarseSolverRegistry = Registry<CoarseSolver, const CoarseProblem&>;
 const CoarseSolverRegistry& coarse_solvers();
 
-// The coarse solver `c` of A (on A's space).
-CoarseSolver factorise_coarse(const CsrMatrix& A, const Component& c = "dense_cholesky");
+// The coarse solver `c` of A (on A's space); B (rows x k, row-major) its
+// near-nullspace where known.
+CoarseSolver factorise_coarse(const CsrMatrix& A, const Component& c = "dense_cholesky", const Vector* B = nullptr,
+                              int k = 0);
 
 }  // namespace saga::amg

@@ -314,6 +314,15 @@ std::size_t HierarchyStats::matrix_bytes() const {
 
 Vector Level::near_nullspace() const { return B_is_ones ? ones(A.rows(), A.space()) : B.clone(); }
 
+namespace {
+// The coarse solver of the coarsest level L, given L's near-nullspace (the
+// null space of a semi-definite coarse matrix lies in it: amg/coarse_null_space.hpp).
+amg::CoarseSolver factorise_coarsest(const Level& L, const Component& c) {
+  const Vector made = L.B.empty() ? L.near_nullspace() : Vector();
+  return amg::factorise_coarse(L.A, c, L.B.empty() ? &made : &L.B, L.nullspace_columns);
+}
+}  // namespace
+
 const std::set<std::string>& cycle_level_keys() {
   static const std::set<std::string> k{"smoother", "pre_sweeps", "post_sweeps"};
   return k;
@@ -474,7 +483,7 @@ Hierarchy::Hierarchy(CsrMatrix A, const SetupParams& params, NearNullspace ns,
     });
     const bool coarsest = L.A.rows() <= stats_.coarse_size || lvl + 1 >= params_.max_levels;
     if (coarsest) {
-      step("coarse_factorisation", [&] { coarse_ = amg::factorise_coarse(L.A, params_.coarse_solver); });
+      step("coarse_factorisation", [&] { coarse_ = factorise_coarsest(L, params_.coarse_solver); });
       step("other", [&] { store_for_cycle(L, lvl, here, &coarse_, st); });
       stats_.levels.push_back(std::move(st));
       break;
@@ -538,7 +547,7 @@ Hierarchy::Hierarchy(CsrMatrix A, const SetupParams& params, NearNullspace ns,
       // No coarsening possible (e.g. a diagonal matrix): make this the coarsest.
       log_info("level {}: aggregation does not coarsen ({} aggregates of {} columns for {} rows); stopping", lvl,
                ag.count, L.nullspace_columns, L.A.rows());
-      step("coarse_factorisation", [&] { coarse_ = amg::factorise_coarse(L.A, params_.coarse_solver); });
+      step("coarse_factorisation", [&] { coarse_ = factorise_coarsest(L, params_.coarse_solver); });
       step("other", [&] { store_for_cycle(L, lvl, here, &coarse_, st); });
       st.aggregates = 0;
       stats_.levels.push_back(std::move(st));
@@ -628,6 +637,7 @@ Hierarchy::Hierarchy(CsrMatrix A, const SetupParams& params, NearNullspace ns,
   exec_->synchronize();
   stats_.setup_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_setup).count();
   stats_.coarse_pseudo_inverse = coarse_.pseudo_inverse;
+  stats_.coarse_null_space_columns = coarse_.null_space_columns;
   stats_.coarse_solver = coarse_.name;
   stats_.strength = amg::strength_measures().resolve(params_.strength, space());
   stats_.aggregation = amg::aggregation_methods().resolve(params_.aggregation, space());
@@ -684,7 +694,7 @@ ResetupStats Hierarchy::resetup(CsrMatrix A, const ResetupOptions& options) {
       L.dinv = inverse_diagonal(L.A, lvl == 0 ? "matrix" : "coarse matrix");
     });
     if (l + 1 == levels_.size()) {
-      step("coarse_factorisation", [&] { coarse_ = amg::factorise_coarse(L.A, params_.coarse_solver); });
+      step("coarse_factorisation", [&] { coarse_ = factorise_coarsest(L, params_.coarse_solver); });
       step("other", [&] { store_for_cycle(L, lvl, here, &coarse_, st); });
       break;
     }
@@ -751,6 +761,7 @@ ResetupStats Hierarchy::resetup(CsrMatrix A, const ResetupOptions& options) {
   exec_->synchronize();
   rs.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   stats_.coarse_pseudo_inverse = coarse_.pseudo_inverse;
+  stats_.coarse_null_space_columns = coarse_.null_space_columns;
   return rs;
 }
 

@@ -112,6 +112,9 @@ struct HierarchyStats {
   std::map<std::string, double> phase_seconds;  // summed over levels
   double spgemm_seconds() const;
   bool coarse_pseudo_inverse = false;
+  // The pseudo-inverse from a Cholesky inverse shifted along this many null
+  // directions of the near-nullspace (0: eigen-decomposition, or no pseudo-inverse).
+  int coarse_null_space_columns = 0;
   std::string coarse_solver;     // the coarse-solver component that ran
   index_t coarse_size = 0;       // the coarse size used (coarse_size_for: amg.coarse_size 0 resolved)
   std::string strength, aggregation;  // the strength and aggregation components that ran

@@ -11,6 +11,9 @@
 // kappa_i and kappa_j; the centre is minus the sum of those over every offset of
 // the stencil, boundary neighbours included. With kappa = 1 and no anisotropy
 // this gives exactly the isotropic stencils (centre 4, 8, 6, 26; neighbours -1).
+// With `neumann` the centre sums only the neighbours inside the grid (no flux
+// through the boundary, as cell-centred finite volumes): every row sums to
+// zero, the matrix is singular and the constants are its null space.
 #include <cstdint>
 
 #include "core/hd.hpp"
@@ -43,6 +46,7 @@ struct StencilSpec {
   // it or its weight is nonzero (a rotated 5-point stencil gains the corners).
   double weight[27] = {};
   CoefficientField kappa;
+  bool neumann = false;  // zero row sums (see above); make_stencil_spec checks the weights are non-positive
 
   SAGA_HD bool has(int dx, int dy, int dz) const {
     if (dx == 0 && dy == 0 && dz == 0) return false;
@@ -65,6 +69,10 @@ struct StencilSpec {
   }
 };
 
+SAGA_HD inline bool in_grid(std::int64_t x, std::int64_t y, std::int64_t z, index_t N, bool three_d) {
+  return x >= 0 && x < N && y >= 0 && y < N && z >= 0 && (!three_d || z < N);
+}
+
 // Writes row `row` of the N^d stencil matrix (columns ascending) into col/val
 // when they are non-null; returns the number of entries.
 SAGA_HD inline int stencil_row(const StencilSpec& spec, index_t N, std::int64_t row, index_t* col, double* val) {
@@ -78,7 +86,8 @@ SAGA_HD inline int stencil_row(const StencilSpec& spec, index_t N, std::int64_t 
     for (int dz = three_d ? -1 : 0; dz <= (three_d ? 1 : 0); ++dz)
       for (int dy = -1; dy <= 1; ++dy)
         for (int dx = -1; dx <= 1; ++dx)
-          if (spec.has(dx, dy, dz)) centre -= spec.connection(ki, x, y, z, dx, dy, dz, N);
+          if (spec.has(dx, dy, dz) && (!spec.neumann || in_grid(x + dx, y + dy, z + dz, N, three_d)))
+            centre -= spec.connection(ki, x, y, z, dx, dy, dz, N);
   }
   int count = 0;
   for (int dz = three_d ? -1 : 0; dz <= (three_d ? 1 : 0); ++dz)
@@ -87,7 +96,7 @@ SAGA_HD inline int stencil_row(const StencilSpec& spec, index_t N, std::int64_t 
         const bool is_centre = dx == 0 && dy == 0 && dz == 0;
         if (!is_centre && !spec.has(dx, dy, dz)) continue;
         const std::int64_t nx = x + dx, ny = y + dy, nz = z + dz;
-        if (nx < 0 || nx >= N || ny < 0 || ny >= N || nz < 0 || (three_d && nz >= N)) continue;
+        if (!in_grid(nx, ny, nz, N, three_d)) continue;
         if (col) {
           col[count] = static_cast<index_t>((nz * N + ny) * N + nx);
           val[count] = is_centre ? centre : spec.connection(ki, x, y, z, dx, dy, dz, N);

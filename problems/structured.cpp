@@ -42,7 +42,7 @@ std::int64_t poisson_nnz(Stencil s, index_t N) {
   }
 }
 
-StencilSpec make_stencil_spec(Stencil s, const Anisotropy& an, const CoefficientField& kappa) {
+StencilSpec make_stencil_spec(Stencil s, const Anisotropy& an, const CoefficientField& kappa, bool neumann) {
   StencilSpec spec;
   spec.shape = s;
   spec.kappa = kappa;
@@ -93,6 +93,12 @@ StencilSpec make_stencil_spec(Stencil s, const Anisotropy& an, const Coefficient
       SAGA_REQUIRE(x <= 0.0,
                    "a jumping coefficient needs non-positive off-diagonal stencil weights, and this anisotropy gives "
                    "positive ones; use a P1 finite-element problem (type: fe) to combine them");
+  if (neumann)
+    for (double x : spec.weight)
+      SAGA_REQUIRE(x <= 0.0,
+                   "a Neumann boundary needs non-positive off-diagonal stencil weights (else the zero-row-sum matrix "
+                   "need not be positive semi-definite), and this anisotropy gives positive ones");
+  spec.neumann = neumann;
   return spec;
 }
 

@@ -24,7 +24,10 @@ std::int64_t poisson_nnz(const StencilSpec& spec, index_t N);
 // the mixed derivative). A non-constant kappa needs non-positive off-centre
 // weights (so that the matrix stays an SPD M-matrix); combinations that would
 // break that are InputErrors.
-StencilSpec make_stencil_spec(Stencil s, const Anisotropy& anisotropy = {}, const CoefficientField& kappa = {});
+// neumann: zero row sums (StencilSpec::neumann), for stencils whose weights are
+// all non-positive (so that the singular matrix stays positive semi-definite).
+StencilSpec make_stencil_spec(Stencil s, const Anisotropy& anisotropy = {}, const CoefficientField& kappa = {},
+                              bool neumann = false);
 
 // The N^d matrix, generated in `space` (device: by a CUDA kernel, no transfer).
 CsrMatrix poisson(Stencil s, index_t N, Space space);

@@ -7,8 +7,14 @@
 // where a cooperative launch cannot run. No host round trip of the matrix and
 // no library start-up (cuSOLVER's costs 20-90 ms per process, more than the
 // whole setup of most seed problems). A pivot that is not clearly positive (a
-// semi-definite or indefinite matrix) sends the caller back to the host path.
+// semi-definite or indefinite matrix) sends the caller back (amg/coarse_solver.cpp
+// then shifts a semi-definite matrix's null space, amg/coarse_null_space.hpp, or
+// takes the host path); the smallest pivot is reported so that a singular matrix
+// whose last pivot rounded to a small positive number is caught too.
 #include <cooperative_groups.h>
+
+#include <limits>
+#include <vector>
 
 #include "amg/coarse_cholesky.hpp"
 #include "core/cuda_check.cuh"
@@ -24,6 +30,10 @@ using saga::cuda::grid_stride;
 using saga::cuda::kThreads;
 
 constexpr int kB = 32;  // pivots per block step: the diagonal block is kB x kB threads of one CTA
+
+// status[0]: a pivot failed (1) or not (0); status[1]: the smallest pivot over
+// its row's diagonal (written by CTA 0 alone, step after step: no race).
+constexpr int kFailed = 0, kMinPivot = 1;
 
 // M (row-major n x n) = A, and its diagonal (the pivots' scale).
 __global__ void scatter_kernel(index_t n, const offset_t* __restrict__ rp, const index_t* __restrict__ ci,
@@ -57,6 +67,7 @@ __global__ void scatter_kernel(index_t n, const offset_t* __restrict__ rp, const
 //
 // A pivot that is not clearly positive against the matrix's own diagonal
 // (semi-definite or indefinite) is seen by every CTA alike: all return false.
+// CTA 0 keeps the smallest pivot / diagonal in status[kMinPivot].
 struct StepTiles {
   double S[kB][kB + 1];  // M[K, K], then D = its inverse
   double T[kB][kB + 1];  // the pivot steps' second buffer
@@ -70,7 +81,7 @@ struct StepTiles {
 // read, so their loads must not take the read-only (non-coherent) path.
 __device__ bool gauss_jordan_step(index_t n, index_t k0, const double* M, double* N,
                                   const double* __restrict__ diag, StepTiles& sh, long long first_tile,
-                                  long long tile_stride) {
+                                  long long tile_stride, double* status) {
   const int y = threadIdx.y, x = threadIdx.x;
   const int b = static_cast<int>(min(static_cast<index_t>(kB), n - k0));
   // D = M[K, K]^-1 by b pivot steps in shared memory, a thread an element,
@@ -86,6 +97,7 @@ __device__ bool gauss_jordan_step(index_t n, index_t k0, const double* M, double
   double(*to)[kB + 1] = sh.T;
   for (int p = 0; p < b; ++p) {
     const double piv = from[p][p];
+    if (blockIdx.x == 0 && y == 0 && x == 0) status[kMinPivot] = fmin(status[kMinPivot], piv / sh.dg[p]);
     if (!(piv > 1e-13 * sh.dg[p]) || !isfinite(piv)) {  // the same for every thread (shared memory)
       if (y == 0 && x == 0) sh.bad = 1;
       break;
@@ -158,32 +170,47 @@ __device__ bool gauss_jordan_step(index_t n, index_t k0, const double* M, double
 
 // One launched step (the fallback where a cooperative launch cannot run).
 __global__ __launch_bounds__(kB * kB) void gauss_jordan_step_kernel(index_t n, index_t k0, const double* M, double* N,
-                                                                    const double* __restrict__ diag, int* failed) {
+                                                                    const double* __restrict__ diag, double* status) {
   __shared__ StepTiles sh;
-  if (*failed) return;  // an earlier step failed: its launch has set the flag
-  if (!gauss_jordan_step(n, k0, M, N, diag, sh, blockIdx.x, gridDim.x) && blockIdx.x == 0 && threadIdx.x == 0 &&
-      threadIdx.y == 0)
-    *failed = 1;
+  if (status[kFailed] != 0) return;  // an earlier step failed: its launch has set the flag
+  if (!gauss_jordan_step(n, k0, M, N, diag, sh, blockIdx.x, gridDim.x, status) && blockIdx.x == 0 &&
+      threadIdx.x == 0 && threadIdx.y == 0)
+    status[kFailed] = 1;
 }
 
 // Every block step in one cooperative kernel: a grid barrier between steps,
 // the buffers swapped after each. The inverse ends in M0 after an even number
 // of steps, else in M1.
 __global__ __launch_bounds__(kB * kB) void gauss_jordan_kernel(index_t n, double* M0, double* M1,
-                                                               const double* __restrict__ diag, int* failed) {
+                                                               const double* __restrict__ diag, double* status) {
   __shared__ StepTiles sh;
   cg::grid_group grid = cg::this_grid();
   double* from = M0;
   double* to = M1;
   for (index_t k0 = 0; k0 < n; k0 += kB) {
-    if (!gauss_jordan_step(n, k0, from, to, diag, sh, blockIdx.x, gridDim.x)) {
-      if (blockIdx.x == 0 && threadIdx.x == 0 && threadIdx.y == 0) *failed = 1;
+    if (!gauss_jordan_step(n, k0, from, to, diag, sh, blockIdx.x, gridDim.x, status)) {
+      if (blockIdx.x == 0 && threadIdx.x == 0 && threadIdx.y == 0) status[kFailed] = 1;
       return;  // every CTA sees the same pivot: all leave together, before any barrier
     }
     grid.sync();
     double* t = from;
     from = to;
     to = t;
+  }
+}
+
+// M += scale Z Zᵀ (Z column-major n x r), and diag = M's new diagonal where
+// given: the low-rank shift of a semi-definite matrix's null space before the
+// inverse, and its correction after it (amg/coarse_null_space.hpp).
+__global__ void low_rank_kernel(index_t n, const double* __restrict__ Z, int r, double scale, double* __restrict__ M,
+                                double* __restrict__ diag) {
+  const std::int64_t total = static_cast<std::int64_t>(n) * n;
+  for (std::int64_t e = global_thread(); e < total; e += grid_stride()) {
+    const std::int64_t i = e / n, j = e % n;
+    double s = 0.0;
+    for (int c = 0; c < r; ++c) s += Z[c * static_cast<std::int64_t>(n) + i] * Z[c * static_cast<std::int64_t>(n) + j];
+    M[e] += scale * s;
+    if (diag && i == j) diag[i] = M[e];
   }
 }
 
@@ -200,17 +227,23 @@ __global__ void dense_csr_kernel(index_t n, const double* __restrict__ X, offset
 }
 }  // namespace
 
-bool cholesky_inverse(const CsrMatrix& A, CsrMatrix& inverse, bool cooperative) {
+DeviceInverse cholesky_inverse(const CsrMatrix& A, CsrMatrix& inverse, bool cooperative, const LowRankShift& shift) {
   const index_t n = A.rows();
   const std::size_t nn = static_cast<std::size_t>(n) * n;
   const cudaStream_t st = ::saga::device_stream();
   Array<double> M0 = Array<double>::zeros(nn, Space::device, "coarse matrix (dense)");
   Array<double> M1(nn, Space::device, "coarse matrix (dense, second buffer)");
   Array<double> diag = Array<double>::zeros(n, Space::device, "coarse diagonal");
-  Array<int> failed = Array<int>::zeros(1, Space::device, "pivot flag");
+  Array<double> status = Array<double>::from_vector({0.0, std::numeric_limits<double>::infinity()}, Space::device,
+                                                    "pivot status");
   scatter_kernel<<<grid_for(n), kThreads, 0, st>>>(n, A.row_ptr().data(), A.col().data(), A.val().data(), M0.data(),
                                                     diag.data());
   SAGA_CUDA_LAUNCH("coarse scatter");
+  const unsigned dense_grid = std::min<unsigned>(grid_for(static_cast<std::int64_t>(nn)), 2048u);
+  if (shift.columns > 0) {
+    low_rank_kernel<<<dense_grid, kThreads, 0, st>>>(n, shift.Z, shift.columns, shift.alpha, M0.data(), diag.data());
+    SAGA_CUDA_LAUNCH("coarse null-space shift");
+  }
   const index_t tiles_1d = (n + kB - 1) / kB;
   const long long tiles = static_cast<long long>(tiles_1d) * tiles_1d;
   const index_t steps = tiles_1d;
@@ -222,9 +255,8 @@ bool cholesky_inverse(const CsrMatrix& A, CsrMatrix& inverse, bool cooperative) 
     const void* coop = reinterpret_cast<const void*>(gauss_jordan_kernel);
     const int blocks = saga::cuda::cooperative_blocks(coop, tiles, per_sm, kB * kB);
     index_t rows = n;
-    double *m0 = M0.data(), *m1 = M1.data(), *dp = diag.data();
-    int* fp = failed.data();
-    void* args[] = {&rows, &m0, &m1, &dp, &fp};
+    double *m0 = M0.data(), *m1 = M1.data(), *dp = diag.data(), *sp = status.data();
+    void* args[] = {&rows, &m0, &m1, &dp, &sp};
     done = blocks > 0 &&
            saga::cuda::launch_cooperative(coop, blocks, args, "coarse Gauss-Jordan (cooperative)", dim3(kB, kB));
   }
@@ -233,20 +265,25 @@ bool cholesky_inverse(const CsrMatrix& A, CsrMatrix& inverse, bool cooperative) 
     for (index_t k = 0; k < steps; ++k) {
       const double* from = k % 2 == 0 ? M0.data() : M1.data();
       double* to = k % 2 == 0 ? M1.data() : M0.data();
-      gauss_jordan_step_kernel<<<grid, dim3(kB, kB), 0, st>>>(n, k * kB, from, to, diag.data(), failed.data());
+      gauss_jordan_step_kernel<<<grid, dim3(kB, kB), 0, st>>>(n, k * kB, from, to, diag.data(), status.data());
       SAGA_CUDA_LAUNCH("coarse Gauss-Jordan block step");
     }
   }
-  if (failed.get(0) != 0) return false;  // not positive definite: the host path decides
-  const double* X = steps % 2 == 0 ? M0.data() : M1.data();
+  const std::vector<double> report = status.to_vector();
+  DeviceInverse result{report[kFailed] == 0, report[kMinPivot]};
+  if (!result.positive_definite) return result;  // the caller decides (coarse_solver.cpp)
+  double* X = steps % 2 == 0 ? M0.data() : M1.data();
+  if (shift.columns > 0) {  // (A + α Z Zᵀ)⁻¹ - (1/α) Z Zᵀ = A⁺
+    low_rank_kernel<<<dense_grid, kThreads, 0, st>>>(n, shift.Z, shift.columns, -1.0 / shift.alpha, X, nullptr);
+    SAGA_CUDA_LAUNCH("coarse null-space correction");
+  }
   Array<offset_t> rp(static_cast<std::size_t>(n) + 1, Space::device, "coarse inverse rows");
   Array<index_t> ci(nn, Space::device, "coarse inverse columns");
   Array<double> v(nn, Space::device, "coarse inverse values");
-  const unsigned csr_grid = std::min<unsigned>(grid_for(static_cast<std::int64_t>(nn)), 2048u);
-  dense_csr_kernel<<<csr_grid, kThreads, 0, st>>>(n, X, rp.data(), ci.data(), v.data());
+  dense_csr_kernel<<<dense_grid, kThreads, 0, st>>>(n, X, rp.data(), ci.data(), v.data());
   SAGA_CUDA_LAUNCH("coarse inverse to CSR");
   inverse = CsrMatrix(n, n, std::move(rp), std::move(ci), std::move(v));
-  return true;
+  return result;
 }
 
 }  // namespace saga::amg::cuda

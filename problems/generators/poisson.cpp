@@ -27,22 +27,34 @@ struct Poisson {
   struct Params {
     std::string stencil = "3d7";
     index_t N = 64;
+    std::string boundary = "dirichlet";
     VariantParams variant;
     template <class V>
     void visit(V& v) {
       v("stencil", stencil, "stencil", one_of({"2d5", "2d9", "3d7", "3d27"}));
       v("N", N, "grid points per direction", at_least(1));
+      v("boundary", boundary,
+        "dirichlet (u = 0 outside the grid) or neumann (no flux: rows sum to zero, singular with the constants as "
+        "null space; the right-hand side must sum to zero, as random_solution's does)",
+        one_of({"dirichlet", "neumann"}));
       variant.visit(v);
     }
   };
   static void check(const Params& p) {
     SAGA_REQUIRE(p.variant.coefficient != "groups", "coefficient type groups needs an fe problem on a mesh");
-    make_stencil_spec(parse_stencil(p.stencil), p.variant.anisotropy(), p.variant.field());
+    SAGA_REQUIRE(p.boundary != "neumann" || p.N >= 2, "a Neumann problem needs N >= 2 (a 1-point grid has no "
+                 "connection: its matrix is zero)");
+    spec(p);
+  }
+  static StencilSpec spec(const Params& p) {
+    return make_stencil_spec(parse_stencil(p.stencil), p.variant.anisotropy(), p.variant.field(),
+                             p.boundary == "neumann");
   }
   static std::unique_ptr<ProblemGenerator> make(const Params& p, const ProblemContext&) {
     const Stencil s = parse_stencil(p.stencil);
-    return std::make_unique<PoissonGenerator>(make_stencil_spec(s, p.variant.anisotropy(), p.variant.field()), p.N,
-                                              fmt::format("poisson {} N={}{}", stencil_name(s), p.N,
+    return std::make_unique<PoissonGenerator>(spec(p), p.N,
+                                              fmt::format("poisson {} N={}{}{}", stencil_name(s), p.N,
+                                                          p.boundary == "neumann" ? ", Neumann boundary" : "",
                                                           p.variant.describe()));
   }
 };

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "amg/coarse_cholesky.hpp"
+#include "amg/coarse_null_space.hpp"
 #include "amg/coarse_solver.hpp"
 #include "amg/spectral_radius.hpp"
 #include "amg/aggregation.hpp"
@@ -317,11 +318,13 @@ TEST_CASE("GPU dense_cholesky coarse solver: the device inverse equals the host 
     CHECK((I - Eigen::MatrixXd::Identity(n, n)).cwiseAbs().maxCoeff() < 1e-9);
     // The launched block steps (the fallback of the cooperative kernel): the same values.
     CsrMatrix launched;
-    REQUIRE(amg::cuda::cholesky_inverse(Ah.to(Space::device), launched, /*cooperative=*/false));
+    REQUIRE(amg::cuda::cholesky_inverse(Ah.to(Space::device), launched, /*cooperative=*/false).positive_definite);
     check_equal(to_host_csr(launched), to_host_csr(d.inverse), 1e-14);
   }
-  // A singular Laplacian (1D, Neumann ends): not positive definite, so the host
-  // eigen-decomposition gives the pseudo-inverse on both backends.
+  // A singular Laplacian (1D, Neumann ends): not positive definite. Without a
+  // near-nullspace the host eigen-decomposition gives the pseudo-inverse on
+  // both backends; with the constants the device inverts the matrix shifted
+  // along them (cooperative and launched steps), equal to the eigen one.
   HostCsr l{40, 40, {0}, {}, {}};
   for (index_t i = 0; i < 40; ++i) {
     if (i > 0) l.col.push_back(i - 1), l.val.push_back(-1.0);
@@ -333,7 +336,84 @@ TEST_CASE("GPU dense_cholesky coarse solver: the device inverse equals the host 
   const amg::CoarseSolver lh = amg::factorise_coarse(Lh), ld = amg::factorise_coarse(Lh.to(Space::device));
   CHECK(lh.pseudo_inverse);
   CHECK(ld.pseudo_inverse);
+  CHECK(ld.null_space_columns == 0);
   check_equal(to_host_csr(ld.inverse), to_host_csr(lh.inverse), 1e-12);
+  const Vector one = ones(40, Space::device);
+  const amg::CoarseSolver shifted = amg::factorise_coarse(Lh.to(Space::device), "dense_cholesky", &one, 1);
+  CHECK(shifted.pseudo_inverse);
+  CHECK(shifted.null_space_columns == 1);
+  CHECK(shifted.inverse.space() == Space::device);
+  check_equal(to_host_csr(shifted.inverse), to_host_csr(lh.inverse), 1e-9);
+}
+
+TEST_CASE("GPU dense_cholesky of semi-definite matrices: the shifted device inverse equals the host pseudo-inverse") {
+  const std::uint64_t seed = fresh_seed();
+  // Neumann Poisson matrices with a random coefficient (sizes around the
+  // 32-pivot blocks and the auto coarse size), the constants as near-nullspace.
+  for (auto [s, N] : {std::pair{Stencil::fd2d_5pt, 23}, std::pair{Stencil::fe2d_9pt, 28}, std::pair{Stencil::fd3d_7pt, 9},
+                      std::pair{Stencil::fe3d_27pt, 8}}) {
+    CAPTURE(stencil_name(s));
+    CoefficientField kappa;
+    kappa.kind = CoefficientField::Kind::random;
+    kappa.contrast = 100;
+    kappa.blocks = 3;
+    kappa.seed = seed;
+    const CsrMatrix Ah = poisson(make_stencil_spec(s, {}, kappa, /*neumann=*/true), N, Space::host);
+    const CsrMatrix Ad = Ah.to(Space::device);
+    const Vector oh = ones(Ah.rows(), Space::host), od = ones(Ah.rows(), Space::device);
+    const amg::CoarseSolver h = amg::factorise_coarse(Ah, "dense_cholesky", &oh, 1);
+    const amg::CoarseSolver d = amg::factorise_coarse(Ad, "dense_cholesky", &od, 1);
+    const amg::CoarseSolver eigen = amg::factorise_coarse(Ah);
+    CHECK(d.pseudo_inverse);
+    CHECK(d.null_space_columns == 1);
+    CHECK(h.null_space_columns == 1);
+    check_equal(to_host_csr(d.inverse), to_host_csr(h.inverse), 1e-9);
+    check_equal(to_host_csr(d.inverse), to_host_csr(eigen.inverse), 1e-8);
+    // The launched block steps with the shift: the same values.
+    CsrMatrix launched;
+    const amg::CoarseNullSpace ns = amg::null_space_in(to_host_csr(Ah), oh.to_vector(), 1);
+    REQUIRE(ns.columns() == 1);
+    const Array<double> Z = Array<double>::from_vector(std::vector<double>(ns.Z.data(), ns.Z.data() + ns.Z.size()),
+                                                       Space::device);
+    const amg::cuda::DeviceInverse r =
+        amg::cuda::cholesky_inverse(Ad, launched, /*cooperative=*/false, {Z.data(), 1, ns.alpha});
+    REQUIRE(r.positive_definite);
+    check_equal(to_host_csr(launched), to_host_csr(d.inverse), 1e-12);
+    // Without the shift the pivots say the matrix is singular: one fails, or
+    // the smallest is rounding.
+    CsrMatrix plain;
+    const amg::cuda::DeviceInverse p = amg::cuda::cholesky_inverse(Ad, plain);
+    CHECK((!p.positive_definite || p.min_pivot_ratio < amg::kSuspectPivot));
+  }
+}
+
+TEST_CASE("GPU pure Neumann Poisson: the device setup shifts the coarsest null space and matches the host") {
+  for (const char* stencil : {"2d5", "3d7"}) {
+    const std::string stencil_label = stencil;
+    CAPTURE(stencil_label);
+    RunConfig c;
+    c.problem.type = Component("poisson", Options()
+                                              .set("stencil", stencil)
+                                              .set("N", std::string(stencil) == "2d5" ? 256 : 40)
+                                              .set("boundary", "neumann"));
+    c.amg.coarse_size = 500;  // the host's auto size (backend comparison)
+    const RunResult d = run_solve(c, Executor::cuda()), h = run_solve(c, Executor::host());
+    CHECK(d.solve.converged);
+    CHECK(d.hierarchy.coarse_pseudo_inverse);
+    CHECK(d.hierarchy.coarse_null_space_columns == 1);
+    CHECK(d.hierarchy.levels.size() == h.hierarchy.levels.size());
+    CHECK(d.solve.iterations == h.solve.iterations);
+    REQUIRE(d.error.has_value());
+    CHECK(*d.error < 1e-6);
+    c.amg.coarse_size = 0;  // auto: 800 on the device
+    const RunResult a = run_solve(c, Executor::cuda());
+    CHECK(a.solve.converged);
+    CHECK(a.hierarchy.coarse_null_space_columns == 1);
+    MESSAGE(stencil_label << ": device coarse factorisation "
+                    << d.hierarchy.phase_seconds.at("coarse_factorisation") * 1e3 << " ms (coarse size 500), "
+                    << a.hierarchy.phase_seconds.at("coarse_factorisation") * 1e3 << " ms (auto), "
+                    << d.solve.iterations << " iterations");
+  }
 }
 
 TEST_CASE("GPU determinism: the same config twice gives bitwise the same hierarchy and residuals") {
