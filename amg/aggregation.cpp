@@ -59,6 +59,11 @@ CsrMatrix host_pattern(const CsrMatrix& S) {
 Aggregates aggregate_blocked_greedy(const CsrMatrix& S, std::uint32_t seed, const BlockedGreedyParams& p,
                                     const AggregationLevel& where) {
   if (where.nullspace_columns > p.max_nullspace_columns) return aggregate_mis2(S, seed, p.mis2.options());
+  if (static_cast<double>(S.nnz()) <= p.chain_entries * S.rows()) {
+    log_info("blocked aggregation: the strength graph has {:.2f} entries a row (chains); roots from MIS-2 rounds",
+             S.rows() > 0 ? static_cast<double>(S.nnz()) / S.rows() : 0.0);
+    return aggregate_mis2(S, seed, p.mis2.options());
+  }
   // A tiny device level (a few thousand nodes): the shape's and the
   // schedule's passes are a handful of launches and reads of a few bytes each
   // on the GPU, microseconds on the host; its pattern goes over at once.

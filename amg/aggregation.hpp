@@ -79,6 +79,7 @@ struct BlockedGreedyParams {
   int max_colours = 64;
   int line_warps = 8;
   bool host_visit = true;
+  double chain_entries = 4.0;
   // With host_visit, device levels of at most this many rows and entries have
   // their shape and schedule made on the host too (a few launches and reads
   // saved; the host's passes cost ~10 ns a row: 22k sparse rows of the
@@ -118,6 +119,13 @@ struct BlockedGreedyParams {
       "the GPU backend visits a level's blocks on the host where that is estimated faster (small coarse levels: "
       "a few blocks a colour, each a chain of ~3 us windows on the GPU, a few ns an entry on the host); the "
       "pattern goes over and the roots come back, the same roots either way");
+    v("chain_entries", chain_entries,
+      "a level whose strength graph has at most this many entries a row on average, the diagonal included, takes "
+      "its roots from MIS-2 rounds: such a graph (below a 2D grid's 5) is mostly chains and lone nodes, where the "
+      "strong connections follow one direction (strong anisotropy) or stop at coefficient jumps, and the grid "
+      "pattern the blocked visit keeps is gone: greedy cuts a chain into aggregates of exactly 3, MIS-2 into "
+      "larger ones (docs/aggregation.md \"Chains\"); 0: never",
+      at_least(0.0));
     v("max_nullspace_columns", max_nullspace_columns,
       "levels whose near-nullspace has more columns take their roots from MIS-2 rounds (elasticity: greedy's "
       "compact aggregates, 6 coarse columns each, raise the operator complexity from 2.2 to 3.2 at the same "

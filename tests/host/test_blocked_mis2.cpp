@@ -11,6 +11,7 @@
 #include "amg/aggregation.hpp"
 #include "amg/blocked_mis2.hpp"
 #include "amg/lexicographic_mis2.hpp"
+#include "amg/strength.hpp"
 #include "problems/structured.hpp"
 #include "tests/helpers.hpp"
 
@@ -255,4 +256,27 @@ TEST_CASE("blocked aggregation: colours reported; MIS-2 rounds where the schedul
   const amg::Aggregates c = amg::aggregate_blocked_greedy(P, 3, small);
   CHECK(c.block_colours == 0);
   CHECK(c.of_node.to_vector() == amg::aggregate_mis2(P, 3, small.mis2.options()).of_node.to_vector());
+}
+
+TEST_CASE("blocked aggregation: a strength graph of chains (strong anisotropy) takes MIS-2 rounds") {
+  // -eps u_xx - u_yy with eps = 1e-3: theta = 0.25 keeps the y-connections
+  // only, 3 entries a row (the diagonal included).
+  const CsrMatrix A = poisson(make_stencil_spec(Stencil::fd2d_5pt, {1e-3, 0.0}), 64, Space::host);
+  const CsrMatrix S = amg::strength_measures().create(Component("symmetric"), Space::host)->strong(A, 0.25);
+  REQUIRE(static_cast<double>(S.nnz()) / S.rows() < 3.0);
+  const amg::Aggregates a = amg::aggregate_blocked_greedy(S, 3, amg::BlockedGreedyParams{});
+  CHECK(a.block_colours == 0);
+  CHECK(a.of_node.to_vector() == amg::aggregate_mis2(S, 3, amg::BlockedGreedyParams{}.mis2.options()).of_node.to_vector());
+  // The visit (chain_entries 0; one block: the lexicographic order) roots
+  // every third node of each 64-node chain, 0, 3, ..., 63: 22 aggregates of at
+  // most 3 a chain. MIS-2's scattered roots make fewer, larger ones.
+  amg::BlockedGreedyParams visit;
+  visit.chain_entries = 0;
+  const amg::Aggregates v = amg::aggregate_blocked_greedy(S, 3, visit);
+  CHECK(v.block_colours > 0);
+  CHECK(v.count == 64 * 22);
+  CHECK(a.count < v.count);
+  // A 2D grid graph (5 entries a row inside) is not a chain.
+  const CsrMatrix P = poisson(Stencil::fd2d_5pt, 64, Space::host);
+  CHECK(amg::aggregate_blocked_greedy(P, 3, amg::BlockedGreedyParams{}).block_colours == 1);
 }
