@@ -12,6 +12,9 @@
 #include "amg/aggregation.hpp"
 #include "amg/lexicographic_mis2.hpp"
 #include "amg/mis2.hpp"
+#include "amg/nullspace.hpp"
+#include "problems/elasticity.hpp"
+#include "problems/mesh_generate.hpp"
 #include "problems/rmat.hpp"
 #include "amg/strength.hpp"
 #include "amg/tentative.hpp"
@@ -763,4 +766,20 @@ TEST_CASE("GPU fit_memory: with the device memory held down the setup stores the
   const Hierarchy roomy(A.clone(), AmgParams());
   CHECK(roomy.stats().memory_fit.empty());
   CHECK_FALSE(roomy.stats().levels.front().single_precision);
+}
+
+TEST_CASE("GPU dense_cholesky of a floating elastic body: six rigid motions shifted on the device") {
+  const std::uint64_t seed = fresh_seed();
+  const index_t cells[3] = {4, 2, 2};
+  const double size[3] = {2.0, 1.0, 1.0};
+  Mesh m = simplex_box_mesh(3, cells, size, 0.2, seed);
+  m.dirichlet.assign(m.vertices(), 0);
+  const ElasticSystem free = assemble_elasticity(m, {2.0, 0.3}, Space::host, /*allow_floating=*/true);
+  const NearNullspace rb = rigid_body_modes(free.coordinates, 3, Space::device);
+  const amg::CoarseSolver d = amg::factorise_coarse(free.A.to(Space::device), "dense_cholesky", &rb.B, rb.columns);
+  const amg::CoarseSolver eigen = amg::factorise_coarse(free.A);
+  CHECK(d.pseudo_inverse);
+  CHECK(d.null_space_columns == 6);
+  CHECK(d.inverse.space() == Space::device);
+  check_equal(to_host_csr(d.inverse), to_host_csr(eigen.inverse), 1e-8);
 }
