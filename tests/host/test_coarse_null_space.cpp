@@ -243,3 +243,31 @@ TEST_CASE("a floating elastic body end to end: the coarsest null space is the si
   MESSAGE("floating bar " << free.A.rows() << " unknowns: " << iterations[0] << " iterations (shifted), "
                           << iterations[1] << " (eigen)");
 }
+
+TEST_CASE("a Neumann problem's resetup with new values keeps the shifted pseudo-inverse and converges") {
+  const std::uint64_t seed = fresh_seed();
+  CoefficientField kappa;
+  kappa.kind = CoefficientField::Kind::random;
+  kappa.contrast = 10;
+  kappa.blocks = 4;
+  kappa.seed = seed;
+  const CsrMatrix A = poisson(make_stencil_spec(Stencil::fd2d_5pt, {}, {}, true), 80, Space::host);
+  const CsrMatrix A2 = poisson(make_stencil_spec(Stencil::fd2d_5pt, {}, kappa, true), 80, Space::host);
+  REQUIRE(A2.nnz() == A.nnz());
+  Solver s(A);
+  CHECK(s.stats().coarse_null_space_columns == 1);
+  for (bool refresh : {false, true}) {
+    CAPTURE(refresh);
+    ResetupOptions o;
+    o.refresh_prolongator = refresh;
+    s.resetup(A2, o);
+    CHECK(s.stats().coarse_pseudo_inverse);
+    CHECK(s.stats().coarse_null_space_columns == 1);
+    const Vector xs = random_vector(static_cast<std::size_t>(A2.rows()), seed, Space::host);
+    Vector b(xs.size(), Space::host), x = Vector::zeros(xs.size(), Space::host);
+    spmv(A2, xs, b);
+    const SolveResult r = s.solve(b, x);
+    CHECK(r.converged);
+    CHECK(r.relative_residual <= 1e-8);
+  }
+}
