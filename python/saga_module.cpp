@@ -268,6 +268,8 @@ class PySolver {
     d["spgemm_seconds"] = s.spgemm_seconds();
     d["operator_complexity"] = s.operator_complexity;
     d["grid_complexity"] = s.grid_complexity;
+    d["coarse_pseudo_inverse"] = s.coarse_pseudo_inverse;          // the coarsest matrix is singular
+    d["coarse_null_space_columns"] = s.coarse_null_space_columns;  // shifted out (0: eigen-decomposition)
     // Device setups: the memory peak of each phase of each level (empty on the host).
     py::list peaks;
     for (const saga::LevelStats& L : s.levels) peaks.append(py::dict(py::cast(L.peak_bytes)));
@@ -405,11 +407,14 @@ PYBIND11_MODULE(_saga, m) {
       .def("matrix", &PySolver::matrix);
   m.def(
       "poisson",
-      [](const std::string& stencil, int N) {
+      [](const std::string& stencil, int N, const std::string& boundary) {
         if (N < 2) throw saga::InputError(fmt::format("N = {}: expected at least 2 points per direction", N));
-        return csr_tuple(saga::poisson(saga::parse_stencil(stencil), N, saga::Space::host));
+        if (boundary != "dirichlet" && boundary != "neumann")
+          throw saga::InputError(fmt::format("boundary '{}': expected dirichlet or neumann", boundary));
+        return csr_tuple(saga::poisson(saga::make_stencil_spec(saga::parse_stencil(stencil), {}, {}, boundary == "neumann"),
+                                       N, saga::Space::host));
       },
-      py::arg("stencil"), py::arg("N"));
+      py::arg("stencil"), py::arg("N"), py::arg("boundary") = "dirichlet");
   m.def(
       "read_matrix_market", [](const std::string& path) { return csr_tuple(saga::read_matrix_market(path)); },
       py::arg("path"));

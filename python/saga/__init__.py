@@ -151,6 +151,14 @@ class MultilevelSolver:
         """Sum of the levels' rows over the finest level's."""
         return self._core.stats()["grid_complexity"]
 
+    def coarse_solve(self):
+        """How the coarsest level is solved: "pseudo_inverse" (True where its matrix is singular,
+        as every level of a pure Neumann problem is) and "null_space_columns" (the near-nullspace
+        directions the Cholesky inverse was shifted along; 0 with a pseudo-inverse: the host's
+        eigen-decomposition)."""
+        s = self._core.stats()
+        return {"pseudo_inverse": s["coarse_pseudo_inverse"], "null_space_columns": s["coarse_null_space_columns"]}
+
     def setup_timings(self):
         """Setup seconds in all, per phase (summed over levels), the SpGEMMs' seconds and share."""
         s = self._core.stats()
@@ -284,8 +292,13 @@ class MultilevelSolver:
     def __repr__(self):
         lines = ["saga multilevel solver (smoothed aggregation) on %s" % self.backend,
                  "  levels: %d, operator complexity %.3f, grid complexity %.3f"
-                 % (len(self.levels), self.operator_complexity(), self.grid_complexity()),
-                 "  level       rows          nnz   nnz/row"]
+                 % (len(self.levels), self.operator_complexity(), self.grid_complexity())]
+        c = self.coarse_solve()
+        if c["pseudo_inverse"]:
+            lines.append("  coarsest matrix singular: pseudo-inverse (%s)"
+                         % ("Cholesky shifted along %d null direction(s)" % c["null_space_columns"]
+                            if c["null_space_columns"] else "eigen-decomposition"))
+        lines.append("  level       rows          nnz   nnz/row")
         for i, L in enumerate(self.levels):
             per_row = L["nnz"] / L["rows"] if L["rows"] else 0.0
             lines.append("  %5d %10d %12d %9.1f" % (i, L["rows"], L["nnz"], per_row))
@@ -337,9 +350,11 @@ class gallery:
     """Test matrices from saga's generators (docs/problems.md)."""
 
     @staticmethod
-    def poisson(stencil, N):
-        """The Poisson matrix of a stencil: "2d5", "2d9", "3d7" or "3d27", N points per direction."""
-        return _to_scipy(_saga.poisson(str(stencil), int(N)))
+    def poisson(stencil, N, boundary="dirichlet"):
+        """The Poisson matrix of a stencil: "2d5", "2d9", "3d7" or "3d27", N points per direction;
+        boundary "neumann": no flux through the boundary (rows sum to zero, singular, the
+        constants as null space: b must sum to zero)."""
+        return _to_scipy(_saga.poisson(str(stencil), int(N), str(boundary)))
 
 
 class io:

@@ -507,3 +507,22 @@ def test_setup_memory(backend):
     assert len(m["phase_peak_bytes"]) == len(ml.levels)
     assert m["phase_peak_bytes"][0][m["peak_phase"]] == m["peak_bytes"]
     assert all(v <= m["peak_bytes"] for level in m["phase_peak_bytes"] for v in level.values())
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_pure_neumann_problem_singular_coarsest(backend):
+    A = saga.gallery.poisson("2d5", 96, boundary="neumann")
+    assert abs(A @ np.ones(A.shape[0])).max() == 0  # rows sum to zero: singular
+    x_star = rng().random(A.shape[0])
+    b = A @ x_star  # in A's range
+    ml = saga.smoothed_aggregation_solver(A, backend=backend, coarse_size=500)
+    assert ml.coarse_solve() == {"pseudo_inverse": True, "null_space_columns": 1}
+    assert "shifted along 1 null direction" in repr(ml)
+    residuals = []
+    x = ml.solve(b, tol=1e-8, residuals=residuals)
+    assert np.linalg.norm(b - A @ x) <= 1e-8 * np.linalg.norm(b)
+    e = x - x_star
+    assert np.linalg.norm(e - e.mean()) <= 1e-6 * np.linalg.norm(x_star)  # x* up to a constant
+    assert len(residuals) < 30
+    with pytest.raises(ValueError, match="boundary"):
+        saga.gallery.poisson("2d5", 8, boundary="periodic")
