@@ -28,9 +28,14 @@ inline constexpr double kNullRelative = 1e-12;
 
 // The smallest Cholesky pivot, relative to its row's diagonal, above which an
 // inverse is trusted without asking whether A is singular: a singular matrix's
-// last pivot is rounding (1e-16..1e-13 of the diagonal on a few hundred rows)
-// and may come out positive, while the coarse matrices of an SPD problem keep
-// their pivots many orders above this.
+// last pivot is rounding and may come out positive (2D 5-pt Neumann coarsest
+// matrices of 88 and 187 rows: 3.8e-13 and 4.9e-13, above the 1e-13 that the
+// device's pivot test alone used to accept), while the coarse matrices of SPD
+// problems keep theirs far above (1e-3..0.9 on the seed, FE and variant
+// configs, 2.8e-2 with the checkerboard's 10^6 contrast; `saga -v` logs it).
+// Below it, a positive definite matrix without null directions in its
+// near-nullspace (a condition number past ~1e9) takes the eigen-decomposition:
+// slower, the same inverse.
 inline constexpr double kSuspectPivot = 1e-9;
 
 struct CoarseNullSpace {

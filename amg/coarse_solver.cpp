@@ -49,11 +49,16 @@ CsrMatrix to_csr(const Eigen::MatrixXd& inv, Space space) {
 // and Eigen's LLT reports failure only for a pivot <= 0.
 bool trusted(const Eigen::LLT<Eigen::MatrixXd>& llt, const Eigen::MatrixXd& M) {
   if (llt.info() != Eigen::Success) return false;
+  double ratio = std::numeric_limits<double>::infinity();
   for (Eigen::Index i = 0; i < M.rows(); ++i)
-    if (!(llt.matrixLLT()(i, i) * llt.matrixLLT()(i, i) >= kSuspectPivot * M(i, i))) return false;
-  return true;
+    ratio = std::min(ratio, llt.matrixLLT()(i, i) * llt.matrixLLT()(i, i) / M(i, i));
+  log_info("coarse Cholesky ({} rows): smallest pivot {:.3e} of its diagonal", M.rows(), ratio);
+  return ratio >= kSuspectPivot;
 }
-bool trusted(const cuda::DeviceInverse& d) { return d.positive_definite && d.min_pivot_ratio >= kSuspectPivot; }
+bool trusted(const cuda::DeviceInverse& d) {
+  if (d.positive_definite) log_info("coarse Cholesky (device): smallest pivot {:.3e} of its diagonal", d.min_pivot_ratio);
+  return d.positive_definite && d.min_pivot_ratio >= kSuspectPivot;
+}
 
 // The pseudo-inverse of a semi-definite A whose null space lies in span(B): a
 // Cholesky inverse of A + α Z Zᵀ less (1/α) Z Zᵀ (amg/coarse_null_space.hpp),
