@@ -28,6 +28,7 @@
 #include "sparse/spgemm.hpp"
 #include "sparse/vector_ops.hpp"
 #include "tests/determinism.hpp"
+#include "tests/floating_body.hpp"
 #include "tests/helpers.hpp"
 #include "tests/json_schema.hpp"
 
@@ -772,11 +773,7 @@ TEST_CASE("GPU fit_memory: with the device memory held down the setup stores the
 
 TEST_CASE("GPU dense_cholesky of a floating elastic body: six rigid motions shifted on the device") {
   const std::uint64_t seed = fresh_seed();
-  const index_t cells[3] = {4, 2, 2};
-  const double size[3] = {2.0, 1.0, 1.0};
-  Mesh m = simplex_box_mesh(3, cells, size, 0.2, seed);
-  m.dirichlet.assign(m.vertices(), 0);
-  const ElasticSystem free = assemble_elasticity(m, {2.0, 0.3}, Space::host, /*allow_floating=*/true);
+  const ElasticSystem free = floating_box(4, 2, 2.0, seed);
   const NearNullspace rb = rigid_body_modes(free.coordinates, 3, Space::device);
   const amg::CoarseSolver d = amg::factorise_coarse(free.A.to(Space::device), "dense_cholesky", &rb.B, rb.columns);
   const amg::CoarseSolver eigen = amg::factorise_coarse(free.A);

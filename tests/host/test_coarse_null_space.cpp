@@ -15,6 +15,7 @@
 #include "problems/structured.hpp"
 #include "sparse/spmv.hpp"
 #include "sparse/vector_ops.hpp"
+#include "tests/floating_body.hpp"
 #include "tests/helpers.hpp"
 
 using namespace saga;
@@ -138,11 +139,7 @@ TEST_CASE("dense_cholesky: a null space larger than the near-nullspace falls bac
 
 TEST_CASE("dense_cholesky: a floating elastic body's six rigid motions are shifted out") {
   const std::uint64_t seed = fresh_seed();
-  const index_t cells[3] = {4, 2, 2};
-  const double size[3] = {2.0, 1.0, 1.0};
-  Mesh m = simplex_box_mesh(3, cells, size, 0.2, seed);
-  m.dirichlet.assign(m.vertices(), 0);
-  const ElasticSystem free = assemble_elasticity(m, {2.0, 0.3}, Space::host, /*allow_floating=*/true);
+  const ElasticSystem free = floating_box(4, 2, 2.0, seed);
   const NearNullspace rb = rigid_body_modes(free.coordinates, 3, Space::host);
   const amg::CoarseSolver shifted = amg::factorise_coarse(free.A, "dense_cholesky", &rb.B, rb.columns);
   const amg::CoarseSolver eigen = amg::factorise_coarse(free.A);
@@ -212,11 +209,7 @@ TEST_CASE("poisson boundary: neumann rows sum to zero; bad combinations are clea
 
 TEST_CASE("a floating elastic body end to end: the coarsest null space is the six rigid motions, PCG converges") {
   const std::uint64_t seed = fresh_seed();
-  const index_t cells[3] = {12, 3, 3};
-  const double size[3] = {4.0, 1.0, 1.0};
-  Mesh m = simplex_box_mesh(3, cells, size, 0.2, seed);
-  m.dirichlet.assign(m.vertices(), 0);
-  const ElasticSystem free = assemble_elasticity(m, {2.0, 0.3}, Space::host, /*allow_floating=*/true);
+  const ElasticSystem free = floating_box(12, 3, 4.0, seed);
   AmgParams amg;
   amg.coarse_size = 100;
   SolverParams sp;
