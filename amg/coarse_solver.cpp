@@ -4,6 +4,7 @@
 #include <Eigen/Eigenvalues>
 #include <Eigen/LU>
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <optional>
 
@@ -11,6 +12,9 @@
 #include "amg/coarse_null_space.hpp"
 #include "core/dispatch.hpp"
 #include "core/log.hpp"
+#include "sparse/csr_ops.hpp"
+#include "sparse/spmv.hpp"
+#include "sparse/vector_ops.hpp"
 
 namespace saga::amg {
 
@@ -78,18 +82,70 @@ bool shifted_pseudo_inverse(const CoarseProblem& cp, const Eigen::MatrixXd* M, C
     SAGA_DEVICE_CALL(d = cuda::cholesky_inverse(A, inverse, true, {Z.data(), ns.columns(), ns.alpha}));
     if (!trusted(d)) return false;
     cs.inverse = std::move(inverse);
+    cs.null_space = Z.clone();
   } else {
     const Eigen::MatrixXd shifted = *M + ns.alpha * ns.Z * ns.Z.transpose();
     Eigen::LLT<Eigen::MatrixXd> llt(shifted);
     if (!trusted(llt, shifted)) return false;
     cs.inverse = to_csr(llt.solve(Eigen::MatrixXd::Identity(n, n)) - (1.0 / ns.alpha) * ns.Z * ns.Z.transpose(),
                         A.space());
+    cs.null_space = Array<double>::from_vector(std::vector<double>(ns.Z.data(), ns.Z.data() + ns.Z.size()),
+                                               A.space(), "coarse null space");
   }
   cs.pseudo_inverse = true;
   cs.null_space_columns = ns.columns();
   log_warning("coarsest matrix ({} rows) is singular: {} near-nullspace direction(s) span its null space; using "
               "its pseudo-inverse",
               n, ns.columns());
+  return true;
+}
+
+// A resetup's shortcut: where the new A still annihilates the null directions
+// the previous factorisation shifted out (zᵀAz within kNullRelative of the
+// scale of A's row sums, on A's backend: a product and two reductions), A is
+// shifted along them at once: one inverse, instead of a plain one that fails, a
+// copy of A to the host and the search of null_space_in. False where they are
+// not null any more (the caller then takes the full path).
+bool reshifted_pseudo_inverse(const CoarseProblem& cp, const Eigen::MatrixXd* M, CoarseSolver& cs) {
+  const CsrMatrix& A = cp.A;
+  const CoarseSolver& prev = *cp.previous;
+  const int r = prev.null_space_columns;
+  const index_t n = A.rows();
+  if (r <= 0 || n == 0 || prev.null_space.size() != static_cast<std::size_t>(n) * r ||
+      prev.null_space.space() != A.space())
+    return false;
+  const double scale = norm2(row_abs_sums(A));  // between ‖A‖∞ and sqrt(n) ‖A‖∞
+  if (!(scale > 0) || !std::isfinite(scale)) return false;
+  Vector y(static_cast<std::size_t>(n), A.space(), "coarse null-space check");
+  for (int c = 0; c < r; ++c) {
+    const Vector z = Vector::view(const_cast<double*>(prev.null_space.data()) + static_cast<std::size_t>(c) * n,
+                                  static_cast<std::size_t>(n), A.space());
+    spmv(A, z, y);
+    if (!(std::abs(dot(z, y)) <= kNullRelative * scale)) return false;
+  }
+  const double alpha = scale / std::sqrt(static_cast<double>(n));  // about a row's absolute sum
+  if (!M) {
+    CsrMatrix inverse;
+    cuda::DeviceInverse d;
+    SAGA_DEVICE_CALL(d = cuda::cholesky_inverse(A, inverse, true, {prev.null_space.data(), r, alpha}));
+    if (!trusted(d)) return false;
+    cs.inverse = std::move(inverse);
+  } else {
+    const std::vector<double> zh = prev.null_space.to_vector();  // on the host (A may live on the device)
+    const Eigen::Map<const Eigen::MatrixXd> Z(zh.data(), n, r);
+    const Eigen::MatrixXd shifted = *M + alpha * Z * Z.transpose();
+    Eigen::LLT<Eigen::MatrixXd> llt(shifted);
+    if (!trusted(llt, shifted)) return false;
+    cs.inverse =
+        to_csr(llt.solve(Eigen::MatrixXd::Identity(n, n)) - (1.0 / alpha) * Z * Z.transpose(), A.space());
+  }
+  cs.null_space = prev.null_space.clone();
+  cs.pseudo_inverse = true;
+  cs.null_space_columns = r;
+  cs.reused_null_space = true;
+  log_info("coarsest matrix ({} rows): the {} null direction(s) of the last factorisation still null; shifted "
+           "along them",
+           n, r);
   return true;
 }
 
@@ -119,8 +175,10 @@ struct DenseCholesky {
     // singular, eigenvalues above 1e-12 of the largest).
     const bool can_shift = p.shift_null_space && cp.near_nullspace && !cp.near_nullspace->empty() &&
                            cp.nullspace_columns > 0;
+    const bool reshift = can_shift && cp.previous && cp.previous->null_space_columns > 0;
     std::optional<Eigen::MatrixXd> M;
     if (A.space() == Space::device && n > 0 && n <= 4096) {
+      if (reshift && reshifted_pseudo_inverse(cp, nullptr, *cs)) return cs;
       // The device inverse: no host round trip of the matrix unless its pivots
       // ask for the null space.
       cuda::DeviceInverse d;
@@ -130,6 +188,7 @@ struct DenseCholesky {
       M = dense(A);
     } else {
       M = dense(A);
+      if (reshift && reshifted_pseudo_inverse(cp, &*M, *cs)) return cs;
       Eigen::LLT<Eigen::MatrixXd> llt(*M);
       if (trusted(llt, *M)) {
         cs->inverse = to_csr(llt.solve(Eigen::MatrixXd::Identity(n, n)), A.space());
@@ -184,11 +243,12 @@ const CoarseSolverRegistry& coarse_solvers() {
   return r;
 }
 
-CoarseSolver factorise_coarse(const CsrMatrix& A, const Component& c, const Vector* B, int k) {
+CoarseSolver factorise_coarse(const CsrMatrix& A, const Component& c, const Vector* B, int k,
+                              const CoarseSolver* previous) {
   SAGA_REQUIRE(!B || B->empty() || (B->space() == A.space() && B->size() == static_cast<std::size_t>(A.rows()) * k),
                "coarse solver: near-nullspace of {} entries in {} space for {} rows x {} columns", B ? B->size() : 0,
                B && B->space() == Space::device ? "device" : "host", A.rows(), k);
-  return std::move(*coarse_solvers().create(c, A.space(), CoarseProblem{A, B, k}));
+  return std::move(*coarse_solvers().create(c, A.space(), CoarseProblem{A, B, k, previous}));
 }
 
 }  // namespace saga::amg

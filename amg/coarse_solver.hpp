@@ -23,6 +23,11 @@ struct CoarseSolver {
   // null directions of the near-nullspace (0 with pseudo_inverse: from the
   // host eigen-decomposition).
   int null_space_columns = 0;
+  // Those directions (rows x null_space_columns, column-major, orthonormal, in
+  // the inverse's space), for the next factorisation of a matrix with new
+  // values (CoarseProblem::previous), and whether this one reused them.
+  Array<double> null_space;
+  bool reused_null_space = false;
   std::string name;  // the component that made it
 };
 
@@ -33,6 +38,9 @@ struct CoarseProblem {
   const CsrMatrix& A;
   const Vector* near_nullspace = nullptr;
   int nullspace_columns = 0;
+  // The last factorisation of this level (a resetup: the same pattern, new
+  // values): null directions it shifted out are tried first.
+  const CoarseSolver* previous = nullptr;
 };
 
 using CoarseSolverRegistry = Registry<CoarseSolver, const CoarseProblem&>;
@@ -41,6 +49,6 @@ const CoarseSolverRegistry& coarse_solvers();
 // The coarse solver `c` of A (on A's space); B (rows x k, row-major) its
 // near-nullspace where known.
 CoarseSolver factorise_coarse(const CsrMatrix& A, const Component& c = "dense_cholesky", const Vector* B = nullptr,
-                              int k = 0);
+                              int k = 0, const CoarseSolver* previous = nullptr);
 
 }  // namespace saga::amg

@@ -317,9 +317,11 @@ Vector Level::near_nullspace() const { return B_is_ones ? ones(A.rows(), A.space
 namespace {
 // The coarse solver of the coarsest level L, given L's near-nullspace (the
 // null space of a semi-definite coarse matrix lies in it: amg/coarse_null_space.hpp).
-amg::CoarseSolver factorise_coarsest(const Level& L, const Component& c) {
+// previous: the last factorisation of this level (a resetup), whose null
+// directions are tried first.
+amg::CoarseSolver factorise_coarsest(const Level& L, const Component& c, const amg::CoarseSolver* previous = nullptr) {
   const Vector made = L.B.empty() ? L.near_nullspace() : Vector();
-  return amg::factorise_coarse(L.A, c, L.B.empty() ? &made : &L.B, L.nullspace_columns);
+  return amg::factorise_coarse(L.A, c, L.B.empty() ? &made : &L.B, L.nullspace_columns, previous);
 }
 }  // namespace
 
@@ -694,7 +696,7 @@ ResetupStats Hierarchy::resetup(CsrMatrix A, const ResetupOptions& options) {
       L.dinv = inverse_diagonal(L.A, lvl == 0 ? "matrix" : "coarse matrix");
     });
     if (l + 1 == levels_.size()) {
-      step("coarse_factorisation", [&] { coarse_ = factorise_coarsest(L, params_.coarse_solver); });
+      step("coarse_factorisation", [&] { coarse_ = factorise_coarsest(L, params_.coarse_solver, &coarse_); });
       step("other", [&] { store_for_cycle(L, lvl, here, &coarse_, st); });
       break;
     }

@@ -385,6 +385,19 @@ TEST_CASE("GPU dense_cholesky of semi-definite matrices: the shifted device inve
         amg::cuda::cholesky_inverse(Ad, launched, /*cooperative=*/false, {Z.data(), 1, ns.alpha});
     REQUIRE(r.positive_definite);
     check_equal(to_host_csr(launched), to_host_csr(d.inverse), 1e-12);
+    // New values with the same null space: the last factorisation's direction
+    // reused (one shifted inverse), equal to the host's pseudo-inverse; a
+    // nonsingular matrix of the same pattern (Dirichlet) gets its plain inverse.
+    const CsrMatrix A2h = poisson(make_stencil_spec(s, {}, {}, /*neumann=*/true), N, Space::host);
+    const amg::CoarseSolver again = amg::factorise_coarse(A2h.to(Space::device), "dense_cholesky", &od, 1, &d);
+    CHECK(again.reused_null_space);
+    CHECK(again.null_space_columns == 1);
+    check_equal(to_host_csr(again.inverse), to_host_csr(amg::factorise_coarse(A2h).inverse), 1e-8);
+    const CsrMatrix Dh = poisson(s, N, Space::host);
+    const amg::CoarseSolver plain_again = amg::factorise_coarse(Dh.to(Space::device), "dense_cholesky", &od, 1, &d);
+    CHECK_FALSE(plain_again.reused_null_space);
+    CHECK_FALSE(plain_again.pseudo_inverse);
+    check_equal(to_host_csr(plain_again.inverse), to_host_csr(amg::factorise_coarse(Dh).inverse), 1e-10);
     // Without the shift the pivots say the matrix is singular: one fails, or
     // the smallest is rounding.
     CsrMatrix plain;

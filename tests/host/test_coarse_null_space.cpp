@@ -256,6 +256,7 @@ TEST_CASE("a Neumann problem's resetup with new values keeps the shifted pseudo-
     s.resetup(A2, o);
     CHECK(s.stats().coarse_pseudo_inverse);
     CHECK(s.stats().coarse_null_space_columns == 1);
+    CHECK(s.preconditioner().hierarchy().coarse().reused_null_space);  // the last setup's directions, still null
     const Vector xs = random_vector(static_cast<std::size_t>(A2.rows()), seed, Space::host);
     Vector b(xs.size(), Space::host), x = Vector::zeros(xs.size(), Space::host);
     spmv(A2, xs, b);
@@ -263,4 +264,30 @@ TEST_CASE("a Neumann problem's resetup with new values keeps the shifted pseudo-
     CHECK(r.converged);
     CHECK(r.relative_residual <= 1e-8);
   }
+}
+
+TEST_CASE("dense_cholesky after a factorisation with null directions: reused where still null, else the full path") {
+  const std::uint64_t seed = fresh_seed();
+  const CsrMatrix A1 = neumann(Stencil::fd2d_5pt, 17, seed), A2 = neumann(Stencil::fd2d_5pt, 17, seed + 1);
+  const Vector one = ones(A1.rows(), Space::host);
+  const amg::CoarseSolver f1 = amg::factorise_coarse(A1, "dense_cholesky", &one, 1);
+  REQUIRE(f1.null_space_columns == 1);
+  CHECK_FALSE(f1.reused_null_space);
+  CHECK(f1.null_space.size() == static_cast<std::size_t>(A1.rows()));
+  // New values, the constants still null: one shifted inverse, the pseudo-inverse.
+  const amg::CoarseSolver f2 = amg::factorise_coarse(A2, "dense_cholesky", &one, 1, &f1);
+  CHECK(f2.reused_null_space);
+  CHECK(f2.pseudo_inverse);
+  CHECK(f2.null_space_columns == 1);
+  const Eigen::MatrixXd X = dense_of(f2.inverse), E = dense_of(amg::factorise_coarse(A2).inverse);
+  CHECK((X - E).cwiseAbs().maxCoeff() <= 1e-9 * E.cwiseAbs().maxCoeff());
+  check_pseudo_inverse(dense_of(A2), X, Eigen::VectorXd::Ones(A2.rows()));
+  // Values that make the matrix nonsingular (Dirichlet): the constants are not
+  // null any more, so the plain inverse.
+  const CsrMatrix D = poisson(Stencil::fd2d_5pt, 17, Space::host);
+  const amg::CoarseSolver f3 = amg::factorise_coarse(D, "dense_cholesky", &one, 1, &f1);
+  CHECK_FALSE(f3.reused_null_space);
+  CHECK_FALSE(f3.pseudo_inverse);
+  CHECK((dense_of(D) * dense_of(f3.inverse) - Eigen::MatrixXd::Identity(D.rows(), D.rows())).cwiseAbs().maxCoeff() <
+        1e-10);
 }
