@@ -64,39 +64,48 @@ bool trusted(const cuda::DeviceInverse& d) {
   return d.positive_definite && d.min_pivot_ratio >= kSuspectPivot;
 }
 
-// The pseudo-inverse of a semi-definite A whose null space lies in span(B): a
-// Cholesky inverse of A + α Z Zᵀ less (1/α) Z Zᵀ (amg/coarse_null_space.hpp),
-// on A's backend (M: A dense, the host path; null: the device's inverse).
+// (A + α Z Zᵀ)⁻¹ − (1/α) Z Zᵀ into `inverse`, on A's backend: the device's
+// Gauss-Jordan (M null) or the host's LLT of M, A dense. Z: n x r, column-major,
+// in A's space. With Z an orthonormal basis of A's null space this is A's
+// pseudo-inverse (amg/coarse_null_space.hpp). False (and `inverse` left alone)
+// where the shifted matrix's pivots are not trusted.
+bool shifted_inverse(const CsrMatrix& A, const Eigen::MatrixXd* M, const Array<double>& Z, int r, double alpha,
+                     CsrMatrix& inverse) {
+  if (!M) {
+    CsrMatrix shifted;
+    cuda::DeviceInverse d;
+    SAGA_DEVICE_CALL(d = cuda::cholesky_inverse(A, shifted, true, {Z.data(), r, alpha}));
+    if (!trusted(d)) return false;
+    inverse = std::move(shifted);
+    return true;
+  }
+  const index_t n = A.rows();
+  const std::vector<double> zh = Z.to_vector();  // on the host (A may live on the device)
+  const Eigen::Map<const Eigen::MatrixXd> Zm(zh.data(), n, r);
+  const Eigen::MatrixXd shifted = *M + alpha * Zm * Zm.transpose();
+  Eigen::LLT<Eigen::MatrixXd> llt(shifted);
+  if (!trusted(llt, shifted)) return false;
+  inverse = to_csr(llt.solve(Eigen::MatrixXd::Identity(n, n)) - (1.0 / alpha) * Zm * Zm.transpose(), A.space());
+  return true;
+}
+
+// The pseudo-inverse of a semi-definite A whose null space lies in span(B):
+// the shifted inverse along the null directions null_space_in finds there.
 // False where B spans no null direction or the shifted matrix is still not
 // clearly positive definite (A has null directions outside span(B)).
 bool shifted_pseudo_inverse(const CoarseProblem& cp, const Eigen::MatrixXd* M, CoarseSolver& cs) {
   const CsrMatrix& A = cp.A;
   const CoarseNullSpace ns = null_space_in(to_host_csr(A), cp.near_nullspace->to_vector(), cp.nullspace_columns);
   if (ns.columns() == 0) return false;
-  const index_t n = A.rows();
-  if (!M) {
-    const Array<double> Z = Array<double>::from_vector(std::vector<double>(ns.Z.data(), ns.Z.data() + ns.Z.size()),
-                                                       Space::device, "coarse null space");
-    CsrMatrix inverse;
-    cuda::DeviceInverse d;
-    SAGA_DEVICE_CALL(d = cuda::cholesky_inverse(A, inverse, true, {Z.data(), ns.columns(), ns.alpha}));
-    if (!trusted(d)) return false;
-    cs.inverse = std::move(inverse);
-    cs.null_space = Z.clone();
-  } else {
-    const Eigen::MatrixXd shifted = *M + ns.alpha * ns.Z * ns.Z.transpose();
-    Eigen::LLT<Eigen::MatrixXd> llt(shifted);
-    if (!trusted(llt, shifted)) return false;
-    cs.inverse = to_csr(llt.solve(Eigen::MatrixXd::Identity(n, n)) - (1.0 / ns.alpha) * ns.Z * ns.Z.transpose(),
-                        A.space());
-    cs.null_space = Array<double>::from_vector(std::vector<double>(ns.Z.data(), ns.Z.data() + ns.Z.size()),
+  Array<double> Z = Array<double>::from_vector(std::vector<double>(ns.Z.data(), ns.Z.data() + ns.Z.size()),
                                                A.space(), "coarse null space");
-  }
+  if (!shifted_inverse(A, M, Z, ns.columns(), ns.alpha, cs.inverse)) return false;
+  cs.null_space = std::move(Z);
   cs.pseudo_inverse = true;
   cs.null_space_columns = ns.columns();
   log_warning("coarsest matrix ({} rows) is singular: {} near-nullspace direction(s) span its null space; using "
               "its pseudo-inverse",
-              n, ns.columns());
+              A.rows(), ns.columns());
   return true;
 }
 
@@ -124,21 +133,7 @@ bool reshifted_pseudo_inverse(const CoarseProblem& cp, const Eigen::MatrixXd* M,
     if (!(std::abs(dot(z, y)) <= kNullRelative * scale)) return false;
   }
   const double alpha = scale / std::sqrt(static_cast<double>(n));  // about a row's absolute sum
-  if (!M) {
-    CsrMatrix inverse;
-    cuda::DeviceInverse d;
-    SAGA_DEVICE_CALL(d = cuda::cholesky_inverse(A, inverse, true, {prev.null_space.data(), r, alpha}));
-    if (!trusted(d)) return false;
-    cs.inverse = std::move(inverse);
-  } else {
-    const std::vector<double> zh = prev.null_space.to_vector();  // on the host (A may live on the device)
-    const Eigen::Map<const Eigen::MatrixXd> Z(zh.data(), n, r);
-    const Eigen::MatrixXd shifted = *M + alpha * Z * Z.transpose();
-    Eigen::LLT<Eigen::MatrixXd> llt(shifted);
-    if (!trusted(llt, shifted)) return false;
-    cs.inverse =
-        to_csr(llt.solve(Eigen::MatrixXd::Identity(n, n)) - (1.0 / alpha) * Z * Z.transpose(), A.space());
-  }
+  if (!shifted_inverse(A, M, prev.null_space, r, alpha, cs.inverse)) return false;
   cs.null_space = prev.null_space.clone();
   cs.pseudo_inverse = true;
   cs.null_space_columns = r;
