@@ -22,6 +22,7 @@
 #include "core/device.hpp"
 #include "problems/rmat.hpp"
 #include "problems/structured.hpp"
+#include "sparse/cuda/kernels.hpp"
 #include "sparse/spmv.hpp"
 #include "sparse/vector_ops.hpp"
 
@@ -37,20 +38,15 @@ struct Algo {
   Component c;
 };
 
-// A pass over M at the bytes it is stored in: 4-byte values where the hierarchy
-// keeps them in float (the fine matrix of exact-float values, amg.exact_single;
-// a float hierarchy). Until the twenty-eighth session the floor counted 8-byte
-// values everywhere, which understated the cycle's ratio to its floor.
-double stored_csr_bytes(const CsrMatrix& M) {
-  return (M.single_precision() ? 8.0 : 12.0) * static_cast<double>(M.nnz()) + 4.0 * (static_cast<double>(M.rows()) + 1);
-}
-
 // The passes of one V(1,1) damped-Jacobi cycle from a zero guess (solver/multigrid_cycle.cpp)
-// and their minimal bytes, per level.
+// and their minimal bytes, per level. Each matrix pass counts the matrix as it is
+// stored (CsrMatrix::bytes: 4-byte values where the hierarchy keeps them in
+// float — the fine matrix of exact-float values, a float hierarchy; until the
+// twenty-eighth session every value counted 8 bytes, which understated the
+// cycle's ratio to its floor).
 // The pre-sweep from zero and the residual are one pass where the cycle fuses
-// them (relax_from_zero: rows whose w and b, 16 B a row, fit in half the L2;
-// docs/spmv.md), else a vector pass and a product.
-double cycle_floor_bytes(const Hierarchy& h, std::size_t l2_bytes, nlohmann::json& passes) {
+// them (cuda::fuse_relax_from_zero; docs/spmv.md), else a vector pass and a product.
+double cycle_floor_bytes(const Hierarchy& h, nlohmann::json& passes) {
   const auto& L = h.levels();
   double total = 0;
   auto add = [&](std::size_t l, const std::string& what, double bytes) {
@@ -59,19 +55,19 @@ double cycle_floor_bytes(const Hierarchy& h, std::size_t l2_bytes, nlohmann::jso
   };
   for (std::size_t l = 0; l + 1 < L.size(); ++l) {
     const double n = L[l].A.rows(), nc = L[l + 1].A.rows();
-    const double a = stored_csr_bytes(L[l].A);
-    if (16.0 * n <= static_cast<double>(l2_bytes) / 2) {
+    const double a = static_cast<double>(L[l].A.bytes());
+    if (cuda::fuse_relax_from_zero(L[l].A.rows())) {
       add(l, "pre-smooth x = omega D^-1 b and residual r = b - A x, one pass", a + 8.0 * 4 * n);
     } else {
       add(l, "pre-smooth x = omega D^-1 b", 8.0 * 3 * n);
       add(l, "residual r = b - A x", a + 8.0 * 3 * n);
     }
-    add(l, "restrict b_c = R r", stored_csr_bytes(L[l].R) + 8.0 * (n + nc));
-    add(l, "prolong t = x + P e", stored_csr_bytes(L[l].P) + 8.0 * (nc + 2 * n));
+    add(l, "restrict b_c = R r", static_cast<double>(L[l].R.bytes()) + 8.0 * (n + nc));
+    add(l, "prolong t = x + P e", static_cast<double>(L[l].P.bytes()) + 8.0 * (nc + 2 * n));
     add(l, "post-smooth x = t + omega D^-1 (b - A t)", a + 8.0 * 4 * n);
   }
   const auto& C = h.coarse().inverse;
-  add(L.size() - 1, "coarse solve x = A_c^-1 b", stored_csr_bytes(C) + 8.0 * 2 * C.rows());
+  add(L.size() - 1, "coarse solve x = A_c^-1 b", static_cast<double>(C.bytes()) + 8.0 * 2 * C.rows());
   return total;
 }
 }  // namespace
@@ -235,7 +231,7 @@ int main(int argc, char** argv) {
         if (std::string(mode) == "auto") {  // the cycle against its floor
           const auto& h = solver.preconditioner().hierarchy();
           nlohmann::json passes = nlohmann::json::array();
-          const double fb = cycle_floor_bytes(h, info.l2_bytes, passes);
+          const double fb = cycle_floor_bytes(h, passes);
           Vector z(A.rows(), Space::device, "cycle output");
           solver.preconditioner().apply(b, z);
           std::vector<double> t;

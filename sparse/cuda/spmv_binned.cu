@@ -491,17 +491,6 @@ void run_binned(const CsrMatrix& A, In x, Out out, BlockPolicy policy, Scalars* 
   run_binned(ref_of(A), plan_of(A, policy.max_units), x, out, policy, dot, slot);
 }
 
-// Whether relax_from_zero fuses its sweep into the product on a matrix of
-// `rows` rows: where the w and b it gathers at every column (16 B a row) fit
-// in half the L2 cache. Above, the separate vector pass streams them better:
-// on the H100 (50 MB of L2) the fused pass made 3D 7-pt N=512's solve 6%
-// slower, was even at N=128 (2.1M rows) and saved 5-10% of an iteration on
-// 0.26-1M-row problems (a launch and a vector pass per level).
-bool fuse_relax_from_zero(index_t rows) {
-  static const long long l2 = device_attribute(cudaDevAttrL2CacheSize);
-  return 16LL * rows <= l2 / 2;
-}
-
 class BinnedSpmv final : public SpmvAlgorithm {
  public:
   explicit BinnedSpmv(BlockPolicy p) : p_(p) {}
@@ -578,6 +567,17 @@ struct Scalar {
   static std::unique_ptr<SpmvAlgorithm> make(const Params&) { return std::make_unique<SpmvFunction>(&spmv_scalar); }
 };
 }  // namespace
+
+// Whether relax_from_zero fuses its sweep into the product on a matrix of
+// `rows` rows: where the w and b it gathers at every column (16 B a row) fit
+// in half the L2 cache. Above, the separate vector pass streams them better:
+// on the H100 (50 MB of L2) the fused pass made 3D 7-pt N=512's solve 6%
+// slower, was even at N=128 (2.1M rows) and saved 5-10% of an iteration on
+// 0.26-1M-row problems (a launch and a vector pass per level).
+bool fuse_relax_from_zero(index_t rows) {
+  static const long long l2 = device_attribute(cudaDevAttrL2CacheSize);
+  return 16LL * rows <= l2 / 2;
+}
 
 void spmv_scalar(double alpha, const CsrMatrix& A, const Vector& x, double beta, Vector& y) {
   if (A.rows() == 0) return;
