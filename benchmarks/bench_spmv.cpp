@@ -203,11 +203,15 @@ int main(int argc, char** argv) {
     std::cout << table << variants;
 
     // ---- 2. one V(1,1) cycle, 3. PCG solves -------------------------------------------------------
+    // Each cycle and solve runs with dependent launches (the default, core/device.hpp) and with plain
+    // stream-ordered launches: the same kernels, so the difference is the gap between them.
     std::string cycles =
-        "| problem | levels | cycle ms | floor of its passes ms | cycle / floor |\n|---|---:|---:|---:|---:|\n";
-    std::string solves_md =
-        "| problem | iterations | graph: solve ms | ms / iteration | kernels: solve ms | graph speed-up |\n"
+        "| problem | levels | cycle ms | plain launches ms | floor of its passes ms | cycle / floor |\n"
         "|---|---:|---:|---:|---:|---:|\n";
+    std::string solves_md =
+        "| problem | iterations | graph: solve ms | ms / iteration | graph, plain launches ms | kernels: solve ms | "
+        "graph speed-up |\n|---|---:|---:|---:|---:|---:|---:|\n";
+    const bool dependent_default = device::dependent_launch();
     const std::vector<Seed> solve_cases =
         no_solves ? std::vector<Seed>{}
         : quick   ? std::vector<Seed>{{Stencil::fd3d_7pt, 32}}
@@ -222,13 +226,19 @@ int main(int argc, char** argv) {
       const Vector b = random_vector(A.rows(), 11, Space::device);
       nlohmann::json r;
       r["problem"] = name;
-      double graph_ms = 0, kernel_ms = 0;
+      double graph_ms = 0, graph_plain_ms = 0, kernel_ms = 0;
       int iterations = 0;
-      for (const char* mode : {"auto", "off"}) {
+      struct Run {
+        const char* graph;  // the pcg component's graph option
+        bool dependent;     // device::set_dependent_launch
+        const char* key;
+      };
+      for (const Run run : {Run{"auto", true, "graph"}, Run{"auto", false, "graph_plain"}, Run{"off", true, "kernels"}}) {
+        device::set_dependent_launch(run.dependent && dependent_default);
         SolverParams sp;
-        sp.type = Component("pcg", Options().set("graph", mode));
+        sp.type = Component("pcg", Options().set("graph", run.graph));
         const Solver solver(A, AmgParams{}, sp, exec);
-        if (std::string(mode) == "auto") {  // the cycle against its floor
+        if (std::string(run.key) != "kernels") {  // the cycle (kernel by kernel) against its floor
           const auto& h = solver.preconditioner().hierarchy();
           nlohmann::json passes = nlohmann::json::array();
           const double fb = cycle_floor_bytes(h, passes);
@@ -236,11 +246,10 @@ int main(int argc, char** argv) {
           solver.preconditioner().apply(b, z);
           std::vector<double> t;
           for (int k = 0; k < repeat; ++k) t.push_back(device::elapsed_ms([&] { solver.preconditioner().apply(b, z); }));
-          const double cyc = median(t), fl = fb / (bw * 1e9) * 1e3;
-          r["cycle_ms"] = cyc;
-          r["cycle_floor_ms"] = fl;
+          r[std::string("cycle_ms") + (run.dependent ? "" : "_plain")] = median(t);
+          r["cycle_floor_ms"] = fb / (bw * 1e9) * 1e3;
           r["cycle_passes"] = passes;
-          cycles += fmt::format("| {} | {} | {:.3f} | {:.3f} | {:.2f} |\n", name, h.levels().size(), cyc, fl, cyc / fl);
+          r["levels"] = h.levels().size();
         }
         std::vector<double> t;
         SolveResult res;
@@ -251,14 +260,19 @@ int main(int argc, char** argv) {
           if (k > 0) t.push_back(res.seconds * 1e3);
         }
         const double ms = median(t);
-        r[std::string("solve_ms_graph_") + mode] = ms;
-        r[std::string("launch_") + mode] = res.launch;
+        r[std::string("solve_ms_") + run.key] = ms;
+        r[std::string("launch_") + run.key] = res.launch;
         r["iterations"] = res.iterations;
         iterations = res.iterations;
-        (std::string(mode) == "auto" ? graph_ms : kernel_ms) = ms;
+        (std::string(run.key) == "graph" ? graph_ms : std::string(run.key) == "kernels" ? kernel_ms : graph_plain_ms) = ms;
       }
-      solves_md += fmt::format("| {} | {} | {:.2f} | {:.3f} | {:.2f} | {:.2f}x |\n", name, iterations, graph_ms,
-                               graph_ms / std::max(1, iterations), kernel_ms, kernel_ms / graph_ms);
+      device::set_dependent_launch(dependent_default);
+      r["dependent_launch"] = dependent_default;
+      const double cyc = r["cycle_ms"], fl = r["cycle_floor_ms"];
+      cycles += fmt::format("| {} | {} | {:.3f} | {:.3f} | {:.3f} | {:.2f} |\n", name, r["levels"].get<int>(), cyc,
+                            r["cycle_ms_plain"].get<double>(), fl, cyc / fl);
+      solves_md += fmt::format("| {} | {} | {:.2f} | {:.3f} | {:.2f} | {:.2f} | {:.2f}x |\n", name, iterations, graph_ms,
+                               graph_ms / std::max(1, iterations), graph_plain_ms, kernel_ms, kernel_ms / graph_ms);
       out["solves"].push_back(r);
       std::cout << "  solve " << name << std::endl;
     }

@@ -89,6 +89,20 @@ std::size_t available_memory();
 // available_memory() when they start. Without an earlier call, the exact one.
 std::size_t available_memory_recent();
 
+// Programmatic dependent launch (compute capability 9.0 and up): the solve
+// phase's kernels (binned SpMV and its fused outputs, vector and CG updates)
+// are launched so that each may be scheduled while the kernel ahead of it on
+// the stream finishes its last wave; every such kernel first waits for that
+// kernel to finish and its writes to become visible (sparse/cuda/launch.cuh),
+// so results are bit for bit the same either way. On by default where the
+// active device supports it; set_dependent_launch(false) launches them as
+// plain stream-ordered kernels (the benchmark's comparison). A graph keeps
+// the launch mode it was captured with.
+void set_dependent_launch(bool on);
+// Whether the next launch on the active device may be dependent (the switch
+// above and the device's compute capability).
+bool dependent_launch();
+
 // A CUDA graph: the work one call of fn() puts on the active executor's stream,
 // captured once and replayed by launch() on that stream (one launch instead of
 // one per kernel). fn must be repeatable: no host synchronisation, no

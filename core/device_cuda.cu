@@ -2,6 +2,7 @@
 // executor (core/executor.hpp) with the stream-ordered allocator, so
 // allocations inside setup are cheap and ordering is that of the stream.
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <limits>
 #include <map>
@@ -56,6 +57,30 @@ Info info() {
   SAGA_CUDA(cudaRuntimeGetVersion(&i.runtime_version));
   SAGA_CUDA(cudaDriverGetVersion(&i.driver_version));
   return i;
+}
+
+namespace {
+std::atomic<bool> dependent_launch_on{true};
+constexpr int kMaxDevices = 64;
+// Per device: 0 not asked yet, 1 compute capability below 9.0, 2 at least 9.0.
+std::atomic<int> dependent_launch_capable[kMaxDevices] = {};
+}  // namespace
+
+void set_dependent_launch(bool on) { dependent_launch_on.store(on); }
+
+bool dependent_launch() {
+  if (!dependent_launch_on.load(std::memory_order_relaxed)) return false;
+  int dev = 0;
+  SAGA_CUDA(cudaGetDevice(&dev));
+  if (dev < 0 || dev >= kMaxDevices) return false;
+  int capable = dependent_launch_capable[dev].load(std::memory_order_relaxed);
+  if (capable == 0) {
+    int major = 0;
+    SAGA_CUDA(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev));
+    capable = major >= 9 ? 2 : 1;
+    dependent_launch_capable[dev].store(capable, std::memory_order_relaxed);
+  }
+  return capable == 2;
 }
 
 namespace {

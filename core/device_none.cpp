@@ -36,6 +36,8 @@ void mark_phase_peak() {}
 std::size_t phase_peak() { return 0; }
 std::size_t available_memory() { return 0; }
 std::size_t available_memory_recent() { return 0; }
+void set_dependent_launch(bool) {}
+bool dependent_launch() { return false; }
 Graph::~Graph() = default;
 bool Graph::capture(const std::function<void()>&, std::string* why) {
   if (why) *why = "saga was built without the CUDA backend";

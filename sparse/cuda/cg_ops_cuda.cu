@@ -12,6 +12,7 @@ namespace saga::cuda {
 namespace {
 __global__ void direction_kernel(const double* __restrict__ S, bool flexible, const double* __restrict__ z,
                                  double* __restrict__ q, std::int64_t n) {
+  wait_for_prior_grid();
   const bool first = S[cg_slot::count] == 1.0;
   const double beta =
       first ? 0.0 : flexible ? -S[cg_slot::zAq] / S[cg_slot::qAq] : S[cg_slot::rz] / S[cg_slot::rz_old];
@@ -26,6 +27,7 @@ __device__ bool step_allowed(const double* S) {
 __global__ void step_kernel(const double* __restrict__ S, const double* __restrict__ q,
                             const double* __restrict__ Aq, double* __restrict__ x, double* __restrict__ r,
                             std::int64_t n, double* __restrict__ partial) {
+  wait_for_prior_grid();
   double rr = 0.0;
   if (step_allowed(S)) {
     const double alpha = S[cg_slot::rz] / S[cg_slot::qAq];
@@ -40,6 +42,7 @@ __global__ void step_kernel(const double* __restrict__ S, const double* __restri
 }
 
 __global__ void step_finish_kernel(double* S, std::size_t size, const double* __restrict__ partial, int m) {
+  wait_for_prior_grid();
   const double rr = sum_partials(partial, m);
   if (threadIdx.x != 0) return;
   if (!step_allowed(S)) {
@@ -57,18 +60,16 @@ __global__ void step_finish_kernel(double* S, std::size_t size, const double* __
 
 void cg_direction(Scalars& s, const Vector& z, Vector& q, bool flexible) {
   if (q.empty()) return;
-  direction_kernel<<<grid_capped(q.size()), kThreads, 0, ::saga::device_stream()>>>(
-      s.data(), flexible, z.data(), q.data(), q.size());
-  SAGA_CUDA_LAUNCH("cg direction");
+  launch_dependent("cg direction", direction_kernel, grid_capped(q.size()), kThreads, 0, ::saga::device_stream(),
+                   s.data(), flexible, z.data(), q.data(), q.size());
 }
 
 void cg_step(Scalars& s, const Vector& q, const Vector& Aq, Vector& x, Vector& r) {
   double* partial = s.scratch(kReduceBlocks);
-  step_kernel<<<kReduceBlocks, kThreads, 0, ::saga::device_stream()>>>(s.data(), q.data(), Aq.data(), x.data(),
-                                                                      r.data(), q.size(), partial);
-  SAGA_CUDA_LAUNCH("cg step");
-  step_finish_kernel<<<1, kThreads, 0, ::saga::device_stream()>>>(s.data(), s.size(), partial, kReduceBlocks);
-  SAGA_CUDA_LAUNCH("cg step finish");
+  launch_dependent("cg step", step_kernel, kReduceBlocks, kThreads, 0, ::saga::device_stream(),
+                   s.data(), q.data(), Aq.data(), x.data(), r.data(), q.size(), partial);
+  launch_dependent("cg step finish", step_finish_kernel, 1, kThreads, 0, ::saga::device_stream(),
+                   s.data(), s.size(), partial, kReduceBlocks);
 }
 
 }  // namespace saga::cuda

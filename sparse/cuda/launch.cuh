@@ -1,7 +1,9 @@
 #pragma once
 // Small helpers for kernel launches in the sparse layer.
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
+#include <utility>
 
 #include "core/cuda_check.cuh"
 
@@ -43,6 +45,45 @@ inline int device_attribute(cudaDeviceAttr attribute) {
 inline int multiprocessor_count() {
   static const int sms = std::max(1, device_attribute(cudaDevAttrMultiProcessorCount));
   return sms;
+}
+
+// ---- programmatic dependent launch (core/device.hpp, sm_90) -------------------
+// Kernels of the solve phase are short (a coarse level's pass takes a few
+// microseconds), so the gap between one kernel's last wave and the next
+// kernel's first is a large part of a cycle. launch_dependent() lets the
+// runtime schedule a kernel's CTAs while the kernel ahead of it on the stream
+// (or in a captured graph) is still finishing. Such a kernel must start with
+// wait_for_prior_grid() before it touches memory, in every CTA and on every
+// path: it waits until the kernel ahead has finished and its writes are
+// visible (so a chain of such kernels stays ordered end to end), then allows
+// the next dependent kernel to be scheduled. Nothing else changes: the same
+// kernels in the same order, bit for bit the same results.
+__device__ __forceinline__ void wait_for_prior_grid() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+  asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+#endif
+}
+
+// kernel<<<grid, block, smem, stream>>>(args...) as a dependent launch where
+// device::dependent_launch() allows it, else as a plain one; `what` names the
+// kernel in the error.
+template <class... Params, class... Args>
+void launch_dependent(const char* what, void (*kernel)(Params...), unsigned grid, unsigned block,
+                      std::size_t smem, cudaStream_t stream, Args&&... args) {
+  cudaLaunchAttribute attribute{};
+  attribute.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attribute.val.programmaticStreamSerializationAllowed = ::saga::device::dependent_launch() ? 1 : 0;
+  cudaLaunchConfig_t config{};
+  config.gridDim = dim3(grid);
+  config.blockDim = dim3(block);
+  config.dynamicSmemBytes = smem;
+  config.stream = stream;
+  config.attrs = &attribute;
+  config.numAttrs = 1;
+  const cudaError_t e = cudaLaunchKernelEx(&config, kernel, static_cast<Params>(std::forward<Args>(args))...);
+  if (e != cudaSuccess) ::saga::cuda_detail::throw_cuda_error(e, what, __FILE__, __LINE__);
+  SAGA_CUDA_LAUNCH(what);
 }
 
 // Grid-stride loop index helpers.

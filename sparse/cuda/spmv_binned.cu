@@ -255,6 +255,7 @@ __global__ __launch_bounds__(kBlock) void rows_kernel(const index_t* __restrict_
                                                       In x, Out out, int units,
                                                       int entries_per_lane, bool stage,
                                                       double* __restrict__ partial) {
+  wait_for_prior_grid();
   extern __shared__ double prod[];  // units + 32 products
   const index_t r0 = block_row[blockIdx.x], r1 = block_row[blockIdx.x + 1];
   double mine = 0.0;  // this thread's share of the fused dot product
@@ -330,6 +331,7 @@ __global__ __launch_bounds__(kBlock) void chunks_kernel(const index_t* __restric
                                                         const index_t* __restrict__ ci,
                                                         const Value* __restrict__ v, In x,
                                                         int units, double* __restrict__ chunk_sum) {
+  wait_for_prior_grid();
   const index_t c = blockIdx.x, i = owner[c], r = long_row[i];
   const offset_t a = rp[r] + (c - chunk_ptr[i]) * units;
   const offset_t b = min(rp[r + 1], a + units);
@@ -345,6 +347,7 @@ __global__ __launch_bounds__(kBlock) void long_rows_kernel(index_t long_rows, co
                                                            const index_t* __restrict__ chunk_ptr,
                                                            const double* __restrict__ chunk_sum, Out out,
                                                            double* __restrict__ partial) {
+  wait_for_prior_grid();
   const std::int64_t i = global_thread();
   double mine = 0.0;
   if (i < long_rows) {
@@ -362,6 +365,7 @@ __global__ __launch_bounds__(kBlock) void thread_rows_kernel(index_t n, const of
                                                              const index_t* __restrict__ ci,
                                                              const Value* __restrict__ v, In x, Out out,
                                                              double* __restrict__ partial) {
+  wait_for_prior_grid();
   const std::int64_t r = global_thread();
   double mine = 0.0;
   if (r < n) {
@@ -384,6 +388,7 @@ __global__ __launch_bounds__(kBlock) void warp_rows_kernel(index_t n, const offs
                                                            const Value* __restrict__ v, In x, Out out, int V,
                                                            int span,
                                                            double* __restrict__ partial) {
+  wait_for_prior_grid();
   extern __shared__ double warp_products[];
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   double* prod = warp_products + static_cast<std::size_t>(warp) * span;
@@ -406,7 +411,10 @@ __global__ __launch_bounds__(kBlock) void warp_rows_kernel(index_t n, const offs
   if (partial) write_block_partial<kBlock>(mine, partial);
 }
 
-__global__ void set_zero_kernel(double* p) { *p = 0.0; }
+__global__ void set_zero_kernel(double* p) {
+  wait_for_prior_grid();
+  *p = 0.0;
+}
 
 // One product with output functor `out`; with `dot`, (*dot)[slot] = Σ out's
 // returns. A's arrays and its plan (made with policy.max_units) from the caller.
@@ -424,8 +432,8 @@ void run_bins(const CsrRef& A, const Value* v, BinnedPlan& p, In x, Out out, Blo
   if (p.max_row <= policy.thread_max_row) {  // the thread bin holds every row
     const unsigned blocks = grid_for(A.rows, kBlock);
     partials_for(blocks);
-    thread_rows_kernel<Out, Value, In><<<blocks, kBlock, 0, st>>>(A.rows, A.rp, A.ci, v, x, out, partial);
-    SAGA_CUDA_LAUNCH("binned SpMV thread_rows_kernel");
+    launch_dependent("binned SpMV thread_rows_kernel", thread_rows_kernel<Out, Value, In>, blocks, kBlock, 0, st,
+                     A.rows, A.rp, A.ci, v, x, out, partial);
   } else if (p.max_row <= policy.warp_max_row) {  // the warp bin holds every row
     const int V = p.max_row <= 32 ? 1 : 2;
     const int span = (32 / V) * static_cast<int>(p.max_row);
@@ -438,8 +446,8 @@ void run_bins(const CsrRef& A, const Value* v, BinnedPlan& p, In x, Out out, Blo
     const std::int64_t warps = (static_cast<std::int64_t>(A.rows) + 32 / V - 1) / (32 / V);
     const unsigned blocks = static_cast<unsigned>((warps + kWarpsPerBlock - 1) / kWarpsPerBlock);
     partials_for(blocks);
-    warp_rows_kernel<Out, Value, In><<<blocks, kBlock, smem, st>>>(A.rows, A.rp, A.ci, v, x, out, V, span, partial);
-    SAGA_CUDA_LAUNCH("binned SpMV warp_rows_kernel");
+    launch_dependent("binned SpMV warp_rows_kernel", warp_rows_kernel<Out, Value, In>, blocks, kBlock, smem, st,
+                     A.rows, A.rp, A.ci, v, x, out, V, span, partial);
   } else {  // row blocks, and the long rows after them
     const unsigned long_blocks = p.long_rows ? grid_for(p.long_rows, kBlock) : 0;
     partials_for(static_cast<std::size_t>(p.blocks) + long_blocks);
@@ -450,22 +458,21 @@ void run_bins(const CsrRef& A, const Value* v, BinnedPlan& p, In x, Out out, Blo
     }();
     (void)rows_opted_in;
     const std::size_t stage_bytes = sizeof(double) * (static_cast<std::size_t>(p.units) + 32);
-    rows_kernel<Out, Value, In><<<p.blocks, kBlock, stage_bytes, st>>>(p.block_row.data(), A.rp, A.ci, v, x, out,
-                                                            p.units, policy.entries_per_lane, policy.stage, partial);
-    SAGA_CUDA_LAUNCH("binned SpMV rows_kernel");
+    launch_dependent("binned SpMV rows_kernel", rows_kernel<Out, Value, In>, static_cast<unsigned>(p.blocks), kBlock,
+                     stage_bytes, st, p.block_row.data(), A.rp, A.ci, v, x, out, p.units, policy.entries_per_lane,
+                     policy.stage, partial);
     if (p.long_rows) {
-      chunks_kernel<Value, In><<<p.chunks, kBlock, 0, st>>>(p.long_row.data(), p.chunk_ptr.data(), p.chunk_owner.data(),
-                                                         A.rp, A.ci, v, x, p.units, p.chunk_sum.data());
-      SAGA_CUDA_LAUNCH("binned SpMV chunks_kernel");
-      long_rows_kernel<Out><<<long_blocks, kBlock, 0, st>>>(p.long_rows, p.long_row.data(), p.chunk_ptr.data(),
-                                                            p.chunk_sum.data(), out,
-                                                            partial ? partial + p.blocks : nullptr);
-      SAGA_CUDA_LAUNCH("binned SpMV long_rows_kernel");
+      launch_dependent("binned SpMV chunks_kernel", chunks_kernel<Value, In>, static_cast<unsigned>(p.chunks), kBlock,
+                       0, st, p.long_row.data(), p.chunk_ptr.data(), p.chunk_owner.data(), A.rp, A.ci, v, x, p.units,
+                       p.chunk_sum.data());
+      launch_dependent("binned SpMV long_rows_kernel", long_rows_kernel<Out>, long_blocks, kBlock, 0, st, p.long_rows,
+                       p.long_row.data(), p.chunk_ptr.data(), p.chunk_sum.data(), out,
+                       partial ? partial + p.blocks : nullptr);
     }
   }
   if (dot) {
-    sum_partials_into<<<1, kSumThreads, 0, st>>>(partial, static_cast<long long>(parts), dot->data() + slot);
-    SAGA_CUDA_LAUNCH("binned SpMV dot");
+    launch_dependent("binned SpMV dot", sum_partials_into<false>, 1, kSumThreads, 0, st, partial,
+                     static_cast<long long>(parts), dot->data() + slot);
   }
 }
 
@@ -483,8 +490,7 @@ template <class Out, class In>
 void run_binned(const CsrMatrix& A, In x, Out out, BlockPolicy policy, Scalars* dot, int slot) {
   if (A.rows() == 0) {
     if (dot) {
-      set_zero_kernel<<<1, 1, 0, ::saga::device_stream()>>>(dot->data() + slot);
-      SAGA_CUDA_LAUNCH("set_zero_kernel");
+      launch_dependent("set_zero_kernel", set_zero_kernel, 1, 1, 0, ::saga::device_stream(), dot->data() + slot);
     }
     return;
   }

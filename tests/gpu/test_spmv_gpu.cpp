@@ -340,3 +340,83 @@ TEST_CASE("GPU PCG replayed as a CUDA graph: the same iterates bitwise as kernel
     CHECK(rm.launch == "graph");
   }
 }
+
+// Dependent launches (core/device.hpp, sparse/cuda/launch.cuh) let a kernel be
+// scheduled while the one ahead of it finishes; each waits for it before it
+// touches memory. A kernel that read too early would show here as iterates
+// that differ from the plain launches' or from one run to the next.
+TEST_CASE("GPU dependent launches: the same products and iterates bitwise as plain launches") {
+  const device::Info info = device::info();
+  CHECK(device::dependent_launch() == (info.cc_major >= 9));  // on by default where the device has it
+  struct Restore {
+    ~Restore() { device::set_dependent_launch(true); }
+  } restore;
+  std::mt19937_64 rng(fresh_seed());
+  const auto exec = Executor::cuda();
+  ExecutorScope scope(exec);
+  // Chains of products with a fused dot through every bin: each reads the
+  // vector the one before wrote, on one stream.
+  const index_t ragged_n = sized(20000, 4000);  // rows up to n entries: split rows past 2048
+  for (const CsrMatrix& A0 : {poisson(Stencil::fd3d_7pt, sized(40, 12), Space::host),
+                              poisson(Stencil::fe2d_9pt, sized(300, 40), Space::host),
+                              poisson(Stencil::fe3d_27pt, sized(30, 10), Space::host),
+                              rmat_laplacian(RmatParams{sized(14, 11), 8, 0.57, 0.19, 0.19, rng()}, 0.5, Space::host),
+                              from_host_csr(ragged(ragged_n, ragged_n, ragged_n, rng), Space::host)}) {
+    const CsrMatrix A = A0.to(Space::device);
+    CAPTURE(A.rows());
+    CAPTURE(A.nnz());
+    const Vector x0 = random_vector(A.cols(), rng(), Space::device);
+    std::vector<double> y_of[2], dots_of[2];
+    for (int dependent = 1; dependent >= 0; --dependent) {
+      device::set_dependent_launch(dependent == 1);
+      CHECK(device::dependent_launch() == (dependent == 1 && info.cc_major >= 9));
+      Vector x = x0.clone(), y = Vector::zeros(A.rows(), Space::device);
+      Scalars s(8, Space::device);
+      std::vector<double> dots;
+      for (int k = 0; k < 8; ++k) {  // y = A x with x . y, then x = y / sqrt(n): each reads the last one's output
+        spmv_dot(A, x, y, s, k % 4);
+        axpby(1.0 / std::sqrt(static_cast<double>(A.rows())), y, 0.0, x);
+        if (k % 4 == 3) {
+          const std::vector<double> h = s.head(4);
+          dots.insert(dots.end(), h.begin(), h.end());
+        }
+      }
+      y_of[dependent] = y.to_vector();
+      dots_of[dependent] = dots;
+    }
+    CHECK(y_of[0] == y_of[1]);
+    CHECK(dots_of[0] == dots_of[1]);
+  }
+  // Whole solves: graph-replayed and kernel by kernel, each way.
+  for (Stencil st : {Stencil::fd3d_7pt, Stencil::fe2d_9pt, Stencil::fe3d_27pt}) {
+    CAPTURE(stencil_name(st));
+    const CsrMatrix A =
+        poisson(st, stencil_dim(st) == 2 ? sized(200, 64) : st == Stencil::fe3d_27pt ? sized(30, 12) : sized(40, 14),
+                Space::device);
+    const Vector b = random_vector(A.rows(), rng(), Space::device);
+    std::vector<double> hist[4], xs[4];
+    for (int m = 0; m < 4; ++m) {  // {graph, kernels} x {dependent, plain}
+      device::set_dependent_launch(m < 2);
+      SolverParams sp;
+      sp.type = Component("pcg", Options().set("graph", m % 2 == 0 ? "auto" : "off"));
+      const Solver solver(A, AmgParams{}, sp, exec);
+      for (int rep = 0; rep < 3; ++rep) {  // replays of the same graph and fresh launches agree
+        Vector x = Vector::zeros(A.rows(), Space::device);
+        const SolveResult r = solver.solve(b, x);
+        CHECK(r.converged);
+        CHECK(r.launch == (m % 2 == 0 ? "graph" : "kernels"));
+        if (rep == 0) {
+          hist[m] = r.residual_history;
+          xs[m] = x.to_vector();
+        } else {
+          CHECK(r.residual_history == hist[m]);
+          CHECK(x.to_vector() == xs[m]);
+        }
+      }
+    }
+    for (int m = 1; m < 4; ++m) {
+      CHECK(hist[m] == hist[0]);
+      CHECK(xs[m] == xs[0]);
+    }
+  }
+}
