@@ -94,10 +94,11 @@ std::size_t available_memory_recent();
 // are launched so that each may be scheduled while the kernel ahead of it on
 // the stream finishes its last wave; every such kernel first waits for that
 // kernel to finish and its writes to become visible (sparse/cuda/launch.cuh),
-// so results are bit for bit the same either way. On by default where the
+// so results are bit for bit the same either way. Grids of more than 128
+// CTAs per multiprocessor are always launched plain. On by default where the
 // active device supports it; set_dependent_launch(false) launches them as
 // plain stream-ordered kernels (the benchmark's comparison). A graph keeps
-// the launch mode it was captured with.
+// the launch mode it was captured with. Process-wide.
 void set_dependent_launch(bool on);
 // Whether the next launch on the active device may be dependent (the switch
 // above and the device's compute capability).

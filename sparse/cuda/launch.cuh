@@ -65,15 +65,26 @@ __device__ __forceinline__ void wait_for_prior_grid() {
 #endif
 }
 
+// Grids of more CTAs than this per multiprocessor (about 16 waves of 256-thread
+// CTAs) are launched plain: their launch gap is under 1% of their time, and
+// launched dependent the fine level's passes of 3D 7-pt N=256 (65k CTAs) ran
+// 10% slower on the H100 (docs/spmv.md, "Dependent launches").
+constexpr unsigned kDependentMaxCtasPerSm = 128;
+
 // kernel<<<grid, block, smem, stream>>>(args...) as a dependent launch where
-// device::dependent_launch() allows it, else as a plain one; `what` names the
-// kernel in the error.
+// device::dependent_launch() allows it and the grid is at most
+// kDependentMaxCtasPerSm per multiprocessor, else as a plain one; `what` names
+// the kernel in the error.
 template <class... Params, class... Args>
 void launch_dependent(const char* what, void (*kernel)(Params...), unsigned grid, unsigned block,
                       std::size_t smem, cudaStream_t stream, Args&&... args) {
   cudaLaunchAttribute attribute{};
   attribute.id = cudaLaunchAttributeProgrammaticStreamSerialization;
-  attribute.val.programmaticStreamSerializationAllowed = ::saga::device::dependent_launch() ? 1 : 0;
+  attribute.val.programmaticStreamSerializationAllowed =
+      grid <= kDependentMaxCtasPerSm * static_cast<unsigned>(multiprocessor_count()) &&
+              ::saga::device::dependent_launch()
+          ? 1
+          : 0;
   cudaLaunchConfig_t config{};
   config.gridDim = dim3(grid);
   config.blockDim = dim3(block);
