@@ -1,9 +1,6 @@
 #include "amg/aggregation.hpp"
 
-#include <omp.h>
-
 #include <algorithm>
-#include <cmath>
 
 #include "amg/blocked_mis2.hpp"
 #include "amg/functors.hpp"
@@ -41,23 +38,12 @@ double blocked_visit_seconds(const CsrMatrix& S, const BlockSchedule& schedule) 
   return windows * 3e-6 * std::max({1.0, mean_row / 22, 6 / (mean_row + 1)});
 }
 
-double host_visit_seconds(const CsrMatrix& S, const BlockSchedule& schedule) {
-  // The pattern's copy to the host and the roots' copy back: copies of 4 MB
-  // and more go through the pinned staging ring (core/device_cuda.cu; ~20
-  // GB/s out of the device with the host's copy out of the ring), smaller
-  // ones through the driver's pageable path (~7 GB/s), ~30 us of latency in
-  // all. Then the walk: ~0.6 ns an entry on one core of the device machine
-  // (docs/aggregation.md "Small levels visited on the host": 2D 5-point level
-  // 1, 1.57M entries, 0.5 ms; level 2, 175k entries, 0.1 ms), the blocks of a
-  // colour spread over the host's threads (host_visit in blocked_mis2.cpp).
-  const auto copy_seconds = [](double bytes) { return bytes / (bytes >= (4 << 20) ? 20e9 : 7e9); };
-  const double rows = static_cast<double>(S.rows()), entries = static_cast<double>(S.nnz());
-  const double copies = copy_seconds(sizeof(index_t) * entries) + copy_seconds(sizeof(offset_t) * (rows + 1)) +
-                        copy_seconds(sizeof(std::int32_t) * rows);
-  const int colours = std::max(1, schedule.colours());
-  const double per_colour = std::ceil(static_cast<double>(schedule.blocks) / colours);
-  const double threads = std::max(1.0, std::min<double>(omp_get_max_threads(), per_colour));
-  return 30e-6 + copies + 0.6e-9 * entries / threads;
+double host_visit_seconds(const CsrMatrix& S) {
+  // Measured on the H200 machine (docs/aggregation.md "Small levels visited
+  // on the host"): the pattern's copy from pageable memory (~7 GB/s) and the
+  // host's walk, about 2 ns an entry and 1 ns a row together, and ~30 us of
+  // the copies' latency.
+  return 30e-6 + 2e-9 * static_cast<double>(S.nnz()) + 1e-9 * static_cast<double>(S.rows());
 }
 
 namespace {
@@ -112,7 +98,7 @@ Aggregates aggregate_blocked_greedy(const CsrMatrix& S, std::uint32_t seed, cons
   // there (a few blocks a colour), and a walk of a few ns an entry on the
   // host. Where the host's walk and the pattern's way over are the cheaper,
   // the host visits the same schedule (the same roots) and the roots go back.
-  const bool on_host = tiny || (S.space() == Space::device && p.host_visit && host_visit_seconds(S, schedule) < estimate);
+  const bool on_host = tiny || (S.space() == Space::device && p.host_visit && host_visit_seconds(S) < estimate);
   log_info("blocked aggregation: {} blocks of {} nodes in {} colours ({} entries, about {:.2f} ms on the GPU), {}",
            schedule.blocks, schedule.block_size, schedule.colours(), S.nnz(), 1e3 * estimate,
            on_host ? std::string("visited on the host") : fmt::format("lines of {}", schedule.line));

@@ -147,9 +147,8 @@ Aggregates aggregate_blocked_greedy(const CsrMatrix& S, std::uint32_t seed, cons
 // time of a window, from measurements on the H100), with one warp a block.
 double blocked_visit_seconds(const CsrMatrix& S, const BlockSchedule& schedule);
 // The same visit on the host for a device S: its pattern copied over, the
-// host's walk (the blocks of a colour on the host's OpenMP threads) and the
-// roots copied back.
-double host_visit_seconds(const CsrMatrix& S, const BlockSchedule& schedule);
+// host's walk and the roots copied back.
+double host_visit_seconds(const CsrMatrix& S);
 // Nodes of S with no entry off the diagonal (no strong neighbour).
 index_t nodes_without_neighbours(const CsrMatrix& S);
 

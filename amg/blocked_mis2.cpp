@@ -213,32 +213,22 @@ index_t least_above_half_of_largest(index_t n, Value value) {
   return least;
 }
 
-// The visit in (colour, block, index) order. Blocks of one colour never read a
-// flag another one writes (the schedule's colouring), so they are walked by
-// the host's threads at once: the same set as one thread's walk, in any
-// timing (a flag a byte: the threads write distinct bytes).
 void host_visit(const CsrMatrix& S, const BlockSchedule& sched, Array<std::int32_t>& in) {
   const offset_t* rp = S.row_ptr().data();
   const index_t* ci = S.col().data();
   const index_t n = S.rows();
   std::vector<unsigned char> covered(static_cast<std::size_t>(n), 0);
-  std::int32_t* member = in.data();
-  std::fill(member, member + n, 0);
-  const auto walk = [&](index_t x) {
+  std::fill(in.data(), in.data() + n, 0);
+  for (index_t x : sched.order) {
     const index_t end = std::min<std::int64_t>(n, static_cast<std::int64_t>(x + 1) * sched.block_size);
     for (index_t i = x * sched.block_size; i < end; ++i) {
       bool free = !covered[i];
       for (offset_t a = rp[i]; a < rp[i + 1] && free; ++a) free = !covered[ci[a]];
       if (!free) continue;
-      member[i] = 1;
+      in[i] = 1;
       covered[i] = 1;
       for (offset_t a = rp[i]; a < rp[i + 1]; ++a) covered[ci[a]] = 1;
     }
-  };
-  for (int c = 0; c < sched.colours(); ++c) {
-    const index_t first = sched.colour_start[c], last = sched.colour_start[c + 1];
-#pragma omp parallel for schedule(dynamic, 1) if (last - first > 1)
-    for (index_t j = first; j < last; ++j) walk(sched.order[j]);
   }
 }
 }  // namespace

@@ -124,7 +124,7 @@ TEST_CASE("GPU blocked aggregation: levels visited on the host give the GPU visi
       if (amg::BlockedGreedyParams::tiny_level(Sh))
         ++tiny;
       else if (schedule.fits())
-        ++(amg::host_visit_seconds(Sh, schedule) < amg::blocked_visit_seconds(Sh, schedule) ? on_host : on_gpu);
+        ++(amg::host_visit_seconds(Sh) < amg::blocked_visit_seconds(Sh, schedule) ? on_host : on_gpu);
       const amg::Aggregates want = amg::aggregate_blocked_greedy(Sh, 7, p, {level, 1});
       const amg::Aggregates chosen = amg::aggregate_blocked_greedy(Sd, 7, p, {level, 1});
       p.host_visit = false;  // every visit on the GPU
