@@ -4,7 +4,6 @@
 // with CUDA and in device_none.cpp otherwise (where every call that needs a GPU
 // throws UnavailableError).
 #include <cstddef>
-#include <cstdint>
 #include <functional>
 #include <string>
 
@@ -122,13 +121,6 @@ class Graph {
   // graph cannot hold; the captured work did not run then, and nothing is
   // kept.
   bool capture(const std::function<void()>& fn, std::string* why);
-  // Captures a loop that runs on the device: check(c) once, then, while the
-  // condition c it set is non-zero, body() followed by check(c) again (a
-  // CUDA conditional while-node). check must put exactly one kernel on the
-  // stream, one that sets c with cudaGraphSetConditional. One launch() then
-  // runs every iteration with no host round trip. Failures as capture().
-  bool capture_loop(const std::function<void(std::uint64_t condition)>& check, const std::function<void()>& body,
-                    std::string* why);
   bool ready() const { return exec_ != nullptr; }
   void launch() const;
 

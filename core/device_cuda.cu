@@ -7,9 +7,6 @@
 #include <limits>
 #include <map>
 #include <mutex>
-#include <vector>
-
-#include <fmt/format.h>
 
 #include "core/cuda_check.cuh"
 #include "core/device.hpp"
@@ -453,69 +450,6 @@ bool Graph::capture(const std::function<void()>& fn, std::string* why) {
   }
   if (graph) cudaGraphDestroy(graph);
   if (!failure.empty()) {
-    if (why) *why = failure;
-    return false;
-  }
-  if (exec_) cudaGraphExecDestroy(static_cast<cudaGraphExec_t>(exec_));
-  exec_ = exec;
-  return true;
-}
-
-bool Graph::capture_loop(const std::function<void(std::uint64_t)>& check, const std::function<void()>& body,
-                         std::string* why) {
-  cudaStream_t s = stream();
-  if (s == nullptr) {
-    if (why) *why = "the legacy default stream cannot be captured (use an executor with its own stream)";
-    return false;
-  }
-  std::string failure;
-  const auto note = [&](cudaError_t e, const char* what) {
-    if (e != cudaSuccess && failure.empty()) failure = fmt::format("{}: {}", what, cudaGetErrorString(e));
-    cudaGetLastError();
-    return e == cudaSuccess && failure.empty();
-  };
-  // Captures fn() into graph g (a new graph, or a conditional node's body).
-  const auto capture_into = [&](cudaGraph_t g, const std::function<void()>& fn) {
-    if (!note(cudaStreamBeginCaptureToGraph(s, g, nullptr, nullptr, 0, cudaStreamCaptureModeThreadLocal),
-              "begin capture"))
-      return false;
-    try {
-      fn();
-    } catch (const std::exception& e) {
-      if (failure.empty()) failure = e.what();
-    }
-    cudaGraph_t out = g;
-    return note(cudaStreamEndCapture(s, &out), "end capture");
-  };
-  cudaGraph_t graph = nullptr;
-  cudaGraphExec_t exec = nullptr;
-  if (note(cudaGraphCreate(&graph, 0), "graph")) {
-    cudaGraphConditionalHandle condition = 0;
-    // The condition is set by the kernels only (no default on launch).
-    if (note(cudaGraphConditionalHandleCreate(&condition, graph, 0, 0), "conditional handle") &&
-        capture_into(graph, [&] { check(condition); })) {
-      std::size_t n = 0;  // the first check's node(s): the loop depends on them
-      note(cudaGraphGetNodes(graph, nullptr, &n), "graph nodes");
-      std::vector<cudaGraphNode_t> first(n);
-      if (failure.empty() && n > 0) note(cudaGraphGetNodes(graph, first.data(), &n), "graph nodes");
-      cudaGraphNodeParams params{};
-      params.type = cudaGraphNodeTypeConditional;
-      params.conditional.handle = condition;
-      params.conditional.type = cudaGraphCondTypeWhile;
-      params.conditional.size = 1;
-      cudaGraphNode_t loop = nullptr;
-      if (failure.empty() &&
-          note(cudaGraphAddNode(&loop, graph, first.data(), nullptr, n, &params), "conditional while-node") &&
-          capture_into(params.conditional.phGraph_out[0], [&] {
-            body();
-            check(condition);
-          }))
-        note(cudaGraphInstantiate(&exec, graph, 0), "instantiate");
-    }
-  }
-  if (graph) cudaGraphDestroy(graph);
-  if (!failure.empty()) {
-    if (exec) cudaGraphExecDestroy(exec);
     if (why) *why = failure;
     return false;
   }

@@ -43,10 +43,6 @@ bool Graph::capture(const std::function<void()>&, std::string* why) {
   if (why) *why = "saga was built without the CUDA backend";
   return false;
 }
-bool Graph::capture_loop(const std::function<void(std::uint64_t)>&, const std::function<void()>&, std::string* why) {
-  if (why) *why = "saga was built without the CUDA backend";
-  return false;
-}
 void Graph::launch() const { unavailable(); }
 double elapsed_ms(const std::function<void()>& fn) {
   const auto t0 = std::chrono::steady_clock::now();

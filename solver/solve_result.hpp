@@ -19,10 +19,8 @@ struct SolveResult {
   double seconds = 0;
   std::string message;
   std::string method;                      // the Krylov component that ran
-  // How the iterations ran: "host", "kernels" (GPU, launched one by one),
-  // "graph" (GPU, one CUDA graph per iteration) or "graph_loop" (GPU, every
-  // iteration and its convergence check in one CUDA graph with a device
-  // loop); why a graph (loop) was not used.
+  // How the iterations ran: "host", "kernels" (GPU, launched one by one) or
+  // "graph" (GPU, one CUDA graph per iteration); why a graph was not used.
   std::string launch;
   std::string launch_note;
 };

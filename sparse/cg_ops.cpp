@@ -33,11 +33,4 @@ void cg_step(Scalars& s, const Vector& q, const Vector& Aq, Vector& x, Vector& r
     SAGA_DEVICE_CALL(cuda::cg_step(s, q, Aq, x, r));
 }
 
-void cg_continue(const Scalars& s, double bnorm, double tolerance, int max_iterations, std::uint64_t condition) {
-  SAGA_REQUIRE(s.space() == Space::device, "cg_continue: a device loop's condition needs device scalars");
-  SAGA_REQUIRE(s.size() > static_cast<std::size_t>(cg_slot::history), "cg_continue: {} scalars, too few for CG",
-               s.size());
-  SAGA_DEVICE_CALL(cuda::cg_continue(s, bnorm, tolerance, max_iterations, condition));
-}
-
 }  // namespace saga

@@ -11,8 +11,6 @@
 //   cg_direction:  q = z + beta q
 //   s[qAq] = q.Aq with Aq = A q (one fused SpMV)
 //   cg_step:  x += alpha q;  r -= alpha Aq;  history[s[count]++] = ||r||
-#include <cstdint>
-
 #include "sparse/array.hpp"
 #include "sparse/scalars.hpp"
 
@@ -40,11 +38,5 @@ void cg_direction(Scalars& s, const Vector& z, Vector& q, bool flexible);
 // x += alpha q, r -= alpha Aq, s[rz_old] = s[rz], history[s[count]++] = ||r||;
 // otherwise s[status] = 1 and nothing changes.
 void cg_step(Scalars& s, const Vector& q, const Vector& Aq, Vector& x, Vector& r);
-// Device scalars only, inside a loop captured by device::Graph::capture_loop:
-// sets the loop's condition to 1 while the solve goes on and to 0 when it
-// stops — s[status] set (breakdown), the last history entry over bnorm not
-// finite or at most `tolerance`, or max_iterations iterations done (s[count]
-// - 1). The host's tests, in the host's arithmetic (krylov::Run::record).
-void cg_continue(const Scalars& s, double bnorm, double tolerance, int max_iterations, std::uint64_t condition);
 
 }  // namespace saga

@@ -85,12 +85,8 @@ SolveResult Run::finish() {
   return std::move(result);
 }
 
-IterationLauncher::IterationLauncher(std::function<void()> body, Space space, bool graph, bool graph_safe,
-                                     Check check)
-    : body_(std::move(body)),
-      space_(space),
-      try_graph_(space == Space::device && graph && graph_safe),
-      check_(std::move(check)) {
+IterationLauncher::IterationLauncher(std::function<void()> body, Space space, bool graph, bool graph_safe)
+    : body_(std::move(body)), space_(space), try_graph_(space == Space::device && graph && graph_safe) {
   if (space == Space::device && !graph) note_ = "graph: off";
   if (space == Space::device && graph && !graph_safe)
     note_ = "no graph: the operator or the preconditioner is not graph-safe (it waits for the host)";
@@ -117,24 +113,8 @@ void IterationLauncher::run() {
   }
 }
 
-void IterationLauncher::run_loop() {
-  SAGA_REQUIRE(loops(), "IterationLauncher::run_loop: no device loop here");
-  // As run(): the first iteration kernel by kernel (lazily built analyses and
-  // scratch), the capture while the GPU runs it.
-  body_();
-  std::string why;
-  if (!graph_.capture_loop(check_, body_, &why)) {
-    check_ = {};
-    note_ = "no graph loop: capture failed (" + why + "); a graph per iteration";
-    return;
-  }
-  looped_ = true;
-  graph_.launch();
-}
-
 std::string IterationLauncher::mode() const {
   if (space_ == Space::host) return "host";
-  if (looped_) return "graph_loop";
   return graph_.ready() ? "graph" : "kernels";
 }
 

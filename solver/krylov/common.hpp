@@ -4,7 +4,6 @@
 // divergence and convergence, the final message) and applying a preconditioner
 // that may be absent.
 #include <chrono>
-#include <cstdint>
 #include <functional>
 #include <string>
 
@@ -53,23 +52,11 @@ class Run {
 // runs it, and every later call replays the graph; where capture is impossible (the legacy default
 // stream, an operator that waits for the host) it stays kernel by kernel and
 // note() says why.
-//
-// With a `check` (graph_loop), the iterations and their convergence checks
-// run on the device instead: run_loop() runs one iteration kernel by kernel,
-// then captures a loop of iteration + check (device::Graph::capture_loop;
-// check(c) sets the loop's condition c from the device scalars) and launches
-// it once: it returns with every iteration queued, and the host waits only
-// when it reads the results. Where the loop cannot be captured, loops()
-// turns false and note() says why; the per-iteration graph is used after.
 class IterationLauncher {
  public:
-  using Check = std::function<void(std::uint64_t condition)>;
-  IterationLauncher(std::function<void()> body, Space space, bool graph, bool graph_safe, Check check = {});
+  IterationLauncher(std::function<void()> body, Space space, bool graph, bool graph_safe);
   void run();
-  // Whether run_loop() may be called: a check was given, and no loop capture failed.
-  bool loops() const { return static_cast<bool>(check_) && try_graph_; }
-  void run_loop();
-  // "host", "kernels", "graph" or "graph_loop" (what ran last).
+  // "host", "kernels" or "graph" (what ran last).
   std::string mode() const;
   const std::string& note() const { return note_; }
 
@@ -77,8 +64,6 @@ class IterationLauncher {
   std::function<void()> body_;
   Space space_;
   bool try_graph_;
-  Check check_;
-  bool looped_ = false;
   device::Graph graph_;
   std::string note_;
 };

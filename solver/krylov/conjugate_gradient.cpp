@@ -42,27 +42,13 @@ SolveResult conjugate_gradient(const LinearOperator& A, const LinearOperator* M,
     cg_step(S, q, Aq, x, r);
   };
   const bool graph_safe = A.graph_safe() && (!M || M->graph_safe());
-  // graph: auto runs the iterations and their checks in a device loop, unless
-  // a progress callback wants each iteration on the host as it ends.
-  IterationLauncher::Check check;
-  if (launch.graph == "auto" && !p.progress)
-    check = [&, bnorm = run.bnorm()](std::uint64_t condition) {
-      cg_continue(S, bnorm, p.tolerance, p.max_iterations, condition);
-    };
-  IterationLauncher launcher(iteration, s, launch.graph != "off", graph_safe, std::move(check));
+  IterationLauncher launcher(iteration, s, launch.graph == "auto", graph_safe);
   SolveResult& res = run.result;
   int recorded = 1;  // history entries the host has seen
   while (res.iterations < p.max_iterations) {
-    std::vector<double> h;
-    if (launcher.loops()) {  // every iteration queued; read how many ran, then their residuals
-      launcher.run_loop();
-      const int ran = static_cast<int>(S.head(cg_slot::history)[cg_slot::count]);  // the one host wait
-      h = S.head(cg_slot::history + ran);
-    } else {
-      const int k = std::min(launch.check_every, p.max_iterations - res.iterations);
-      for (int i = 0; i < k; ++i) launcher.run();
-      h = S.head(cg_slot::history + recorded + k);  // the one host wait
-    }
+    const int k = std::min(launch.check_every, p.max_iterations - res.iterations);
+    for (int i = 0; i < k; ++i) launcher.run();
+    const std::vector<double> h = S.head(cg_slot::history + recorded + k);  // the one host wait
     const int count = static_cast<int>(h[cg_slot::count]);
     std::vector<double> norms(h.begin() + cg_slot::history + recorded, h.begin() + cg_slot::history + count);
     recorded = count;

@@ -16,22 +16,15 @@ namespace saga::krylov {
 
 // How the iterations are launched (options of pcg, cg and fcg).
 struct CgLaunch {
-  // auto: every iteration and its convergence check in one CUDA graph with a
-  // device loop (the host waits once), where possible; iteration: one graph
-  // per iteration, replayed, the host checking every check_every iterations;
-  // off: kernel by kernel.
-  std::string graph = "auto";
-  int check_every = 1;  // iterations between two reads of the residual history (iteration, off)
+  std::string graph = "auto";  // auto: replay a CUDA graph where possible; off: launch kernel by kernel
+  int check_every = 1;         // iterations between two reads of the residual history
 
   template <class V>
   void visit(V& v) {
-    v("graph", graph,
-      "CUDA graphs on the GPU: auto (the iterations and their convergence checks in one graph with a device loop; "
-      "a graph per iteration where a progress callback is set) | iteration (a graph per iteration) | off",
-      one_of({"auto", "iteration", "off"}));
+    v("graph", graph, "CUDA-graph replay of the iteration on the GPU (auto | off)", one_of({"auto", "off"}));
     v("check_every", check_every,
-      "iterations between convergence checks on the host with graph: iteration or off (each a host wait; up to "
-      "check_every - 1 iterations may run past convergence, and are reported)",
+      "iterations between convergence checks (each a host wait; up to check_every - 1 iterations may run past "
+      "convergence, and are reported)",
       at_least(1));
   }
 };

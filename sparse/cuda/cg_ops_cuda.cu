@@ -56,15 +56,6 @@ __global__ void step_finish_kernel(double* S, std::size_t size, const double* __
     S[cg_slot::count] += 1.0;
   }
 }
-
-// The loop's condition from the scalars (cg_continue): one thread.
-__global__ void continue_kernel(const double* __restrict__ S, double bnorm, double tolerance, int max_iterations,
-                                cudaGraphConditionalHandle condition) {
-  const double count = S[cg_slot::count];
-  const double rel = S[cg_slot::history + static_cast<std::size_t>(count) - 1] / bnorm;
-  const bool go = S[cg_slot::status] == 0.0 && isfinite(rel) && !(rel <= tolerance) && count - 1 < max_iterations;
-  cudaGraphSetConditional(condition, go ? 1u : 0u);
-}
 }  // namespace
 
 void cg_direction(Scalars& s, const Vector& z, Vector& q, bool flexible) {
@@ -79,13 +70,6 @@ void cg_step(Scalars& s, const Vector& q, const Vector& Aq, Vector& x, Vector& r
                    s.data(), q.data(), Aq.data(), x.data(), r.data(), q.size(), partial);
   launch_dependent("cg step finish", step_finish_kernel, 1, kThreads, 0, ::saga::device_stream(),
                    s.data(), s.size(), partial, kReduceBlocks);
-}
-
-void cg_continue(const Scalars& s, double bnorm, double tolerance, int max_iterations, std::uint64_t condition) {
-  // A plain launch: it must follow the iteration's last kernel completely.
-  continue_kernel<<<1, 1, 0, ::saga::device_stream()>>>(s.data(), bnorm, tolerance, max_iterations,
-                                                        static_cast<cudaGraphConditionalHandle>(condition));
-  SAGA_CUDA_LAUNCH("cg continue");
 }
 
 }  // namespace saga::cuda

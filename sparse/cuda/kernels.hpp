@@ -2,7 +2,6 @@
 // CUDA backend of the sparse layer. Plain C++ declarations (no CUDA types) so
 // that host code can dispatch to them; the definitions live in the .cu files of
 // this folder. All arguments live in device memory.
-#include <cstdint>
 #include <memory>
 
 #include "sparse/coo.hpp"
@@ -70,7 +69,6 @@ bool all_finite(const Vector& x);
 bool all_exact_in_single(const Vector& x);
 void cg_direction(Scalars& s, const Vector& z, Vector& q, bool flexible);
 void cg_step(Scalars& s, const Vector& q, const Vector& Aq, Vector& x, Vector& r);
-void cg_continue(const Scalars& s, double bnorm, double tolerance, int max_iterations, std::uint64_t condition);
 void lanczos_orthogonalize(Scalars& s, int alpha, int beta_prev, int beta, const Vector& d, const Vector& v,
                            const Vector& v_prev, Vector& w);
 void lanczos_normalize(const Scalars& s, int beta, const Vector& w, Vector& v);
