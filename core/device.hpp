@@ -98,7 +98,8 @@ std::size_t available_memory_recent();
 // CTAs per multiprocessor are always launched plain. On by default where the
 // active device supports it; set_dependent_launch(false) launches them as
 // plain stream-ordered kernels (the benchmark's comparison). A graph keeps
-// the launch mode it was captured with. Process-wide.
+// the launch mode it was captured with. Process-wide; the environment
+// variable SAGA_DEPENDENT_LAUNCH=0 sets it off at the start.
 void set_dependent_launch(bool on);
 // Whether the next launch on the active device may be dependent (the switch
 // above and the device's compute capability).

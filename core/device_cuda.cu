@@ -4,9 +4,11 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <cstdlib>
 #include <limits>
 #include <map>
 #include <mutex>
+#include <string>
 
 #include "core/cuda_check.cuh"
 #include "core/device.hpp"
@@ -60,7 +62,12 @@ Info info() {
 }
 
 namespace {
-std::atomic<bool> dependent_launch_on{true};
+// SAGA_DEPENDENT_LAUNCH=0 in the environment turns dependent launches off
+// from the start (tools that do not follow them; a comparison).
+std::atomic<bool> dependent_launch_on{[] {
+  const char* e = std::getenv("SAGA_DEPENDENT_LAUNCH");
+  return !(e && std::string(e) == "0");
+}()};
 constexpr int kMaxDevices = 64;
 // Per device: 0 not asked yet, 1 compute capability below 9.0, 2 at least 9.0.
 std::atomic<int> dependent_launch_capable[kMaxDevices] = {};
