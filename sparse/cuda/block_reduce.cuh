@@ -52,9 +52,9 @@ __device__ inline double sum_partials(const double* partial, long long m) {
 constexpr int kSumThreads = 1024;
 
 // *out = sum of partial[0, m), or its square root with kSqrt (one block of
-// kSumThreads; out may be partial).
+// kSumThreads; out may be partial). Starts with wait_for_prior_grid(), so it
+// may be launched dependent (launch.cuh).
 template <bool kSqrt = false>
-// Starts with wait_for_prior_grid(), so it may be launched dependent (launch.cuh).
 __global__ __launch_bounds__(kSumThreads) void sum_partials_into(const double* partial, long long m, double* out) {
   wait_for_prior_grid();
   const double s = sum_partials<kSumThreads>(partial, m);
