@@ -580,16 +580,10 @@ struct Gather {
   SAGA_HD void operator()(std::int64_t i) const { out[i] = of[node[i]]; }
 };
 
-// ---- spectral radius (amg/spectral_radius.cpp)
+// ---- square roots (amg/blocks.cpp: the node matrix of interleaved unknowns)
 struct SqrtInPlace {
   double* x;
   SAGA_HD void operator()(std::int64_t i) const { x[i] = sqrt(x[i]); }
-};
-
-// x = 2x - 1: uniform [0, 1) to [-1, 1), exactly (the Lanczos start vector).
-struct TwiceMinusOne {
-  double* x;
-  SAGA_HD void operator()(std::int64_t i) const { x[i] = 2.0 * x[i] - 1.0; }
 };
 
 }  // namespace saga::amg_functors

@@ -4,12 +4,8 @@
 #include <cmath>
 #include <vector>
 
-#include "amg/functors.hpp"
-#include "core/parallel_for.hpp"
 #include "sparse/lanczos_ops.hpp"
 #include "sparse/scalars.hpp"
-#include "sparse/spmv.hpp"
-#include "sparse/vector_ops.hpp"
 
 namespace saga::amg {
 
@@ -23,13 +19,11 @@ double spectral_radius_dinv_a(const CsrMatrix& A, const Vector& dinv, int iterat
   const Space s = A.space();
   const std::size_t n = A.rows();
   if (n == 0) return 0.0;
-  Vector dis = dinv.clone();
-  parallel_for(s, n, amg_functors::SqrtInPlace{dis.data()});
-  Vector v = random_vector(n, 0x5a6a, s);
-  parallel_for(s, n, amg_functors::TwiceMinusOne{v.data()});  // uniform in [-1, 1)
   const int m = static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(std::max(iterations, 1)), n));
   Scalars S(2 * static_cast<std::size_t>(m), s);  // alpha_j in slot j, beta_j in slot m + j
-  lanczos_steps(A, dis, m, v, S, /*normalise=*/true);  // v / ||v||: on the GPU inside the steps' kernel
+  // From a random start vector uniform in [-1, 1), normalised; D^-1/2 and the start are made inside the
+  // steps' kernel on the GPU.
+  lanczos_steps_dinv(A, dinv, m, 0x5a6a, S);
   const std::vector<double> h = S.head(2 * static_cast<std::size_t>(m));  // the one wait for the device
   std::vector<double> alpha, beta;
   for (int j = 0; j < m; ++j) {

@@ -1,6 +1,8 @@
 #include "sparse/lanczos_ops.hpp"
 
 #include "core/dispatch.hpp"
+#include "core/parallel_for.hpp"
+#include "sparse/lanczos_functors.hpp"
 #include "sparse/cuda/kernels.hpp"
 #include "sparse/host/kernels.hpp"
 #include "sparse/spmv.hpp"
@@ -71,6 +73,23 @@ void lanczos_steps(const CsrMatrix& A, const Vector& d, int m, Vector& v, Scalar
   }
   if (normalise) scale(1.0 / norm2(v), v);
   composed_lanczos_steps(A, d, m, v, s);
+}
+
+void lanczos_steps_dinv(const CsrMatrix& A, const Vector& dinv, int m, std::uint64_t seed, Scalars& s) {
+  SAGA_REQUIRE(A.rows() == A.cols() && dinv.size() == static_cast<std::size_t>(A.rows()) && dinv.space() == A.space(),
+               "Lanczos: {} inverse diagonal entries for a {}x{} matrix, or in another space", dinv.size(), A.rows(),
+               A.cols());
+  SAGA_REQUIRE(m >= 1 && s.size() >= 2 * static_cast<std::size_t>(m), "Lanczos: {} steps need {} scalars, {} given",
+               m, 2 * m, s.size());
+  if (A.space() == Space::device) {
+    bool fused = false;
+    SAGA_DEVICE_CALL(fused = cuda::lanczos_steps_dinv(A, dinv, m, seed, s));
+    if (fused) return;
+  }
+  const std::size_t n = dinv.size();
+  Vector d(n, A.space(), "Lanczos D^-1/2"), v(n, A.space(), "Lanczos start vector");
+  parallel_for(A.space(), static_cast<std::int64_t>(n), functors::LanczosStartValues{dinv.data(), d.data(), v.data(), seed});
+  lanczos_steps(A, d, m, v, s, /*normalise=*/true);
 }
 
 }  // namespace saga

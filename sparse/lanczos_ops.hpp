@@ -30,5 +30,11 @@ void lanczos_normalize(const Scalars& s, int beta, const Vector& w, Vector& v);
 // are not available or the binned product is faster (rows of more than 12
 // entries on matrices of more than 8M entries).
 void lanczos_steps(const CsrMatrix& A, const Vector& d, int m, Vector& v, Scalars& s, bool normalise = false);
+// The rho(D^-1 A) estimate's m steps: d = D^-1/2 from dinv and the start
+// vector 2u - 1 (u = random_vector(n, seed)), normalised — as lanczos_steps(A,
+// sqrt(dinv), m, 2u - 1, s, true), with the same scalars bit for bit; on the
+// GPU the square roots and the start vector are made inside the steps' kernel
+// (no launches, copies or vectors of their own).
+void lanczos_steps_dinv(const CsrMatrix& A, const Vector& dinv, int m, std::uint64_t seed, Scalars& s);
 
 }  // namespace saga

@@ -5,6 +5,8 @@
 
 #include <cmath>
 
+#include "core/parallel_for.cuh"
+#include "sparse/lanczos_functors.hpp"
 #include "sparse/cuda/block_reduce.cuh"
 #include "sparse/cuda/cooperative.cuh"
 #include "sparse/cuda/kernels.hpp"
@@ -50,69 +52,80 @@ __device__ inline double block_total(const double* partial, long long m) {
 }
 
 // m Lanczos steps on diag(d) A diag(d) (lanczos_steps). V lanes per row of A
-// (rows grid-strided in whole warps, so the shuffles see every lane); three
-// phases a step with a grid barrier after each: the product of A and t = d .* v
-// with alpha's per-block partials (pa), the orthogonalisation with ||w||'s
-// (pb), the normalisation into v_prev's storage (then the two swap roles) with
-// the next t. Each block sums the partials itself: alpha and beta are in
-// registers everywhere, and block 0 records them in S. (t is kept as a vector,
-// as the composed steps do, so that the product gathers one value per column,
-// not two.)
+// (rows grid-strided in whole warps, so the shuffles see every lane); two
+// phases a step with a grid barrier after each: the product of A and
+// t = d .* v_j with alpha's per-block partials (pa), then the orthogonalisation
+// w = d .* (A t) - alpha v_j - beta v_{j-1} with ||w||'s (pb). The unit
+// vectors are never stored: v_j = inv_a * wa and v_{j-1} = inv_b * wb, the
+// last two w's with their 1 / beta (the rounding the stored v_j = w / beta had,
+// so the scalars are those of the three-phase steps with a normalisation pass,
+// bit for bit), and t_c = d_c v_j,c is formed where the product gathers it.
+// That saves the normalisation pass (writing v and t, reading w and d: 32 B a
+// row a step) and one grid barrier a step. Each block sums the partials
+// itself: alpha and beta are in registers everywhere, and block 0 records them
+// in S. With `start`, the kernel first makes d = sqrt(dinv) and the start
+// vector 2u - 1 (u = RandomUniform at `seed`) — the estimate's whole start,
+// the same values as the vector operations make (lanczos_steps_dinv).
 // At least 4 CTAs per SM (64 registers, no spills): with the compiler's 96
 // registers only 2 fit and the fine levels' steps were latency-bound; 8 (32
 // registers, spills) and 2 measured 10-25% and 25-55% slower than 4 on the
 // H100 (3D 7-pt N=128, 2D 5- and 9-pt N=1024).
 constexpr int kLanczosMinBlocks = 4;
+struct LanczosStart {  // the estimate's start, made in the kernel (lanczos_steps_dinv)
+  const double* dinv;  // null: d and wa hold D^-1/2 and the start vector already
+  std::uint64_t seed;
+};
 template <int V, class Value>
 __global__ __launch_bounds__(kThreads, kLanczosMinBlocks) void lanczos_steps_kernel(
     index_t n, const offset_t* __restrict__ rp, const index_t* __restrict__ ci, const Value* __restrict__ val,
-    const double* __restrict__ d, double* v, double* v_prev, double* __restrict__ w, double* __restrict__ t, int m,
-    double* __restrict__ S, double* pa, double* pb, int normalise) {
+    double* d, double* wa, double* wb, double* __restrict__ u, int m, double* __restrict__ S, double* pa, double* pb,
+    int normalise, LanczosStart start) {
   cg::grid_group grid = cg::this_grid();
   const long long tid = static_cast<long long>(blockIdx.x) * kThreads + threadIdx.x;
   const long long stride = static_cast<long long>(gridDim.x) * kThreads;
   const long long groups = stride / V;
   const int lane = threadIdx.x % V;
   const long long first_group = tid / 32 * (32 / V);  // this warp's first group
-  double beta_prev = 0.0;
-  double inv = 1.0;
-  if (normalise) {  // v = v / ||v|| (as the host's scale(1 / norm2(v), v), the sum in this kernel's order)
+  if (start.dinv) {  // d = sqrt(dinv), wa = 2u - 1: the start the composed path makes
+    const functors::LanczosStartValues make{start.dinv, d, wa, start.seed};
+    for (long long i = tid; i < n; i += stride) make(i);
+  }
+  double inv_a = 1.0, inv_b = 1.0;  // v_j = inv_a wa, v_{j-1} = inv_b wb
+  if (normalise) {  // v_0 = wa / ||wa|| (as the host's scale(1 / norm2(v), v), the sum in this kernel's order)
     double vv = 0.0;
-    for (long long i = tid; i < n; i += stride) vv += v[i] * v[i];
+    for (long long i = tid; i < n; i += stride) vv += wa[i] * wa[i];
     write_block_partial<kThreads>(vv, pa);
     grid.sync();
-    inv = 1.0 / sqrt(block_total(pa, gridDim.x));
+    inv_a = 1.0 / sqrt(block_total(pa, gridDim.x));
   }
-  for (long long i = tid; i < n; i += stride) {
-    if (normalise) v[i] = inv * v[i];
-    t[i] = d[i] * v[i];
-  }
-  grid.sync();
+  double beta_prev = 0.0;
   for (int j = 0; j < m; ++j) {
-    // w = A t; alpha's share: t_r w_r (the composed steps' tmp . w)
+    // u = A t, t_c = d_c (inv_a wa_c); alpha's share: t_r u_r (the composed steps' tmp . w)
     double mine = 0.0;
     for (long long r_first = first_group; r_first < n; r_first += groups) {  // the same trip count in a warp
       const long long r = r_first + threadIdx.x % 32 / V;
       double s = 0.0;
       if (r < n)
         for (offset_t k = rp[r] + lane, e = rp[r + 1]; k < e; k += V) {
-          s += static_cast<double>(val[k]) * t[ci[k]];
+          const index_t c = ci[k];
+          s += static_cast<double>(val[k]) * (d[c] * (inv_a * wa[c]));
         }
       for (int off = V / 2; off > 0; off /= 2) s += __shfl_xor_sync(0xffffffffu, s, off);
       if (r < n && lane == 0) {
-        w[r] = s;
-        mine += t[r] * s;
+        u[r] = s;
+        mine += (d[r] * (inv_a * wa[r])) * s;
       }
     }
     write_block_partial<kThreads>(mine, pa);
     grid.sync();
     const double a = block_total(pa, gridDim.x);
-    // w <- d .* w - alpha v - beta v_prev, and ||w||^2's share
+    // w = d .* u - alpha v_j - beta v_{j-1} into wb (v_{j-1}'s storage: read at the same index only), and
+    // ||w||^2's share
     double ww = 0.0;
     for (long long i = tid; i < n; i += stride) {
-      double wi = d[i] * w[i] - a * v[i];
-      if (j > 0) wi -= beta_prev * v_prev[i];
-      w[i] = wi;
+      double wi = d[i] * u[i] - a * (inv_a * wa[i]);
+      if (j > 0) wi -= beta_prev * (inv_b * wb[i]);
+      wb[i] = wi;
       ww += wi * wi;
     }
     write_block_partial<kThreads>(ww, pb);
@@ -122,41 +135,36 @@ __global__ __launch_bounds__(kThreads, kLanczosMinBlocks) void lanczos_steps_ker
       S[j] = a;
       S[m + j] = b;
     }
-    if (j + 1 == m) break;
-    // v_{j+1} = w / beta into v_prev's storage (read above at the same index only)
-    const double inv = 1.0 / b;
-    for (long long i = tid; i < n; i += stride) {
-      const double vi = inv * w[i];
-      v_prev[i] = vi;
-      t[i] = d[i] * vi;
-    }
-    double* older = v;
-    v = v_prev;
-    v_prev = older;
+    // v_{j+1} = w / beta: wb with 1 / beta; v_j stays as wa with inv_a
+    double* older = wa;
+    wa = wb;
+    wb = older;
+    inv_b = inv_a;
+    inv_a = 1.0 / b;
     beta_prev = b;
-    grid.sync();
   }
 }
 
+// The kernel on A's values with v (and d) as given, or with `start` made in
+// the kernel into v and d (d then the caller's scratch of n entries).
 template <int V, class Value>
-bool launch_lanczos(const CsrMatrix& A, const Value* val, const Vector& d, int m, Vector& v, Scalars& s,
-                    bool normalise) {
+bool launch_lanczos(const CsrMatrix& A, const Value* val, Vector& d, int m, Vector& v, Scalars& s, bool normalise,
+                    LanczosStart start) {
   const void* kernel = reinterpret_cast<const void*>(lanczos_steps_kernel<V, Value>);
   static int per_sm = -1;
   const int blocks =
       cooperative_blocks(kernel, (static_cast<long long>(A.rows()) * V + kThreads - 1) / kThreads, per_sm);
   if (blocks == 0) return false;
-  Vector v_prev = Vector::zeros(v.size(), Space::device, "Lanczos vector");
-  Vector w(v.size(), Space::device, "Lanczos vector"), t(v.size(), Space::device, "Lanczos vector");
+  // wb (v_{j-1}) and u in one allocation; wb is read only from the second step on.
+  Vector work(2 * v.size(), Space::device, "Lanczos vectors");
   double* partial = s.scratch(2 * static_cast<std::size_t>(blocks));
   index_t rows = A.rows();
   const offset_t* rp = A.row_ptr().data();
   const index_t* ci = A.col().data();
-  const double* dp = d.data();
-  double *vp = v.data(), *pp = v_prev.data(), *wp = w.data(), *tp = t.data(), *S = s.data(), *pa = partial,
-         *pb = partial + blocks;
+  double *dp = d.data(), *vp = v.data(), *wbp = work.data(), *up = work.data() + v.size(), *S = s.data(),
+         *pa = partial, *pb = partial + blocks;
   int norm = normalise ? 1 : 0;
-  void* args[] = {&rows, &rp, &ci, &val, &dp, &vp, &pp, &wp, &tp, &m, &S, &pa, &pb, &norm};
+  void* args[] = {&rows, &rp, &ci, &val, &dp, &vp, &wbp, &up, &m, &S, &pa, &pb, &norm, &start};
   return launch_cooperative(kernel, blocks, args, "lanczos steps (cooperative)");
 }
 
@@ -167,20 +175,33 @@ bool launch_lanczos(const CsrMatrix& A, const Value* val, const Vector& d, int m
 // to a half on coarse levels, where launches dominate).
 constexpr std::int64_t kCooperativeWideRowsMaxNnz = 8 << 20;
 template <class Value>
-bool lanczos_lanes(const CsrMatrix& A, const Value* val, const Vector& d, int m, Vector& v, Scalars& s,
-                   bool normalise) {
+bool lanczos_lanes(const CsrMatrix& A, const Value* val, Vector& d, int m, Vector& v, Scalars& s, bool normalise,
+                   LanczosStart start) {
   const double mean = A.rows() ? static_cast<double>(A.nnz()) / A.rows() : 0.0;
-  if (mean <= 12) return launch_lanczos<1>(A, val, d, m, v, s, normalise);
+  if (mean <= 12) return launch_lanczos<1>(A, val, d, m, v, s, normalise, start);
   if (static_cast<std::int64_t>(A.nnz()) > kCooperativeWideRowsMaxNnz) return false;
-  if (mean <= 64) return launch_lanczos<8>(A, val, d, m, v, s, normalise);
-  return launch_lanczos<32>(A, val, d, m, v, s, normalise);
+  if (mean <= 64) return launch_lanczos<8>(A, val, d, m, v, s, normalise, start);
+  return launch_lanczos<32>(A, val, d, m, v, s, normalise, start);
+}
+bool lanczos_kernel(const CsrMatrix& A, Vector& d, int m, Vector& v, Scalars& s, bool normalise, LanczosStart start) {
+  if (A.rows() == 0) return false;
+  return A.single_precision() ? lanczos_lanes(A, A.val_single().data(), d, m, v, s, normalise, start)
+                              : lanczos_lanes(A, A.val().data(), d, m, v, s, normalise, start);
 }
 }  // namespace
 
 bool lanczos_steps(const CsrMatrix& A, const Vector& d, int m, Vector& v, Scalars& s, bool normalise) {
+  // d is only read when the kernel makes no start
+  return lanczos_kernel(A, const_cast<Vector&>(d), m, v, s, normalise, LanczosStart{nullptr, 0});
+}
+
+bool lanczos_steps_dinv(const CsrMatrix& A, const Vector& dinv, int m, std::uint64_t seed, Scalars& s) {
   if (A.rows() == 0) return false;
-  return A.single_precision() ? lanczos_lanes(A, A.val_single().data(), d, m, v, s, normalise)
-                              : lanczos_lanes(A, A.val().data(), d, m, v, s, normalise);
+  // D^-1/2 and the start vector in one allocation (the kernel fills both)
+  const std::size_t n = dinv.size();
+  Vector both(2 * n, Space::device, "Lanczos D^-1/2 and start vector");
+  Vector d = Vector::view(both.data(), n, Space::device), v = Vector::view(both.data() + n, n, Space::device);
+  return lanczos_kernel(A, d, m, v, s, /*normalise=*/true, LanczosStart{dinv.data(), seed});
 }
 
 void lanczos_orthogonalize(Scalars& s, int alpha, int beta_prev, int beta, const Vector& d, const Vector& v,
@@ -201,3 +222,5 @@ void lanczos_normalize(const Scalars& s, int beta, const Vector& w, Vector& v) {
 }
 
 }  // namespace saga::cuda
+
+SAGA_INSTANTIATE_DEVICE_FOR_EACH(saga::functors::LanczosStartValues)

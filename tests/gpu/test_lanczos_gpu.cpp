@@ -11,7 +11,9 @@
 #include <set>
 
 #include "problems/structured.hpp"
+#include "core/parallel_for.hpp"
 #include "sparse/csr_ops.hpp"
+#include "sparse/lanczos_functors.hpp"
 #include "sparse/lanczos_ops.hpp"
 #include "sparse/vector_ops.hpp"
 #include "tests/helpers.hpp"
@@ -113,6 +115,54 @@ TEST_CASE("GPU Lanczos steps in one cooperative kernel equal the host's composed
         CHECK(std::abs(gn[j] - h[j]) <= 1e-10 * std::max(1.0, std::abs(h[j])));
       }
       CHECK(std::abs(largest_ritz(gn, m, k) - largest_ritz(h, m, k)) <= 1e-9 * largest_ritz(h, m, k));
+    }
+  }
+}
+
+TEST_CASE("GPU Lanczos with D^-1/2 and the start vector made in the steps' kernel equals the composed start") {
+  // lanczos_steps_dinv (the estimate's path) against the start made by its functor on the device and the steps
+  // run as lanczos_steps(..., normalise = true): bitwise, also where the steps are composed (large 27-pt).
+  std::mt19937_64 rng(fresh_seed());
+  const std::uint64_t seed = rng();
+  CAPTURE(seed);
+  std::vector<std::pair<std::string, CsrMatrix>> cases;
+  cases.emplace_back("7-pt (a lane a row)", poisson(Stencil::fd3d_7pt, sized(40, 16), Space::host));
+  cases.emplace_back("27-pt (8 lanes)", poisson(Stencil::fe3d_27pt, sized(30, 12), Space::host));
+  cases.emplace_back("27-pt, large (the composed steps)", poisson(Stencil::fe3d_27pt, sized(70, 12), Space::host));
+  cases.emplace_back("dense rows (32 lanes)", dense_laplacian(sized(3000, 600), 160, rng));
+  cases.emplace_back("one row", dense_laplacian(1, 0, rng));
+  for (const auto& named : cases) {
+    const std::string& name = named.first;
+    const CsrMatrix& A = named.second;
+    CAPTURE(name);
+    const int m = static_cast<int>(std::min<index_t>(5, A.rows()));
+    for (bool single : {false, true}) {
+      CAPTURE(single);
+      CsrMatrix M = A.to(Space::device);
+      if (single) M.store_values_single();
+      const Vector dinv = inverse_diagonal(M, "matrix");
+      const std::size_t n = dinv.size();
+      Scalars fused(2 * static_cast<std::size_t>(m), Space::device), composed(2 * static_cast<std::size_t>(m), Space::device);
+      lanczos_steps_dinv(M, dinv, m, seed, fused);
+      Vector d(n, Space::device), v(n, Space::device);
+      parallel_for(Space::device, static_cast<std::int64_t>(n),
+                   functors::LanczosStartValues{dinv.data(), d.data(), v.data(), seed});
+      lanczos_steps(M, d, m, v, composed, true);
+      const std::vector<double> f = fused.head(2 * static_cast<std::size_t>(m)),
+                                c = composed.head(2 * static_cast<std::size_t>(m));
+      CHECK(std::memcmp(f.data(), c.data(), f.size() * sizeof(double)) == 0);
+      // and the host's estimate from the same start: the same Ritz value
+      CsrMatrix H = A.clone();
+      if (single) H.store_values_single();
+      Scalars host(2 * static_cast<std::size_t>(m), Space::host);
+      lanczos_steps_dinv(H, inverse_diagonal(H, "matrix"), m, seed, host);
+      const std::vector<double> h = host.head(2 * static_cast<std::size_t>(m));
+      int k = 0;
+      for (int j = 0; j < m; ++j) {
+        k = j + 1;
+        if (h[m + j] < 1e-10 * std::abs(h[j])) break;
+      }
+      CHECK(std::abs(largest_ritz(f, m, k) - largest_ritz(h, m, k)) <= 1e-9 * std::abs(largest_ritz(h, m, k)));
     }
   }
 }
