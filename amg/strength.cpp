@@ -9,10 +9,16 @@
 namespace saga::amg {
 
 namespace {
-// A's arrays as a matrix of their own (nothing copied): S where every entry is strong.
+// A's arrays as a matrix of their own (nothing copied): S where every entry is
+// strong. A is a valid matrix already, so none of CsrMatrix::view's checks of a
+// caller's arrays (they read row_ptr's ends back: two waits for the GPU a level).
 CsrMatrix view_of(const CsrMatrix& A) {
-  return CsrMatrix::view(A.rows(), A.cols(), A.nnz(), A.row_ptr().data(), A.col().data(), A.val().data(),
-                         A.space());
+  const Space s = A.space();
+  const auto n = static_cast<std::size_t>(A.nnz());
+  return CsrMatrix(A.rows(), A.cols(),
+                   Array<offset_t>::view(const_cast<offset_t*>(A.row_ptr().data()), A.row_ptr().size(), s),
+                   Array<index_t>::view(const_cast<index_t*>(A.col().data()), n, s),
+                   Array<double>::view(const_cast<double*>(A.val().data()), n, s));
 }
 }  // namespace
 

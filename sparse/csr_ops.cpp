@@ -4,16 +4,21 @@
 
 #include "core/parallel_for.hpp"
 #include "sparse/build_rows.hpp"
+#include "sparse/cuda/kernels.hpp"
 #include "sparse/csr_ops_functors.hpp"
 #include "sparse/scan.hpp"
 
 namespace saga {
 
 std::int64_t first_flagged(const Array<std::int32_t>& flags) {
-  if (count_flagged(flags) == 0) return -1;
-  const std::vector<std::int32_t> h = flags.to_vector();
-  for (std::size_t i = 0; i < h.size(); ++i)
-    if (h[i]) return static_cast<std::int64_t>(i);
+  if (flags.space() == Space::device) {
+    std::int64_t first = -1;
+    SAGA_DEVICE_CALL(first = cuda::first_flagged(flags));
+    return first;
+  }
+  const std::int32_t* f = flags.data();
+  for (std::size_t i = 0; i < flags.size(); ++i)
+    if (f[i]) return static_cast<std::int64_t>(i);
   return -1;
 }
 
@@ -25,32 +30,36 @@ std::int64_t total(const Array<std::int32_t>& a) {
 
 std::int64_t count_flagged(const Array<std::int32_t>& flags) { return total(flags); }
 
-Vector diagonal(const CsrMatrix& A, bool require_positive, const char* name) {
+namespace {
+// The diagonal, or its inverse (one pass either way); with require_positive an
+// InputError naming the first row whose entry is missing, not positive or not finite.
+Vector diagonal_values(const CsrMatrix& A, bool require_positive, bool invert, const char* name) {
   SAGA_REQUIRE(A.rows() == A.cols(), "{}: diagonal of a non-square {}x{} matrix", name, A.rows(), A.cols());
-  Vector d(A.rows(), A.space(), "diagonal");
+  Vector d(A.rows(), A.space(), invert ? "inverse diagonal" : "diagonal");
   Array<std::int32_t> bad(require_positive ? A.rows() : 0, A.space(), "diagonal check flags");
   std::int32_t* flags = require_positive ? bad.data() : nullptr;
   if (A.single_precision())
     parallel_for(A.space(), A.rows(),
                  functors::ExtractDiagonal<float>{A.row_ptr().data(), A.col().data(), A.val_single().data(), d.data(),
-                                                  flags});
+                                                  flags, invert});
   else
     parallel_for(A.space(), A.rows(),
                  functors::ExtractDiagonal<double>{A.row_ptr().data(), A.col().data(), A.val().data(), d.data(),
-                                                   flags});
+                                                   flags, invert});
   if (require_positive) {
     const std::int64_t row = first_flagged(bad);
     SAGA_REQUIRE(row < 0, "{}: diagonal entry of row {} is {} (AMG needs a positive diagonal; is the matrix SPD?)",
-                 name, row, d.get(row));
+                 name, row, invert ? diagonal_values(A, false, false, name).get(row) : d.get(row));
   }
   return d;
 }
+}  // namespace
 
-Vector inverse_diagonal(const CsrMatrix& A, const char* name) {
-  Vector d = diagonal(A, true, name);
-  parallel_for(A.space(), A.rows(), functors::Reciprocal{d.data()});
-  return d;
+Vector diagonal(const CsrMatrix& A, bool require_positive, const char* name) {
+  return diagonal_values(A, require_positive, false, name);
 }
+
+Vector inverse_diagonal(const CsrMatrix& A, const char* name) { return diagonal_values(A, true, true, name); }
 
 std::int64_t first_pattern_difference(const CsrMatrix& A, const CsrMatrix& B) {
   SAGA_REQUIRE(A.rows() == B.rows() && A.cols() == B.cols() && A.space() == B.space(),

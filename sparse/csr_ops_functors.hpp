@@ -17,12 +17,13 @@ struct ExtractDiagonal {
   const index_t* ci;
   const V* v;
   double* d;
-  std::int32_t* bad;  // optional: 1 where the diagonal is missing / not positive / not finite
+  std::int32_t* bad;    // optional: 1 where the diagonal is missing / not positive / not finite
+  bool invert = false;  // d = 1 / a_ii (inverse_diagonal: one pass)
   SAGA_HD void operator()(std::int64_t i) const {
     const offset_t lo = first_column_at_least(ci, rp[i], rp[i + 1], static_cast<index_t>(i));
     double x = 0.0;
     if (lo < rp[i + 1] && ci[lo] == i) x = v[lo];
-    d[i] = x;
+    d[i] = invert ? 1.0 / x : x;
     if (bad) bad[i] = !(x > 0.0) || !(x - x == 0.0);  // x - x is NaN for Inf and NaN
   }
 };

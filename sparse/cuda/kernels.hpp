@@ -66,6 +66,8 @@ void step_update(double a, const Vector& r, double b, Vector& d, double c, Vecto
 double dot(const Vector& x, const Vector& y);
 void dot_into(const Vector& x, const Vector& y, Scalars& s, int slot);
 bool all_finite(const Vector& x);
+// The least index of a non-zero flag, or -1 (one kernel, one 8-byte read).
+std::int64_t first_flagged(const Array<std::int32_t>& flags);
 bool all_exact_in_single(const Vector& x);
 void cg_direction(Scalars& s, const Vector& z, Vector& q, bool flexible);
 void cg_step(Scalars& s, const Vector& q, const Vector& Aq, Vector& x, Vector& r);

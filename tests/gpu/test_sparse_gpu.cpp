@@ -1,9 +1,12 @@
 // The CUDA sparse layer against the host one on the same random inputs:
 // structure exactly, values to 1e-12 relative.
+#include <cstring>
+
 #include "core/executor.hpp"
 #include "problems/rhs.hpp"
 #include "problems/structured.hpp"
 #include "sparse/coo.hpp"
+#include "sparse/csr_ops.hpp"
 #include "sparse/scan.hpp"
 #include "sparse/spgemm.hpp"
 #include "sparse/spmv.hpp"
@@ -237,4 +240,46 @@ TEST_CASE("GPU host-device copies: staged through pinned buffers above 4 MB, exa
     d2.copy_from_host(back.data(), n);
     CHECK(d2.to_vector() == h);
   }
+}
+
+TEST_CASE("GPU first_flagged and inverse_diagonal: the host's index, values and error, bit for bit") {
+  std::mt19937_64 rng(fresh_seed());
+  // first_flagged: none set, one set anywhere (the last included), several; sizes from 0 past a grid's stride
+  for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{1000}, sized<std::size_t>(3000000, 300000)}) {
+    CAPTURE(n);
+    for (int trial = 0; trial < 4; ++trial) {
+      CAPTURE(trial);
+      std::vector<std::int32_t> h(n, 0);
+      if (n > 0 && trial > 0) {
+        const std::size_t hits = trial == 1 ? 1 : 1 + rng() % 50;
+        for (std::size_t k = 0; k < hits; ++k) h[trial == 3 && k == 0 ? n - 1 : rng() % n] = 1 + static_cast<int>(rng() % 3);
+      }
+      const auto host = Array<std::int32_t>::from_vector(h, Space::host);
+      const auto device = Array<std::int32_t>::from_vector(h, Space::device);
+      const std::int64_t expected = first_flagged(host);
+      CHECK(first_flagged(device) == expected);
+      CHECK((expected >= 0) == (n > 0 && trial > 0));
+    }
+  }
+  // inverse_diagonal: 1 / a_ii in one pass, double and float values; a bad diagonal names the row and its value
+  CsrMatrix A = poisson(Stencil::fe3d_27pt, sized(24, 10), Space::host);
+  for (bool single : {false, true}) {
+    CAPTURE(single);
+    CsrMatrix H = A.clone();
+    if (single) H.store_values_single();
+    const CsrMatrix D = H.to(Space::device);
+    std::vector<double> expected = diagonal(H, true).to_vector();
+    for (double& x : expected) x = 1.0 / x;
+    const std::vector<double> got = inverse_diagonal(D).to_vector(), host = inverse_diagonal(H).to_vector();
+    CHECK(std::memcmp(got.data(), expected.data(), got.size() * sizeof(double)) == 0);
+    CHECK(std::memcmp(host.data(), expected.data(), host.size() * sizeof(double)) == 0);
+  }
+  HostCsr bad = to_host_csr(A);
+  const index_t row = static_cast<index_t>(rng() % static_cast<std::uint64_t>(A.rows()));
+  CAPTURE(row);
+  for (offset_t k = bad.row_ptr[row]; k < bad.row_ptr[row + 1]; ++k)
+    if (bad.col[k] == row) bad.val[k] = -2.5;
+  const std::string message = fmt::format("diagonal entry of row {} is -2.5", row);
+  CHECK_THROWS_WITH_AS(inverse_diagonal(from_host_csr(bad, Space::device)), doctest::Contains(message.c_str()), InputError);
+  CHECK_THROWS_WITH_AS(inverse_diagonal(from_host_csr(bad, Space::host)), doctest::Contains(message.c_str()), InputError);
 }
