@@ -122,7 +122,6 @@ struct BinnedPlan {
   index_t long_rows = 0;  // rows of more than `units` entries
   index_t chunks = 0;     // their chunks of `units` entries
   Array<index_t> block_row;    // blocks + 1: first row of each CTA block
-  Array<offset_t> block_k;     // blocks + 1: first entry of each CTA block (row_ptr[block_row[b]])
   Array<index_t> long_row;     // long_rows
   Array<index_t> chunk_ptr;    // long_rows + 1: first chunk of each long row
   Array<index_t> chunk_owner;  // chunks: which long row (index into long_row)
@@ -132,20 +131,14 @@ struct BinnedPlan {
 // Block b owns the rows r whose work offset w(r) = row_ptr[r] + r lies in
 // [b units, (b+1) units): block_row[b] = min{r : w(r) >= b units}.
 __global__ void block_rows_kernel(index_t n, const offset_t* __restrict__ rp, int units, index_t blocks,
-                                  index_t* block_row, offset_t* block_k) {
+                                  index_t* block_row) {
   const std::int64_t r = global_thread();
   if (r > n) return;
   const std::int64_t w = static_cast<std::int64_t>(rp[r]) + r;
   const std::int64_t w_prev = r == 0 ? -1 : static_cast<std::int64_t>(rp[r - 1]) + r - 1;
   const std::int64_t lo = w_prev < 0 ? 0 : w_prev / units + 1, hi = w / units;
-  for (std::int64_t b = lo; b <= hi && b < blocks; ++b) {
-    block_row[b] = static_cast<index_t>(r);
-    block_k[b] = rp[r];
-  }
-  if (r == n) {
-    block_row[blocks] = n;
-    block_k[blocks] = rp[n];
-  }
+  for (std::int64_t b = lo; b <= hi && b < blocks; ++b) block_row[b] = static_cast<index_t>(r);
+  if (r == n) block_row[blocks] = n;
 }
 // Long-row flags and chunk counts, and the longest row (an integer max:
 // the same result in any order).
@@ -184,9 +177,8 @@ BinnedPlan make_plan(const CsrRef& A, int max_units) {
   p.blocks = static_cast<index_t>(total / p.units + 1);
   const cudaStream_t st = ::saga::device_stream();
   p.block_row = Array<index_t>(static_cast<std::size_t>(p.blocks) + 1, Space::device, "SpMV block rows");
-  p.block_k = Array<offset_t>(static_cast<std::size_t>(p.blocks) + 1, Space::device, "SpMV block entries");
-  block_rows_kernel<<<grid_for(static_cast<std::int64_t>(n) + 1), kThreads, 0, st>>>(
-      n, A.rp, p.units, p.blocks, p.block_row.data(), p.block_k.data());
+  block_rows_kernel<<<grid_for(static_cast<std::int64_t>(n) + 1), kThreads, 0, st>>>(n, A.rp, p.units,
+                                                                                     p.blocks, p.block_row.data());
   SAGA_CUDA_LAUNCH("block_rows_kernel");
   // The long rows and their chunks (two scans and one read of the totals).
   Array<index_t> is_long(n, Space::device, "SpMV long-row flags"), chunks(n, Space::device, "SpMV chunk counts");
@@ -254,7 +246,6 @@ struct BlockPolicy {
   int entries_per_lane;  // blocks: V lanes per row with V >= mean / entries_per_lane
   bool stage;            // blocks: stage the products in shared memory (else lanes read A directly)
   int max_units;         // work units per row block (256..8192)
-  int prefetch_waves = 0;  // blocks: a CTA prefetches into L2 the block this many resident grids ahead (0: none)
 };
 
 template <class Out, class Value, class In>
@@ -263,20 +254,10 @@ __global__ __launch_bounds__(kBlock) void rows_kernel(const index_t* __restrict_
                                                       const index_t* __restrict__ ci, const Value* __restrict__ v,
                                                       In x, Out out, int units,
                                                       int entries_per_lane, bool stage,
-                                                      double* __restrict__ partial,
-                                                      const offset_t* __restrict__ block_k, index_t blocks,
-                                                      index_t ahead) {
+                                                      double* __restrict__ partial) {
   wait_for_prior_grid();
   extern __shared__ double prod[];  // units + 32 products
   const index_t r0 = block_row[blockIdx.x], r1 = block_row[blockIdx.x + 1];
-  // The block `ahead` CTAs on (the one that takes this CTA's place about `ahead` / resident waves later): its
-  // entry range, read now, its lines prefetched into L2 after the staging below.
-  const std::int64_t target = static_cast<std::int64_t>(blockIdx.x) + ahead;
-  offset_t pk0 = 0, pk1 = 0;
-  if (ahead > 0 && target < blocks) {
-    pk0 = block_k[target];
-    pk1 = block_k[target + 1];
-  }
   double mine = 0.0;  // this thread's share of the fused dot product
   if (r0 < r1) {      // the same for the whole CTA
     const offset_t k0 = rp[r0], k1 = rp[r1];
@@ -287,15 +268,6 @@ __global__ __launch_bounds__(kBlock) void rows_kernel(const index_t* __restrict_
     while (V < 32 && (V * entries_per_lane < mean || 2 * V * (r1 - r0) <= kBlock)) V *= 2;
     const offset_t kend = stage ? min(k1, k0 + units + 32) : k0;  // staged entries: [k0, kend)
     stage_products<kBlock>(k0 + threadIdx.x, kend, k0, ci, v, x, prod);
-    if (pk1 > pk0) {  // the lines holding the target's columns and values (each holds a valid byte), one a thread
-      const auto line = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p) / 128; };
-      const std::uintptr_t c0 = line(ci + pk0), c1 = line(ci + pk1 - 1) + 1;
-      const std::uintptr_t v0 = line(v + pk0), v1 = line(v + pk1 - 1) + 1;
-      for (std::uintptr_t l = threadIdx.x; l < (c1 - c0) + (v1 - v0); l += kBlock) {
-        const std::uintptr_t a = 128 * (l < c1 - c0 ? c0 + l : v0 + (l - (c1 - c0)));
-        asm volatile("prefetch.global.L2 [%0];" ::"l"(a));
-      }
-    }
     __syncthreads();
     // Rows of up to 32 V entries: a group of V lanes each; longer ones (up to
     // units) wait for the warps below; longer still were split (chunks_kernel).
@@ -486,16 +458,9 @@ void run_bins(const CsrRef& A, const Value* v, BinnedPlan& p, In x, Out out, Blo
     }();
     (void)rows_opted_in;
     const std::size_t stage_bytes = sizeof(double) * (static_cast<std::size_t>(p.units) + 32);
-    index_t ahead = 0;
-    if (policy.prefetch_waves > 0) {  // CTAs resident at once at this block size, times the waves asked
-      int per_sm = 0;
-      SAGA_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, rows_kernel<Out, Value, In>, kBlock,
-                                                              stage_bytes));
-      ahead = static_cast<index_t>(policy.prefetch_waves) * std::max(per_sm, 1) * multiprocessor_count();
-    }
     launch_dependent("binned SpMV rows_kernel", rows_kernel<Out, Value, In>, static_cast<unsigned>(p.blocks), kBlock,
                      stage_bytes, st, p.block_row.data(), A.rp, A.ci, v, x, out, p.units, policy.entries_per_lane,
-                     policy.stage, partial, p.block_k.data(), p.blocks, ahead);
+                     policy.stage, partial);
     if (p.long_rows) {
       launch_dependent("binned SpMV chunks_kernel", chunks_kernel<Value, In>, static_cast<unsigned>(p.chunks), kBlock,
                        0, st, p.long_row.data(), p.chunk_ptr.data(), p.chunk_owner.data(), A.rp, A.ci, v, x, p.units,
@@ -579,7 +544,6 @@ struct Binned {
     int entries_per_lane = 32;
     bool stage = true;
     int max_units = kUnits;
-    int prefetch = 0;
     template <class V>
     void visit(V& v) {
       v("thread_max_row", thread_max_row,
@@ -595,15 +559,10 @@ struct Binned {
       v("stage", stage, "row blocks: stage the products in shared memory with coalesced loads (else each row's "
         "lanes read A and x directly)");
       v("max_units", max_units, "row blocks: work units (entries + rows) per CTA (fewer for small matrices)", in_range(256, 8192));
-      v("prefetch", prefetch,
-        "row blocks: each CTA prefetches into L2 the columns and values of the block this many resident grids "
-        "ahead (0: none)",
-        in_range(0, 4));
     }
   };
   static std::unique_ptr<SpmvAlgorithm> make(const Params& p) {
-    return std::make_unique<BinnedSpmv>(
-        BlockPolicy{p.thread_max_row, p.warp_max_row, p.entries_per_lane, p.stage, p.max_units, p.prefetch});
+    return std::make_unique<BinnedSpmv>(BlockPolicy{p.thread_max_row, p.warp_max_row, p.entries_per_lane, p.stage, p.max_units});
   }
 };
 struct Scalar {
@@ -650,7 +609,7 @@ void spmv_binned(double alpha, const CsrRef& A, void* plan, const Vector& x, dou
   if (A.rows == 0) return;
   SAGA_REQUIRE(plan, "binned SpMV on raw arrays: no plan (spmv_binned_plan)");
   const Binned::Params d;  // the component's default options
-  const BlockPolicy defaults{d.thread_max_row, d.warp_max_row, d.entries_per_lane, d.stage, d.max_units, d.prefetch};
+  const BlockPolicy defaults{d.thread_max_row, d.warp_max_row, d.entries_per_lane, d.stage, d.max_units};
   run_binned(A, *static_cast<BinnedPlan*>(plan), DirectX{x.data()}, AxpbyOut{alpha, beta, y.data(), y.data()}, defaults,
              nullptr, 0);
 }
