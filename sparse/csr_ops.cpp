@@ -4,8 +4,8 @@
 
 #include "core/parallel_for.hpp"
 #include "sparse/build_rows.hpp"
-#include "sparse/cuda/kernels.hpp"
 #include "sparse/csr_ops_functors.hpp"
+#include "sparse/cuda/kernels.hpp"
 #include "sparse/scan.hpp"
 
 namespace saga {

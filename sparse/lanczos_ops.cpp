@@ -2,9 +2,9 @@
 
 #include "core/dispatch.hpp"
 #include "core/parallel_for.hpp"
-#include "sparse/lanczos_functors.hpp"
 #include "sparse/cuda/kernels.hpp"
 #include "sparse/host/kernels.hpp"
+#include "sparse/lanczos_functors.hpp"
 #include "sparse/spmv.hpp"
 #include "sparse/vector_ops.hpp"
 

@@ -6,10 +6,10 @@
 #include <cmath>
 
 #include "core/parallel_for.cuh"
-#include "sparse/lanczos_functors.hpp"
 #include "sparse/cuda/block_reduce.cuh"
 #include "sparse/cuda/cooperative.cuh"
 #include "sparse/cuda/kernels.hpp"
+#include "sparse/lanczos_functors.hpp"
 #include "sparse/lanczos_ops.hpp"
 
 namespace saga::cuda {
@@ -150,6 +150,8 @@ __global__ __launch_bounds__(kThreads, kLanczosMinBlocks) void lanczos_steps_ker
 template <int V, class Value>
 bool launch_lanczos(const CsrMatrix& A, const Value* val, Vector& d, int m, Vector& v, Scalars& s, bool normalise,
                     LanczosStart start) {
+  // The start's values are gathered only after the normalisation's grid barrier.
+  SAGA_REQUIRE(!start.dinv || normalise, "Lanczos: a start made in the kernel must be normalised there");
   const void* kernel = reinterpret_cast<const void*>(lanczos_steps_kernel<V, Value>);
   static int per_sm = -1;
   const int blocks =
