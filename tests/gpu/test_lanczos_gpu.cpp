@@ -56,6 +56,19 @@ double largest_ritz(const std::vector<double>& s, int m, int k) {
   return Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(T, Eigen::EigenvaluesOnly).eigenvalues().maxCoeff();
 }
 
+// Matrices for every lane width the kernel picks (rows of 7, 27 and ~150
+// entries), the composed steps (a large 27-point matrix) and the smallest shapes.
+std::vector<std::pair<std::string, CsrMatrix>> lane_width_cases(std::mt19937_64& rng) {
+  std::vector<std::pair<std::string, CsrMatrix>> cases;
+  cases.emplace_back("7-pt (a lane a row)", poisson(Stencil::fd3d_7pt, sized(40, 16), Space::host));
+  cases.emplace_back("27-pt (8 lanes)", poisson(Stencil::fe3d_27pt, sized(30, 12), Space::host));
+  cases.emplace_back("27-pt, large (the composed steps)", poisson(Stencil::fe3d_27pt, sized(70, 12), Space::host));
+  cases.emplace_back("dense rows (32 lanes)", dense_laplacian(sized(3000, 600), 160, rng));
+  cases.emplace_back("one row", dense_laplacian(1, 0, rng));
+  cases.emplace_back("three rows", dense_laplacian(3, 2, rng));
+  return cases;
+}
+
 // normalise: the steps scale the (unnormalised) start vector themselves.
 std::vector<double> run_steps(const CsrMatrix& A, int m, Space where, bool normalise = false) {
   const CsrMatrix M = A.to(where);
@@ -73,13 +86,7 @@ std::vector<double> run_steps(const CsrMatrix& A, int m, Space where, bool norma
 
 TEST_CASE("GPU Lanczos steps in one cooperative kernel equal the host's composed steps") {
   std::mt19937_64 rng(fresh_seed());
-  std::vector<std::pair<std::string, CsrMatrix>> cases;
-  cases.emplace_back("7-pt (a lane a row)", poisson(Stencil::fd3d_7pt, sized(40, 16), Space::host));
-  cases.emplace_back("27-pt (8 lanes)", poisson(Stencil::fe3d_27pt, sized(30, 12), Space::host));
-  cases.emplace_back("27-pt, large (the composed steps)", poisson(Stencil::fe3d_27pt, sized(70, 12), Space::host));
-  cases.emplace_back("dense rows (32 lanes)", dense_laplacian(sized(3000, 600), 160, rng));
-  cases.emplace_back("one row", dense_laplacian(1, 0, rng));
-  cases.emplace_back("three rows", dense_laplacian(3, 2, rng));
+  const std::vector<std::pair<std::string, CsrMatrix>> cases = lane_width_cases(rng);
   for (const auto& named : cases) {
     const std::string& name = named.first;
     const CsrMatrix& A = named.second;
@@ -125,12 +132,7 @@ TEST_CASE("GPU Lanczos with D^-1/2 and the start vector made in the steps' kerne
   std::mt19937_64 rng(fresh_seed());
   const std::uint64_t seed = rng();
   CAPTURE(seed);
-  std::vector<std::pair<std::string, CsrMatrix>> cases;
-  cases.emplace_back("7-pt (a lane a row)", poisson(Stencil::fd3d_7pt, sized(40, 16), Space::host));
-  cases.emplace_back("27-pt (8 lanes)", poisson(Stencil::fe3d_27pt, sized(30, 12), Space::host));
-  cases.emplace_back("27-pt, large (the composed steps)", poisson(Stencil::fe3d_27pt, sized(70, 12), Space::host));
-  cases.emplace_back("dense rows (32 lanes)", dense_laplacian(sized(3000, 600), 160, rng));
-  cases.emplace_back("one row", dense_laplacian(1, 0, rng));
+  const std::vector<std::pair<std::string, CsrMatrix>> cases = lane_width_cases(rng);
   for (const auto& named : cases) {
     const std::string& name = named.first;
     const CsrMatrix& A = named.second;
