@@ -81,13 +81,16 @@ void lanczos_steps_dinv(const CsrMatrix& A, const Vector& dinv, int m, std::uint
                A.cols());
   SAGA_REQUIRE(m >= 1 && s.size() >= 2 * static_cast<std::size_t>(m), "Lanczos: {} steps need {} scalars, {} given",
                m, 2 * m, s.size());
+  // D^-1/2 and the start vector in one allocation, made by the GPU's kernel or, where it does not run, by the
+  // functor it runs before the composed steps.
+  const std::size_t n = dinv.size();
+  Vector both(2 * n, A.space(), "Lanczos D^-1/2 and start vector");
+  Vector d = Vector::view(both.data(), n, A.space()), v = Vector::view(both.data() + n, n, A.space());
   if (A.space() == Space::device) {
     bool fused = false;
-    SAGA_DEVICE_CALL(fused = cuda::lanczos_steps_dinv(A, dinv, m, seed, s));
+    SAGA_DEVICE_CALL(fused = cuda::lanczos_steps_dinv(A, dinv, m, seed, d, v, s));
     if (fused) return;
   }
-  const std::size_t n = dinv.size();
-  Vector d(n, A.space(), "Lanczos D^-1/2"), v(n, A.space(), "Lanczos start vector");
   parallel_for(A.space(), static_cast<std::int64_t>(n), functors::LanczosStartValues{dinv.data(), d.data(), v.data(), seed});
   lanczos_steps(A, d, m, v, s, /*normalise=*/true);
 }

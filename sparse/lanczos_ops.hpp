@@ -34,7 +34,7 @@ void lanczos_steps(const CsrMatrix& A, const Vector& d, int m, Vector& v, Scalar
 // vector 2u - 1 (u = random_vector(n, seed)), normalised — as lanczos_steps(A,
 // sqrt(dinv), m, 2u - 1, s, true), with the same scalars bit for bit; on the
 // GPU the square roots and the start vector are made inside the steps' kernel
-// (no launches, copies or vectors of their own).
+// (no launches or copies of their own; both in one allocation either way).
 void lanczos_steps_dinv(const CsrMatrix& A, const Vector& dinv, int m, std::uint64_t seed, Scalars& s);
 
 }  // namespace saga

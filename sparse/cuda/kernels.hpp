@@ -78,6 +78,8 @@ void lanczos_normalize(const Scalars& s, int beta, const Vector& w, Vector& v);
 // cannot launch one, or where the composed steps are faster (wide rows on a
 // large matrix).
 bool lanczos_steps(const CsrMatrix& A, const Vector& d, int m, Vector& v, Scalars& s, bool normalise);
-bool lanczos_steps_dinv(const CsrMatrix& A, const Vector& dinv, int m, std::uint64_t seed, Scalars& s);
+// ... from dinv: the kernel makes d = D^-1/2 and the start vector v in the caller's vectors.
+bool lanczos_steps_dinv(const CsrMatrix& A, const Vector& dinv, int m, std::uint64_t seed, Vector& d, Vector& v,
+                        Scalars& s);
 
 }  // namespace saga::cuda

@@ -197,12 +197,8 @@ bool lanczos_steps(const CsrMatrix& A, const Vector& d, int m, Vector& v, Scalar
   return lanczos_kernel(A, const_cast<Vector&>(d), m, v, s, normalise, LanczosStart{nullptr, 0});
 }
 
-bool lanczos_steps_dinv(const CsrMatrix& A, const Vector& dinv, int m, std::uint64_t seed, Scalars& s) {
-  if (A.rows() == 0) return false;
-  // D^-1/2 and the start vector in one allocation (the kernel fills both)
-  const std::size_t n = dinv.size();
-  Vector both(2 * n, Space::device, "Lanczos D^-1/2 and start vector");
-  Vector d = Vector::view(both.data(), n, Space::device), v = Vector::view(both.data() + n, n, Space::device);
+bool lanczos_steps_dinv(const CsrMatrix& A, const Vector& dinv, int m, std::uint64_t seed, Vector& d, Vector& v,
+                        Scalars& s) {
   return lanczos_kernel(A, d, m, v, s, /*normalise=*/true, LanczosStart{dinv.data(), seed});
 }
 
