@@ -344,6 +344,70 @@ __device__ __forceinline__ bool test_together(unsigned nodes, int maxlen) {
   return __popc(nodes) <= (maxlen + 7) / 8;
 }
 
+// A row of at most K entries held in registers as the flag words it touches:
+// slot t has word w[t] and the bits m[t] (0: the slot adds nothing). Sorted
+// rows put the entries of one word next to each other, and each run of them
+// is merged into its first slot, so a grid row of 5-16 entries reads 3-8
+// words. The walk tests its candidates again after every member: with the
+// row loaded from the stage once a window and the test one predicated shared
+// load and an AND a slot, a test costs about a third of the entry-by-entry
+// batches (which load every position again). Every index is a constant
+// after unrolling: registers only.
+template <int K>
+struct RowBits {
+  int w[K];
+  unsigned m[K];
+  template <bool Staged>
+  __device__ __forceinline__ void load(const index_t* row, int len, int sub) {
+#pragma unroll
+    for (int t = 0; t < K; ++t) {
+      const int d = t < len ? (Staged ? row[t] : row[t] - sub) : 0;
+      w[t] = d >> 5;
+      m[t] = t < len ? 1u << (d & 31) : 0u;
+    }
+#pragma unroll
+    for (int t = K - 1; t > 0; --t)
+      if (w[t] == w[t - 1]) {
+        m[t - 1] |= m[t];
+        m[t] = 0;
+      }
+  }
+  // Whether the closed neighbourhood of `self` (its row held here) is free.
+  __device__ __forceinline__ bool free_of(const unsigned* bits, int self) const {
+    const volatile unsigned* v = bits;
+    bool hit = bit(bits, self);
+#pragma unroll
+    for (int t = 0; t < K; ++t)
+      if (m[t]) hit |= (v[w[t]] & m[t]) != 0u;
+    return !hit;
+  }
+};
+
+// decide_window (below) where the warp's longest row has at most K entries:
+// the same decisions from the rows held in registers.
+template <int K, bool Staged, class RowAt>
+__device__ __forceinline__ void decide_window_held(unsigned* bits, const index_t* row, int len, int sub, int i,
+                                                   int hb, int self, unsigned candidates, RowAt row_at, offset_t r0,
+                                                   std::int32_t* __restrict__ in) {
+  const int lane = threadIdx.x % 32;
+  RowBits<K> rb;
+  rb.template load<Staged>(row, (candidates >> lane) & 1u ? len : 0, sub);
+  candidates &= __ballot_sync(kAll, rb.free_of(bits, self));
+  while (candidates) {
+    const int c = __ffs(candidates) - 1;  // the first free node in visit order is a member
+    const index_t* crow = row_at(__shfl_sync(kAll, r0, c));
+    const int clen = __shfl_sync(kAll, len, c);
+    if (lane == c) {
+      in[i] = 1;
+      set_bit(bits, i - hb);
+    }
+    for (int t = lane; t < clen; t += 32) set_bit(bits, Staged ? crow[t] : crow[t] - sub);
+    __syncwarp();
+    candidates &= ~(1u << c);
+    candidates &= __ballot_sync(kAll, rb.free_of(bits, self));
+  }
+}
+
 // Decides the window's nodes: lane's node i (active: inside the block) has its
 // row at row[0, len) (local positions + sub); row_at(r0) is the row that
 // starts at column offset r0 (another lane's), in the same memory.
@@ -354,6 +418,11 @@ __device__ __forceinline__ void decide_window(unsigned* bits, const index_t* row
   const int self = active ? i - hb : 0, maxlen = __reduce_max_sync(kAll, static_cast<unsigned>(len));
   // Nodes covered already are out without a walk.
   unsigned candidates = __ballot_sync(kAll, active && !bit(bits, self));
+  // Short rows: held in registers for the window's tests (the same bits read
+  // at the same points of the walk, so the same set).
+  if (maxlen <= 8) return decide_window_held<8, Staged>(bits, row, len, sub, i, hb, self, candidates, row_at, r0, in);
+  if (maxlen <= 16)
+    return decide_window_held<16, Staged>(bits, row, len, sub, i, hb, self, candidates, row_at, r0, in);
   if (test_together(candidates, maxlen)) {
     candidates = free_nodes_together<Staged>(bits, candidates, self, len, sub, row_at, r0);
   } else {
@@ -421,7 +490,7 @@ struct Walk {
 // earlier lines, so they end; every node's reads wait for every earlier node
 // that could change them, and no later node writes what it reads before it
 // is decided (that node waits for it): the set is the sequential visit's.
-__global__ void __launch_bounds__(kMaxLineWarps * 32) visit_kernel(int n, int b, int q, int lines, int span,
+__global__ void __launch_bounds__(kMaxLineWarps * 32, 1) visit_kernel(int n, int b, int q, int lines, int span,
                                                                    int flag_words, int stage_words,
                                                                    const index_t* __restrict__ blocks,
                                                                    const int* __restrict__ lag,
