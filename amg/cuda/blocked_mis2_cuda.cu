@@ -19,7 +19,9 @@
 // (the nodes before it in the visit changed nothing it reads); the lanes split
 // its row to cover it; the remaining candidates test again, and so on. That
 // is the sequential visit exactly, with one parallel test per member instead
-// of one test per node.
+// of one test per node. Where the warp's rows have at most 16 entries, each
+// lane holds its row in registers as (flag word, bit) pairs for the window, so
+// that a test is a shared load and an AND an entry (decide_window_held).
 #include <algorithm>
 #include <climits>
 #include <cmath>
@@ -344,42 +346,33 @@ __device__ __forceinline__ bool test_together(unsigned nodes, int maxlen) {
   return __popc(nodes) <= (maxlen + 7) / 8;
 }
 
-// A row of at most K entries held in registers as the flag words it touches:
-// slot t has word w[t] and the bits m[t] (0: the slot adds nothing). Sorted
-// rows put the entries of one word next to each other, and each run of them
-// is merged into its first slot, so a grid row of 5-16 entries reads 3-8
-// words. The walk tests its candidates again after every member: with the
-// row loaded from the stage once a window and the test one predicated shared
-// load and an AND a slot, a test costs about a third of the entry-by-entry
-// batches (which load every position again). Every index is a constant
-// after unrolling: registers only.
+// A row of at most K entries held in registers as flag words and bits:
+// entry t is bit m[t] of word w[t] (slots past the row: no bits, in the
+// node's own word). The walk tests its candidates again after every
+// member; with the row loaded from the stage once a window, a test is K shared
+// loads, each ANDed into one accumulator (two instructions an entry), where
+// the entry-by-entry batches loaded every position again and shifted every
+// word (about ten). Every index is a constant after unrolling: registers only.
 template <int K>
 struct RowBits {
   int w[K];
   unsigned m[K];
   template <bool Staged>
-  __device__ __forceinline__ void load(const index_t* row, int len, int sub) {
+  __device__ __forceinline__ void load(const index_t* row, int len, int sub, int self) {
 #pragma unroll
     for (int t = 0; t < K; ++t) {
-      const int d = t < len ? (Staged ? row[t] : row[t] - sub) : 0;
+      const int d = t < len ? (Staged ? row[t] : row[t] - sub) : self;
       w[t] = d >> 5;
       m[t] = t < len ? 1u << (d & 31) : 0u;
     }
-#pragma unroll
-    for (int t = K - 1; t > 0; --t)
-      if (w[t] == w[t - 1]) {
-        m[t - 1] |= m[t];
-        m[t] = 0;
-      }
   }
   // Whether the closed neighbourhood of `self` (its row held here) is free.
   __device__ __forceinline__ bool free_of(const unsigned* bits, int self) const {
     const volatile unsigned* v = bits;
-    bool hit = bit(bits, self);
+    unsigned hit = v[self >> 5] & (1u << (self & 31));
 #pragma unroll
-    for (int t = 0; t < K; ++t)
-      if (m[t]) hit |= (v[w[t]] & m[t]) != 0u;
-    return !hit;
+    for (int t = 0; t < K; ++t) hit |= v[w[t]] & m[t];
+    return hit == 0u;
   }
 };
 
@@ -391,7 +384,7 @@ __device__ __forceinline__ void decide_window_held(unsigned* bits, const index_t
                                                    std::int32_t* __restrict__ in) {
   const int lane = threadIdx.x % 32;
   RowBits<K> rb;
-  rb.template load<Staged>(row, (candidates >> lane) & 1u ? len : 0, sub);
+  rb.template load<Staged>(row, (candidates >> lane) & 1u ? len : 0, sub, self);
   candidates &= __ballot_sync(kAll, rb.free_of(bits, self));
   while (candidates) {
     const int c = __ffs(candidates) - 1;  // the first free node in visit order is a member
