@@ -376,27 +376,36 @@ struct RowBits {
   }
 };
 
+// Makes the first of the candidates (lane bits, visit order) a member: its
+// flag (lane c's node, at local position self) and its row's flags are set.
+// Returns the candidates after it.
+template <bool Staged, class RowAt>
+__device__ __forceinline__ unsigned take_first(unsigned* bits, unsigned candidates, int self, int len, int sub, int i,
+                                               RowAt row_at, offset_t r0, std::int32_t* __restrict__ in) {
+  const int lane = threadIdx.x % 32;
+  const int c = __ffs(candidates) - 1;
+  const index_t* crow = row_at(__shfl_sync(kAll, r0, c));
+  const int clen = __shfl_sync(kAll, len, c);
+  if (lane == c) {
+    in[i] = 1;
+    set_bit(bits, self);
+  }
+  for (int t = lane; t < clen; t += 32) set_bit(bits, Staged ? crow[t] : crow[t] - sub);
+  __syncwarp();
+  return candidates & ~(1u << c);
+}
+
 // decide_window (below) where the warp's longest row has at most K entries:
 // the same decisions from the rows held in registers.
 template <int K, bool Staged, class RowAt>
 __device__ __forceinline__ void decide_window_held(unsigned* bits, const index_t* row, int len, int sub, int i,
-                                                   int hb, int self, unsigned candidates, RowAt row_at, offset_t r0,
+                                                   int self, unsigned candidates, RowAt row_at, offset_t r0,
                                                    std::int32_t* __restrict__ in) {
-  const int lane = threadIdx.x % 32;
   RowBits<K> rb;
-  rb.template load<Staged>(row, (candidates >> lane) & 1u ? len : 0, sub, self);
+  rb.template load<Staged>(row, (candidates >> (threadIdx.x % 32)) & 1u ? len : 0, sub, self);
   candidates &= __ballot_sync(kAll, rb.free_of(bits, self));
   while (candidates) {
-    const int c = __ffs(candidates) - 1;  // the first free node in visit order is a member
-    const index_t* crow = row_at(__shfl_sync(kAll, r0, c));
-    const int clen = __shfl_sync(kAll, len, c);
-    if (lane == c) {
-      in[i] = 1;
-      set_bit(bits, i - hb);
-    }
-    for (int t = lane; t < clen; t += 32) set_bit(bits, Staged ? crow[t] : crow[t] - sub);
-    __syncwarp();
-    candidates &= ~(1u << c);
+    candidates = take_first<Staged>(bits, candidates, self, len, sub, i, row_at, r0, in);
     candidates &= __ballot_sync(kAll, rb.free_of(bits, self));
   }
 }
@@ -407,15 +416,14 @@ __device__ __forceinline__ void decide_window_held(unsigned* bits, const index_t
 template <bool Staged, class RowAt>
 __device__ __forceinline__ void decide_window(unsigned* bits, const index_t* row, int len, int sub, int i, int hb,
                                               bool active, RowAt row_at, offset_t r0, std::int32_t* __restrict__ in) {
-  const int lane = threadIdx.x % 32;
   const int self = active ? i - hb : 0, maxlen = __reduce_max_sync(kAll, static_cast<unsigned>(len));
   // Nodes covered already are out without a walk.
   unsigned candidates = __ballot_sync(kAll, active && !bit(bits, self));
   // Short rows: held in registers for the window's tests (the same bits read
   // at the same points of the walk, so the same set).
-  if (maxlen <= 8) return decide_window_held<8, Staged>(bits, row, len, sub, i, hb, self, candidates, row_at, r0, in);
+  if (maxlen <= 8) return decide_window_held<8, Staged>(bits, row, len, sub, i, self, candidates, row_at, r0, in);
   if (maxlen <= 16)
-    return decide_window_held<16, Staged>(bits, row, len, sub, i, hb, self, candidates, row_at, r0, in);
+    return decide_window_held<16, Staged>(bits, row, len, sub, i, self, candidates, row_at, r0, in);
   if (test_together(candidates, maxlen)) {
     candidates = free_nodes_together<Staged>(bits, candidates, self, len, sub, row_at, r0);
   } else {
@@ -423,16 +431,7 @@ __device__ __forceinline__ void decide_window(unsigned* bits, const index_t* row
     candidates &= __ballot_sync(kAll, free);
   }
   while (candidates) {
-    const int c = __ffs(candidates) - 1;  // the first free node in visit order is a member
-    const index_t* crow = row_at(__shfl_sync(kAll, r0, c));
-    const int clen = __shfl_sync(kAll, len, c);
-    if (lane == c) {
-      in[i] = 1;
-      set_bit(bits, i - hb);
-    }
-    for (int t = lane; t < clen; t += 32) set_bit(bits, Staged ? crow[t] : crow[t] - sub);
-    __syncwarp();
-    candidates &= ~(1u << c);
+    candidates = take_first<Staged>(bits, candidates, self, len, sub, i, row_at, r0, in);
     if (test_together(candidates, maxlen)) {
       candidates = free_nodes_together<Staged>(bits, candidates, self, len, sub, row_at, r0);
     } else {
