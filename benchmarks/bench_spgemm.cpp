@@ -5,10 +5,7 @@
 // every device SpGEMM algorithm in this process (binned, the reference ESC,
 // cuSPARSE with its work estimation and buffers), and the binned numeric-only
 // recomputation. Each time is set against the data-movement floor: reading A and
-// B and writing C once at the measured copy bandwidth (002_…). The setup's
-// transposes R = Pᵀ are timed too, with the counting transpose and the radix
-// sort it falls back to (sparse/cuda/transpose_cuda.cu), against reading P and
-// writing Pᵀ once.
+// B and writing C once at the measured copy bandwidth (002_…).
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <fstream>
@@ -23,7 +20,6 @@
 #include "core/device.hpp"
 #include "problems/structured.hpp"
 #include "sparse/coo.hpp"
-#include "sparse/cuda/kernels.hpp"
 #include "sparse/spgemm.hpp"
 #include "sparse/vector_ops.hpp"
 
@@ -140,42 +136,6 @@ struct Recorder {
   }
 };
 
-// R = Pᵀ with both device transposes and the default rule (which takes the
-// counting one unless a column of P is longer than kRankRowLimit).
-struct TransposeRecorder {
-  nlohmann::json rows = nlohmann::json::array();
-  std::string table;
-  double bw;
-  int repeat;
-
-  void transpose_of(const std::string& problem, int level, const CsrMatrix& P) {
-    std::map<std::string, double> ms;
-    const std::vector<std::pair<std::string, std::int32_t>> ways = {
-        {"counting", 1 << 30}, {"radix", 0}, {"default", cuda::kRankRowLimit}};
-    for (const auto& [way, limit] : ways) {
-      CsrMatrix T = cuda::transpose(P, limit);  // warm-up
-      std::vector<double> v;
-      for (int k = 0; k < repeat; ++k) v.push_back(device::elapsed_ms([&] { T = cuda::transpose(P, limit); }));
-      ms[way] = median(v);
-    }
-    const double floor_ms = 2 * csr_bytes(P) / (bw * 1e9) * 1e3;
-    nlohmann::json r;
-    r["problem"] = problem;
-    r["level"] = level;
-    r["rows"] = P.rows();
-    r["cols"] = P.cols();
-    r["nnz"] = P.nnz();
-    r["floor_ms"] = floor_ms;
-    for (const auto& [way, t] : ms) r[way + "_ms"] = t;
-    rows.push_back(r);
-    table += fmt::format("| {} | {} | {} x {} | {} | {:.3f} | {:.3f} | {:.3f} | {:.2f}× | {:.1f}× |\n", problem, level,
-                         P.rows(), P.cols(), P.nnz(), ms["counting"], ms["radix"], ms["default"],
-                         ms["radix"] / ms["counting"], ms["counting"] / floor_ms);
-    std::cout << "  " << problem << " level " << level << " Pᵀ: counting " << ms["counting"] << " ms, radix "
-              << ms["radix"] << " ms" << std::endl;
-  }
-};
-
 struct Case {
   Stencil s;
   index_t N;
@@ -218,8 +178,8 @@ int main(int argc, char** argv) {
   app.add_option("--rmat-edges", rmat_edges, "R-MAT matrix: edges per row before duplicates are summed");
   app.add_flag("--quick", quick, "small sizes only (smoke run)");
   app.add_option("--only", only, "all | stencils (the seed problems' setup products) | rmat (R-MAT A·A, the R-MAT "
-                 "Laplacians' Galerkin products) | transpose (the setups' R = Pᵀ, stencils and R-MAT Laplacians)")
-      ->check(CLI::IsMember({"all", "stencils", "rmat", "transpose"}));
+                 "Laplacians' Galerkin products)")
+      ->check(CLI::IsMember({"all", "stencils", "rmat"}));
   CLI11_PARSE(app, argc, argv);
   try {
     if (device::count() == 0) {
@@ -230,8 +190,6 @@ int main(int argc, char** argv) {
     Recorder rec;
     rec.bw = copy_bandwidth_gbs();
     rec.repeat = repeat;
-    TransposeRecorder trec{nlohmann::json::array(), "", rec.bw, repeat};
-    const bool products = only != "transpose";
     for (const std::string& name : spgemm_registry().names(Space::device)) rec.algs.emplace_back(name, Component(name));
     rec.algs.emplace_back("binned_sort", Component("binned", Options().set("rows", "sort")));
     rec.algs.emplace_back("binned_hash", Component("binned", Options().set("rows", "hash")));
@@ -250,8 +208,6 @@ int main(int argc, char** argv) {
       sp.exact_single = false;  // the products read the fine matrix's values in double
       const Hierarchy h(poisson(c.s, c.N, Space::device), sp);
       const auto& levels = h.levels();
-      for (std::size_t l = 0; l + 1 < levels.size(); ++l) trec.transpose_of(name, static_cast<int>(l), levels[l].P);
-      if (!products) continue;
       rec.product(name, 0, "A·A", levels[0].A, levels[0].A, nullptr, nullptr, false);
       for (std::size_t l = 0; l + 1 < levels.size(); ++l) {
         const Level& L = levels[l];
@@ -265,16 +221,7 @@ int main(int argc, char** argv) {
         rec.product(name, static_cast<int>(l), "Pᵀ(AP)", L.R, AP, nullptr, nullptr, l == 0);
       }
     }
-    if (only == "transpose" || only == "all")
-      for (const int scale : quick ? std::vector<int>{12} : std::vector<int>{14, 15}) {
-        RmatParams p;
-        p.scale = scale;
-        SetupParams sp;
-        sp.theta = 0.0;
-        const Hierarchy h(rmat_laplacian(p, 1.0, Space::device), sp);
-        trec.transpose_of(fmt::format("R-MAT Laplacian 2^{}", scale), 0, h.levels()[0].P);
-      }
-    if (rmat_scale > 0 && only != "stencils" && products) {
+    if (rmat_scale > 0 && only != "stencils") {
       const CsrMatrix G = rmat(rmat_scale, rmat_edges, 2026);
       const std::string name = fmt::format("R-MAT 2^{} ({} nnz)", rmat_scale, G.nnz());
       rec.product(name, 0, "A·A", G, G, nullptr, nullptr, true);
@@ -308,18 +255,12 @@ int main(int argc, char** argv) {
     out["repeat"] = repeat;
     out["products"] = rec.rows;
     out["table_markdown"] = header + rec.table;
-    const std::string theader =
-        "| problem | level | P | nnz | counting ms | radix ms | default ms | radix/counting | counting/floor |\n"
-        "|---|---:|---|---:|---:|---:|---:|---:|---:|\n";
-    out["transposes"] = trec.rows;
-    out["transpose_table_markdown"] = theader + trec.table;
     std::ofstream(json_path) << out.dump(2) << "\n";
     if (!md_path.empty())
       std::ofstream(md_path) << fmt::format("GPU {}, CUDA runtime {}, copy bandwidth {:.0f} GB/s, median of {}\n\n",
                                             info.name, info.runtime_version, rec.bw, repeat)
-                             << header << rec.table << "\nR = Pᵀ (floor: read P and write Pᵀ once)\n\n"
-                             << theader << trec.table;
-    std::cout << header << rec.table << "\n" << theader << trec.table;
+                             << header << rec.table;
+    std::cout << header << rec.table;
     return 0;
   } catch (const std::exception& e) {
     std::cerr << "saga-bench-spgemm: " << e.what() << "\n";

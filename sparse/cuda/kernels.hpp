@@ -14,11 +14,7 @@ namespace saga::cuda {
 
 CsrMatrix coo_to_csr(const CooMatrix& coo);
 CooMatrix csr_to_coo(const CsrMatrix& A);
-// B = Aᵀ: the counting transpose where no column of A has more than
-// rank_limit entries (its rows are ordered by a rank that costs O(len^2 / g)),
-// else a radix sort (sparse/cuda/transpose_cuda.cu). Either gives the same B.
-constexpr std::int32_t kRankRowLimit = 512;
-CsrMatrix transpose(const CsrMatrix& A, std::int32_t rank_limit = kRankRowLimit);
+CsrMatrix transpose(const CsrMatrix& A);
 void spmv_csr_vector(double alpha, const CsrMatrix& A, const Vector& x, double beta, Vector& y);
 void spmv_scalar(double alpha, const CsrMatrix& A, const Vector& x, double beta, Vector& y);
 // The bins the binned SpMV made for A (its analysis, built on first use).

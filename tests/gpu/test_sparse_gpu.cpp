@@ -6,7 +6,6 @@
 #include "problems/rhs.hpp"
 #include "problems/structured.hpp"
 #include "sparse/coo.hpp"
-#include "sparse/cuda/kernels.hpp"
 #include "sparse/csr_ops.hpp"
 #include "sparse/scan.hpp"
 #include "sparse/spgemm.hpp"
@@ -86,64 +85,6 @@ TEST_CASE("GPU transpose equals host") {
   }
   const CsrMatrix P = poisson(Stencil::fe3d_27pt, 9, Space::host);
   check_equal(to_host_csr(transpose(P.to(Space::device))), to_host_csr(transpose(P)), 0.0);
-}
-
-// The counting transpose (slots by atomics, rows ordered by rank) and the
-// radix sort it falls back to where a column is long: both equal the host's,
-// bit for bit, on short, chunked (longer than a group of lanes) and long
-// columns, empty rows and columns, 1 x n and n x 1 shapes, float values.
-TEST_CASE("GPU transpose: counting and radix paths equal host") {
-  const std::uint64_t seed = fresh_seed();
-  std::mt19937_64 rng(seed);
-  std::vector<std::pair<std::string, HostCsr>> cases;
-  for (int t = 0; t < 3; ++t) {
-    RandomSpec r;
-    r.rows = 300 + 211 * t;
-    r.cols = 20 + 70 * t;  // columns of ~ 30 to ~ 160 entries: several chunks of g lanes
-    r.density = 0.1 + 0.1 * t;
-    r.long_rows = 3;
-    cases.emplace_back("random " + std::to_string(t), random_csr(r, rng));
-  }
-  RandomSpec wide;  // mean column length below 1: groups of one lane
-  wide.rows = 40;
-  wide.cols = 3000;
-  wide.density = 0.01;
-  cases.emplace_back("wide", random_csr(wide, rng));
-  RandomSpec row;  // 1 x n
-  row.rows = 1;
-  row.cols = 700;
-  row.density = 0.5;
-  row.empty_row_fraction = 0;
-  row.long_rows = 0;
-  cases.emplace_back("1 x n", random_csr(row, rng));
-  RandomSpec column = row;  // n x 1: one row of the transpose with ~ 350 entries
-  column.rows = 700;
-  column.cols = 1;
-  column.empty_cols = 0;
-  cases.emplace_back("n x 1", random_csr(column, rng));
-  cases.emplace_back("2D 5-pt", to_host_csr(poisson(Stencil::fd2d_5pt, 30, Space::host)));
-  for (const auto& named : cases) {
-    const std::string& name = named.first;
-    CAPTURE(name);
-    CAPTURE(seed);
-    const CsrMatrix Ah = from_host_csr(named.second, Space::host);
-    const HostCsr want = to_host_csr(transpose(Ah));
-    const CsrMatrix Ad = Ah.to(Space::device);
-    check_equal(to_host_csr(cuda::transpose(Ad, 1 << 30)), want, 0.0);  // counting, every column
-    check_equal(to_host_csr(cuda::transpose(Ad, 0)), want, 0.0);        // radix
-    check_equal(to_host_csr(transpose(Ad)), want, 0.0);                 // the default rule
-    CsrMatrix S = Ad.clone();
-    S.store_values_single();
-    const HostCsr want_single = to_host_csr(transpose(rounded_to_float(Ah)));
-    for (std::int32_t limit : {1 << 30, 0}) {
-      const CsrMatrix T = cuda::transpose(S, limit);
-      CHECK(T.single_precision());
-      check_equal(to_host_csr(T), want_single, 0.0);
-    }
-  }
-  // An empty matrix and one with no entries.
-  CHECK(transpose(CsrMatrix::zeros(7, 4, Space::device)).rows() == 4);
-  CHECK(transpose(CsrMatrix::zeros(7, 4, Space::device)).nnz() == 0);
 }
 
 TEST_CASE("GPU SpMV (csr_vector and cuSPARSE) equals host") {
