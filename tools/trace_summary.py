@@ -9,6 +9,8 @@ spent the rest — synchronisations, copies to the host, allocations, launches,
 and time outside any CUDA call (host code).
 
   tools/trace_summary.py trace.csv [--last N]   (the last N segments; default all)
+  tools/trace_summary.py trace.csv --last N --calls K   (segment K of those: every call and GPU activity
+                                                         in order, with the host time before each call)
 
 Build the tracer with the project (target saga_trace: build*/tools/libsaga_trace.so) and preload it:
   SAGA_TRACE_OUT=trace.csv LD_PRELOAD=build-device/tools/libsaga_trace.so build-device/tools/saga profile-setup ...
@@ -60,19 +62,43 @@ def read_trace(path):
         return [(r['kind'], int(r['start_ns']), int(r['end_ns']), r['name']) for r in csv.DictReader(f)]
 
 
+def segments(api, last=0):
+    """The phase segments [start, end) in ns: cut where the pool's high-water mark is reset."""
+    cuts = [r[1] for r in api if r[3].startswith('cudaMemPoolSetAttribute')]
+    if not cuts:
+        cuts = [api[0][1]]
+    cuts.append(api[-1][2])
+    segs = list(zip(cuts[:-1], cuts[1:]))
+    return segs[-last:] if last else segs
+
+
+def print_calls(rows, last, k):
+    """Segment k (of the last `last`): each call and GPU activity, its start after the segment's (us), its
+    length, and for a call the host time since the previous call ended (code outside CUDA)."""
+    api = sorted((r for r in rows if r[0] == 'R'), key=lambda r: r[1])
+    gpu = sorted((r for r in rows if r[0] != 'R'), key=lambda r: r[1])
+    plain = demangle({r[3] for r in gpu if r[0] == 'K'})
+    a, b = segments(api, last)[k]
+    events = [r for r in api + gpu if a <= r[1] < b]
+    events.sort(key=lambda r: r[1])
+    print(f'{"at us":>8} {"len us":>7} {"host us":>8}  kind  name')
+    previous_end = a
+    for kind, s, e, name in events:
+        gap = ''
+        if kind == 'R':
+            gap = f'{max(0, s - previous_end) / 1e3:8.1f}'
+            previous_end = max(previous_end, e)
+        label = short(plain[name]) if kind == 'K' else name
+        print(f'{(s - a) / 1e3:8.1f} {(e - s) / 1e3:7.1f} {gap:>8}  {kind:>4}  {label}')
+
+
 def summarise(rows, last=0):
     """One dict per phase segment (times in ns): wall, gpu (busy), kernels, host time per kind of call
     (sync, copy, alloc, launch, other) with counts (n_...), host (outside any CUDA call), names (kernels)."""
     api = sorted((r for r in rows if r[0] == 'R'), key=lambda r: r[1])
     gpu = sorted((r for r in rows if r[0] != 'R'), key=lambda r: r[1])
     plain = demangle({r[3] for r in gpu if r[0] == 'K'})
-    cuts = [r[1] for r in api if r[3].startswith('cudaMemPoolSetAttribute')]
-    if not cuts:
-        cuts = [api[0][1]]
-    cuts.append(api[-1][2])
-    segs = list(zip(cuts[:-1], cuts[1:]))
-    if last:
-        segs = segs[-last:]
+    segs = segments(api, last)
     out = []
     for a, b in segs:
         seg_api = [r for r in api if a <= r[1] < b]
@@ -108,7 +134,11 @@ def main():
     ap.add_argument('trace')
     ap.add_argument('--last', type=int, default=0)
     ap.add_argument('--kernels', action='store_true', help='list the kernels of each segment')
+    ap.add_argument('--calls', type=int, default=None, help='list every call and GPU activity of this segment')
     args = ap.parse_args()
+    if args.calls is not None:
+        print_calls(read_trace(args.trace), args.last, args.calls)
+        return
     segs = summarise(read_trace(args.trace), args.last)
     print(f'{"seg":>4} {"wall us":>8} {"gpu us":>8} {"kern":>5} {"sync us":>8} {"n":>3} {"copy us":>7} {"n":>3} '
           f'{"alloc us":>8} {"n":>3} {"launch us":>9} {"other api":>9} {"host us":>8}  kernels')
