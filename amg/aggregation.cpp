@@ -16,8 +16,8 @@
 namespace saga::amg {
 
 Aggregates aggregate_mis2(const CsrMatrix& S, std::uint32_t seed, const Mis2Options& options) {
-  const Mis2Result m = mis2(S, seed, options);
-  Aggregates a = aggregate_from_roots(S, m.in_set, options);
+  Mis2Result m = mis2(S, seed, options);
+  Aggregates a = aggregate_from_roots(S, std::move(m.in_set), options);
   a.mis2_rounds = m.rounds;
   return a;
 }
@@ -103,9 +103,9 @@ Aggregates aggregate_blocked_greedy(const CsrMatrix& S, std::uint32_t seed, cons
            schedule.blocks, schedule.block_size, schedule.colours(), S.nnz(), 1e3 * estimate,
            on_host ? std::string("visited on the host") : fmt::format("lines of {}", schedule.line));
   if (on_host && !tiny) pattern = host_pattern(S);
-  const Array<std::int32_t> roots = on_host ? blocked_mis2(pattern, schedule).to(Space::device, "MIS-2 members")
-                                            : blocked_mis2(S, schedule);
-  Aggregates a = aggregate_from_roots(S, roots, p.mis2.options());
+  Array<std::int32_t> roots = on_host ? blocked_mis2(pattern, schedule).to(Space::device, "MIS-2 members")
+                                      : blocked_mis2(S, schedule);
+  Aggregates a = aggregate_from_roots(S, std::move(roots), p.mis2.options());
   a.block_colours = schedule.colours();
   return a;
 }
@@ -119,15 +119,18 @@ index_t nodes_without_neighbours(const CsrMatrix& S) {
 }
 
 Aggregates aggregate_from_roots(const CsrMatrix& S, const Array<std::int32_t>& mis, const Mis2Options& options) {
+  return aggregate_from_roots(S, mis.clone(), options);
+}
+
+Aggregates aggregate_from_roots(const CsrMatrix& S, Array<std::int32_t>&& in_set, const Mis2Options& options) {
   const Space s = S.space();
   const index_t n = S.rows();
   if (s == Space::device && options.cooperative(S)) {  // small or sparse graphs: every step in one kernel
     Aggregates a;
     bool done = false;
-    SAGA_DEVICE_CALL(done = cuda::aggregate_from_roots_cooperative(S, mis, a));
+    SAGA_DEVICE_CALL(done = cuda::aggregate_from_roots_cooperative(S, in_set, a));
     if (done) return a;
   }
-  Array<std::int32_t> in_set = mis.clone();
   parallel_for(s, n, amg_functors::DropIsolatedRoots{S.row_ptr().data(), S.col().data(), in_set.data()});
   Array<std::int32_t> scan(static_cast<std::size_t>(n) + 1, s, "aggregate numbering");
   exclusive_scan_total(in_set, scan);

@@ -158,12 +158,15 @@ index_t nodes_without_neighbours(const CsrMatrix& S);
 // aggregates).
 Aggregates aggregate_from_roots(const CsrMatrix& S, const Array<std::int32_t>& roots,
                                 const Mis2Options& options = {});
+// The same with roots the passes may overwrite (no copy of them first).
+Aggregates aggregate_from_roots(const CsrMatrix& S, Array<std::int32_t>&& roots, const Mis2Options& options = {});
 
 namespace cuda {
 // aggregate_from_roots in one cooperative kernel (the same aggregates, one host
 // read instead of three and a dozen launches; for the small graphs
-// aggregate_from_roots admits); false (nothing done) where it cannot run.
-bool aggregate_from_roots_cooperative(const CsrMatrix& S, const Array<std::int32_t>& mis, Aggregates& a);
+// aggregate_from_roots admits); false (nothing done, in_set unchanged) where it
+// cannot run. in_set (the roots) is overwritten.
+bool aggregate_from_roots_cooperative(const CsrMatrix& S, Array<std::int32_t>& in_set, Aggregates& a);
 }  // namespace cuda
 
 // Aggregation methods, behind the aggregation registry (amg.aggregation):

@@ -1,5 +1,7 @@
 #include "amg/blocked_mis2.hpp"
 
+#include <cstring>
+
 #include <algorithm>
 
 #include <fmt/format.h>
@@ -334,17 +336,17 @@ BlockSchedule block_schedule(const CsrMatrix& S, index_t block_size, int max_col
   if (S.space() == Space::host) {
     span = host_out_hulls(S, block_size, lo, hi);
     masks = host_reach_masks(S, block_size, reach);
-  } else {
-    Array<std::int32_t> dlo(blocks, Space::device, "block intervals"), dhi(blocks, Space::device, "block intervals"),
-        dspan(2, Space::device, "row span and reach overflow");
-    Array<std::uint32_t> dreach(static_cast<std::size_t>(blocks) * kReachWords, Space::device, "block reach");
-    SAGA_DEVICE_CALL(cuda::block_intervals(S, block_size, dlo, dhi, dreach, dspan));
-    dlo.copy_to_host(lo.data());
-    dhi.copy_to_host(hi.data());
-    const std::vector<std::int32_t> sp = dspan.to_vector();
-    span = sp[0];
-    masks = sp[1] == 0;
-    if (masks && blocks > 0) dreach.copy_to_host(reinterpret_cast<std::uint32_t*>(reach.data()));
+  } else {  // one read for all of it (each read waits for the GPU)
+    using W = cuda::BlockIntervalWords;
+    Array<std::uint32_t> words(W::size(blocks), Space::device, "block intervals, span and reach");
+    SAGA_DEVICE_CALL(cuda::block_intervals(S, block_size, blocks, words));
+    const std::vector<std::uint32_t> h = words.to_vector();
+    span = static_cast<index_t>(h[0]);
+    masks = h[1] == 0;
+    std::memcpy(lo.data(), h.data() + W::lo(blocks), sizeof(std::int32_t) * blocks);
+    std::memcpy(hi.data(), h.data() + W::hi(blocks), sizeof(std::int32_t) * blocks);
+    if (masks && blocks > 0)
+      std::memcpy(reach.data(), h.data() + W::reach(blocks), sizeof(std::uint32_t) * blocks * kReachWords);
   }
   const auto unfit = [&](std::string why) {
     BlockSchedule s;

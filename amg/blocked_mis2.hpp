@@ -130,14 +130,19 @@ namespace cuda {
 index_t row_period(const CsrMatrix& S);
 // {star line, plane line} (star_line and plane_line above) in one pass pair.
 std::array<index_t, 2> plane_lines(const CsrMatrix& S, index_t period);
-// lo[X] / hi[X]: the lowest / highest block that block X's rows reach (X
-// itself included; the host closes them under the reverse direction); lo and
-// hi hold `blocks` entries each; span[0]: the largest |column - row|.
-// reach: kReachWords words a block, the masks above (zeroed here); span[1]:
-// 1 where a row reaches more than kReach blocks away (the masks are then
-// incomplete).
-void block_intervals(const CsrMatrix& S, index_t block_size, Array<std::int32_t>& lo, Array<std::int32_t>& hi,
-                     Array<std::uint32_t>& reach, Array<std::int32_t>& span);
+// One array (BlockIntervalWords, read back with one copy): span[0], the
+// largest |column - row|; span[1], 1 where a row reaches more than kReach
+// blocks away (the masks are then incomplete); lo[X] / hi[X], the lowest /
+// highest block that block X's rows reach (X itself included; the host closes
+// them under the reverse direction); reach, kReachWords words a block, the
+// masks above.
+struct BlockIntervalWords {
+  static std::size_t size(index_t blocks) { return 2 + static_cast<std::size_t>(blocks) * (2 + kReachWords); }
+  static std::size_t lo(index_t) { return 2; }
+  static std::size_t hi(index_t blocks) { return 2 + static_cast<std::size_t>(blocks); }
+  static std::size_t reach(index_t blocks) { return 2 + 2 * static_cast<std::size_t>(blocks); }
+};
+void block_intervals(const CsrMatrix& S, index_t block_size, index_t blocks, Array<std::uint32_t>& words);
 void blocked_mis2(const CsrMatrix& S, const BlockSchedule& schedule, Array<std::int32_t>& in_set);
 }  // namespace cuda
 

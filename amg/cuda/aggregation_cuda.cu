@@ -117,7 +117,7 @@ __global__ __launch_bounds__(kThreads) void join_kernel(index_t n, long long chu
 }
 }  // namespace
 
-bool aggregate_from_roots_cooperative(const CsrMatrix& S, const Array<std::int32_t>& mis, Aggregates& a) {
+bool aggregate_from_roots_cooperative(const CsrMatrix& S, Array<std::int32_t>& in_set, Aggregates& a) {
   const index_t n = S.rows();
   if (n == 0) return false;
   const void* kernel = reinterpret_cast<const void*>(join_kernel);
@@ -127,7 +127,6 @@ bool aggregate_from_roots_cooperative(const CsrMatrix& S, const Array<std::int32
   if (blocks == 0) return false;
   long long chunk = (static_cast<long long>(n) + blocks - 1) / blocks;
   chunk = (chunk + kThreads - 1) / kThreads * kThreads;  // whole tiles, blocks * chunk >= n
-  Array<std::int32_t> in_set = mis.clone();
   Array<index_t> roots(n, Space::device, "aggregate of node"), pass1(n, Space::device, "aggregate of node");
   Array<std::int32_t> unassigned(n, Space::device, "unassigned flags");
   Array<int> counts(3 * static_cast<std::size_t>(blocks), Space::device, "aggregation counts");

@@ -107,8 +107,8 @@ __global__ void intervals_kernel(index_t n, index_t b, const offset_t* __restric
 // The period rule over one value per row (row_period: the reach; plane
 // lines: the reach within half a period), as in amg/blocked_mis2.cpp:
 // out[1] = the largest value (out[0] = 1 where a row raises the value's
-// flag), then out[2] = the least value above half of out[1] (out[2] starts
-// at out[1]).
+// flag), then out[2] = the least value above half of out[1] (out[1] itself
+// where none is below it), with one read at the end.
 struct RowReach {  // last column - row, at least 0 (sorted rows)
   const offset_t* rp;
   const index_t* ci;
@@ -149,6 +149,8 @@ __global__ void largest_value_kernel(index_t n, Value value, index_t* out) {
     if (most > 0) atomicMax(out + 1, most);
   }
 }
+// out[2] = out[1] - (the least value above half of out[1]): a maximum from 0,
+// so that out needs no initial value but zeros (no copy between the kernels).
 template <class Value>
 __global__ void least_above_half_kernel(index_t n, Value value, index_t* out) {
   const index_t most = out[1];
@@ -159,7 +161,7 @@ __global__ void least_above_half_kernel(index_t n, Value value, index_t* out) {
     if (2 * static_cast<std::int64_t>(r) > most) mine = min(mine, r);
   }
   for (int d = 16; d > 0; d /= 2) mine = min(mine, __shfl_down_sync(kAll, mine, d));
-  if (threadIdx.x % 32 == 0 && mine < most) atomicMin(out + 2, mine);
+  if (threadIdx.x % 32 == 0 && mine < most) atomicMax(out + 2, most - mine);
 }
 template <class Value>
 std::vector<index_t> period_rule(const CsrMatrix& S, Value value) {
@@ -168,10 +170,11 @@ std::vector<index_t> period_rule(const CsrMatrix& S, Value value) {
   const unsigned grid = saga::cuda::grid_capped(S.rows());
   largest_value_kernel<<<grid, kThreads, 0, stream>>>(S.rows(), value, out.data());
   SAGA_CUDA_LAUNCH("period rule: largest value");
-  SAGA_CUDA(cudaMemcpyAsync(out.data() + 2, out.data() + 1, sizeof(index_t), cudaMemcpyDeviceToDevice, stream));
   least_above_half_kernel<<<grid, kThreads, 0, stream>>>(S.rows(), value, out.data());
   SAGA_CUDA_LAUNCH("period rule: least value above half");
-  return out.to_vector();
+  std::vector<index_t> r = out.to_vector();
+  r[2] = r[1] - r[2];
+  return r;
 }
 
 // The wavefront's dependencies between lines (BlockSchedule::line). With
@@ -575,17 +578,20 @@ std::array<index_t, 2> plane_lines(const CsrMatrix& S, index_t period) {
   return {r[0] ? 0 : r[2], r[2]};
 }
 
-void block_intervals(const CsrMatrix& S, index_t block_size, Array<std::int32_t>& lo, Array<std::int32_t>& hi,
-                     Array<std::uint32_t>& reach, Array<std::int32_t>& span) {
+void block_intervals(const CsrMatrix& S, index_t block_size, index_t blocks, Array<std::uint32_t>& words) {
+  using W = BlockIntervalWords;
+  SAGA_REQUIRE(words.size() == W::size(blocks), "block intervals: {} words for {} blocks", words.size(), blocks);
   const cudaStream_t stream = device_stream();
-  const index_t blocks = static_cast<index_t>(lo.size());
-  SAGA_CUDA(cudaMemsetAsync(span.data(), 0, 2 * sizeof(std::int32_t), stream));
+  SAGA_CUDA(cudaMemsetAsync(words.data(), 0, words.size() * sizeof(std::uint32_t), stream));
   if (blocks == 0) return;
-  SAGA_CUDA(cudaMemsetAsync(reach.data(), 0, reach.size() * sizeof(std::uint32_t), stream));
-  identity_kernel<<<saga::cuda::grid_capped(blocks), kThreads, 0, stream>>>(blocks, lo.data(), hi.data());
+  auto* span = reinterpret_cast<std::int32_t*>(words.data());
+  std::int32_t* lo = span + W::lo(blocks);
+  std::int32_t* hi = span + W::hi(blocks);
+  std::uint32_t* reach = words.data() + W::reach(blocks);
+  identity_kernel<<<saga::cuda::grid_capped(blocks), kThreads, 0, stream>>>(blocks, lo, hi);
   SAGA_CUDA_LAUNCH("blocked MIS-2 intervals (identity)");
   intervals_kernel<<<saga::cuda::grid_capped(S.rows()), kThreads, 0, stream>>>(
-      S.rows(), block_size, S.row_ptr().data(), S.col().data(), lo.data(), hi.data(), reach.data(), span.data());
+      S.rows(), block_size, S.row_ptr().data(), S.col().data(), lo, hi, reach, span);
   SAGA_CUDA_LAUNCH("blocked MIS-2 intervals");
 }
 
