@@ -71,7 +71,7 @@ Aggregates aggregate_blocked_greedy(const CsrMatrix& S, std::uint32_t seed, cons
   CsrMatrix pattern;
   if (tiny) pattern = host_pattern(S);
   const CsrMatrix& G = tiny ? pattern : S;
-  const BlockShape shape = block_shape_for(G, where.level == 0 ? p.block_size : p.coarse_block_size, p.align,
+  const BlockShape shape = block_shape_for(G, p.min_block_size(where, G.rows()), p.align,
                                            BlockedGreedyParams::kMaxBlockSize, p.star_block_size);
   BlockSchedule schedule = block_schedule(G, shape.size, p.max_colours);
   schedule.line = shape.line;

@@ -118,7 +118,7 @@ TEST_CASE("GPU blocked aggregation: levels visited on the host give the GPU visi
       amg::BlockedGreedyParams p;
       p.block_size = 1024;
       p.coarse_block_size = 512;
-      const amg::BlockShape shape = amg::block_shape_for(Sh, level == 0 ? p.block_size : p.coarse_block_size, p.align,
+      const amg::BlockShape shape = amg::block_shape_for(Sh, p.min_block_size({level, 1}, Sh.rows()), p.align,
                                                          amg::BlockedGreedyParams::kMaxBlockSize, p.star_block_size);
       const amg::BlockSchedule schedule = amg::block_schedule(Sh, shape.size, p.max_colours);
       if (amg::BlockedGreedyParams::tiny_level(Sh))

@@ -219,6 +219,22 @@ TEST_CASE("blocked aggregation: colours reported; MIS-2 rounds where the schedul
   amg::BlockedGreedyParams coarse_wide;
   coarse_wide.coarse_block_size = 4096;
   CHECK(amg::aggregate_blocked_greedy(P, 3, coarse_wide, {1, 1}).block_colours == 1);
+  // Coarse levels of at least large_level_rows rows take large_level_block_size instead.
+  const amg::BlockedGreedyParams d;
+  CHECK(d.min_block_size({0, 1}, 1 << 20) == 4096);
+  CHECK(d.min_block_size({1, 1}, 65535) == 2048);
+  CHECK(d.min_block_size({1, 1}, 65536) == 1024);
+  CHECK(d.min_block_size({3, 1}, 1 << 20) == 1024);
+  amg::BlockedGreedyParams off;
+  off.large_level_block_size = 0;
+  CHECK(off.min_block_size({1, 1}, 1 << 20) == 2048);
+  const CsrMatrix L = poisson(Stencil::fd2d_5pt, 300, Space::host);  // 90,000 rows: a large level
+  amg::BlockedGreedyParams same;  // the rule's blocks given as coarse_block_size, the rule off
+  same.coarse_block_size = 1024;
+  same.large_level_block_size = 0;
+  const amg::Aggregates large = amg::aggregate_blocked_greedy(L, 3, d, {1, 1});
+  CHECK(large.of_node.to_vector() == amg::aggregate_blocked_greedy(L, 3, same, {1, 1}).of_node.to_vector());
+  CHECK(large.of_node.to_vector() != amg::aggregate_blocked_greedy(L, 3, off, {1, 1}).of_node.to_vector());
   // More near-nullspace columns than max_nullspace_columns (1): MIS-2 rounds.
   const amg::Aggregates six = amg::aggregate_blocked_greedy(P, 3, amg::BlockedGreedyParams{}, {0, 6});
   CHECK(six.block_colours == 0);
