@@ -400,39 +400,46 @@ __device__ __forceinline__ unsigned take_first(unsigned* bits, unsigned candidat
 
 // decide_window (below) where the warp's longest row has at most K entries:
 // the same decisions from the rows held in registers.
-template <int K, bool Staged, class RowAt>
+template <int K, bool Staged, class RowAt, class Progress>
 __device__ __forceinline__ void decide_window_held(unsigned* bits, const index_t* row, int len, int sub, int i,
                                                    int self, unsigned candidates, RowAt row_at, offset_t r0,
-                                                   std::int32_t* __restrict__ in) {
+                                                   std::int32_t* __restrict__ in, Progress progress) {
   RowBits<K> rb;
   rb.template load<Staged>(row, (candidates >> (threadIdx.x % 32)) & 1u ? len : 0, sub, self);
   candidates &= __ballot_sync(kAll, rb.free_of(bits, self));
+  progress(candidates);
   while (candidates) {
     candidates = take_first<Staged>(bits, candidates, self, len, sub, i, row_at, r0, in);
     candidates &= __ballot_sync(kAll, rb.free_of(bits, self));
+    progress(candidates);
   }
 }
 
 // Decides the window's nodes: lane's node i (active: inside the block) has its
 // row at row[0, len) (local positions + sub); row_at(r0) is the row that
 // starts at column offset r0 (another lane's), in the same memory.
-template <bool Staged, class RowAt>
+// progress(candidates) after each test: the lanes below the lowest candidate
+// left are decided and their covers written (the wavefront publishes it).
+template <bool Staged, class RowAt, class Progress>
 __device__ __forceinline__ void decide_window(unsigned* bits, const index_t* row, int len, int sub, int i, int hb,
-                                              bool active, RowAt row_at, offset_t r0, std::int32_t* __restrict__ in) {
+                                              bool active, RowAt row_at, offset_t r0, std::int32_t* __restrict__ in,
+                                              Progress progress) {
   const int self = active ? i - hb : 0, maxlen = __reduce_max_sync(kAll, static_cast<unsigned>(len));
   // Nodes covered already are out without a walk.
   unsigned candidates = __ballot_sync(kAll, active && !bit(bits, self));
   // Short rows: held in registers for the window's tests (the same bits read
   // at the same points of the walk, so the same set).
-  if (maxlen <= 8) return decide_window_held<8, Staged>(bits, row, len, sub, i, self, candidates, row_at, r0, in);
+  if (maxlen <= 8)
+    return decide_window_held<8, Staged>(bits, row, len, sub, i, self, candidates, row_at, r0, in, progress);
   if (maxlen <= 16)
-    return decide_window_held<16, Staged>(bits, row, len, sub, i, self, candidates, row_at, r0, in);
+    return decide_window_held<16, Staged>(bits, row, len, sub, i, self, candidates, row_at, r0, in, progress);
   if (test_together(candidates, maxlen)) {
     candidates = free_nodes_together<Staged>(bits, candidates, self, len, sub, row_at, r0);
   } else {
     const bool free = free_node<Staged>(bits, self, row, len, maxlen, sub);  // every lane: no divergence
     candidates &= __ballot_sync(kAll, free);
   }
+  progress(candidates);
   while (candidates) {
     candidates = take_first<Staged>(bits, candidates, self, len, sub, i, row_at, r0, in);
     if (test_together(candidates, maxlen)) {
@@ -441,6 +448,7 @@ __device__ __forceinline__ void decide_window(unsigned* bits, const index_t* row
       const bool still = free_node<Staged>(bits, self, row, len, maxlen, sub);
       candidates &= __ballot_sync(kAll, still);
     }
+    progress(candidates);
   }
 }
 
@@ -544,12 +552,21 @@ __global__ void __launch_bounds__(kMaxLineWarps * 32, 1) visit_kernel(int n, int
       }
       __threadfence_block();  // what those windows wrote, before this one reads
     }
+    // In a wavefront, the other lines may go on as soon as the nodes they
+    // depend on are decided: the first undecided node is published after every
+    // test of the window, not only at its end (a lone warp publishes nothing).
+    const auto progress = [&](unsigned candidates) {
+      if (walkers == 1) return;
+      const int first = min(now_w.base + (candidates ? __ffs(candidates) - 1 : 32), now_w.stop);
+      __threadfence_block();  // the covers so far, before the progress that announces them
+      if (lane == 0) done[warp] = first - begin;
+    };
     if (staged) {  // the usual case: every column read from shared memory
       decide_window<true>(bits, active ? stage + (now.r0 - e0) : stage, len, 0, i, hb, active,
-                          [&](offset_t r0) { return stage + (r0 - e0); }, now.r0, in);
+                          [&](offset_t r0) { return stage + (r0 - e0); }, now.r0, in, progress);
     } else {
       decide_window<false>(bits, ci + now.r0, len, hb, i, hb, active, [&](offset_t r0) { return ci + r0; }, now.r0,
-                           in);
+                           in, progress);
     }
     __syncwarp();  // the stage is rewritten by the next window; the covers are done
     __threadfence_block();
