@@ -106,7 +106,7 @@ struct BlockedGreedyParams {
       "at once",
       in_range(32, kMaxBlockSize));
     v("large_level_block_size", large_level_block_size,
-      "coarse_block_size on coarse levels of at least large_level_rows rows, which the GPU walks: a colour's "
+      "the least block size on coarse levels of at least large_level_rows rows, which the GPU walks: a colour's "
       "blocks run side by side and each block's windows one after another, so blocks half as long halve the walk "
       "(2D 5-pt N=1024 level 1: 65 blocks of 2724 nodes, 86 windows each, against 129 of 1362); the smaller levels "
       "are walked on the host, where the block size costs nothing, and keep coarse_block_size (3D 7-pt N=64's "

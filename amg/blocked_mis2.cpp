@@ -1,8 +1,7 @@
 #include "amg/blocked_mis2.hpp"
 
-#include <cstring>
-
 #include <algorithm>
+#include <cstring>
 
 #include <fmt/format.h>
 

@@ -488,8 +488,9 @@ struct Walk {
 // lags (lines words), the warps' progress (warps words) and their stages
 // (stage_words each). Warp w walks lines w, w + warps, ...; before a window it
 // waits until each earlier line the window depends on (lag) has been decided
-// far enough, and after it publishes how far it has come (done[w]: the
-// block-relative index of its first undecided node). The waits point only to
+// far enough, and after each of its tests and at its end it publishes how far
+// it has come (done[w]: the block-relative index of its first undecided node,
+// whose earlier nodes' covers are written). The waits point only to
 // earlier lines, so they end; every node's reads wait for every earlier node
 // that could change them, and no later node writes what it reads before it
 // is decided (that node waits for it): the set is the sequential visit's.
