@@ -19,6 +19,7 @@ import argparse
 import collections
 import csv
 import subprocess
+import sys
 
 
 def union_length(intervals):
@@ -72,32 +73,37 @@ def segments(api, last=0):
     return segs[-last:] if last else segs
 
 
-def print_calls(rows, last, k):
-    """Segment k (of the last `last`): each call and GPU activity, its start after the segment's (us), its
-    length, and for a call the host time since the previous call ended (code outside CUDA)."""
+def split(rows):
+    """The runtime calls and the GPU activities, each sorted by start, and the kernels' plain names."""
     api = sorted((r for r in rows if r[0] == 'R'), key=lambda r: r[1])
     gpu = sorted((r for r in rows if r[0] != 'R'), key=lambda r: r[1])
-    plain = demangle({r[3] for r in gpu if r[0] == 'K'})
-    a, b = segments(api, last)[k]
-    events = [r for r in api + gpu if a <= r[1] < b]
-    events.sort(key=lambda r: r[1])
-    print(f'{"at us":>8} {"len us":>7} {"host us":>8}  kind  name')
+    return api, gpu, demangle({r[3] for r in gpu if r[0] == 'K'})
+
+
+def calls(rows, last, k):
+    """Segment k (of the last `last`; 0 = all): each call and GPU activity in order of start, as (start after the
+    segment's, length, host time since the previous call ended or None for a GPU activity, kind, name), in ns."""
+    api, gpu, plain = split(rows)
+    segs = segments(api, last)
+    if not 0 <= k < len(segs):
+        raise ValueError(f'--calls {k}: the trace has segments 0 to {len(segs) - 1}'
+                         + (f' among the last {last}' if last else ''))
+    a, b = segs[k]
+    out = []
     previous_end = a
-    for kind, s, e, name in events:
-        gap = ''
+    for kind, s, e, name in sorted((r for r in api + gpu if a <= r[1] < b), key=lambda r: r[1]):
+        gap = None
         if kind == 'R':
-            gap = f'{max(0, s - previous_end) / 1e3:8.1f}'
+            gap = max(0, s - previous_end)
             previous_end = max(previous_end, e)
-        label = short(plain[name]) if kind == 'K' else name
-        print(f'{(s - a) / 1e3:8.1f} {(e - s) / 1e3:7.1f} {gap:>8}  {kind:>4}  {label}')
+        out.append((s - a, e - s, gap, kind, short(plain[name]) if kind == 'K' else name))
+    return out
 
 
 def summarise(rows, last=0):
     """One dict per phase segment (times in ns): wall, gpu (busy), kernels, host time per kind of call
     (sync, copy, alloc, launch, other) with counts (n_...), host (outside any CUDA call), names (kernels)."""
-    api = sorted((r for r in rows if r[0] == 'R'), key=lambda r: r[1])
-    gpu = sorted((r for r in rows if r[0] != 'R'), key=lambda r: r[1])
-    plain = demangle({r[3] for r in gpu if r[0] == 'K'})
+    api, gpu, plain = split(rows)
     segs = segments(api, last)
     out = []
     for a, b in segs:
@@ -137,7 +143,14 @@ def main():
     ap.add_argument('--calls', type=int, default=None, help='list every call and GPU activity of this segment')
     args = ap.parse_args()
     if args.calls is not None:
-        print_calls(read_trace(args.trace), args.last, args.calls)
+        try:
+            listed = calls(read_trace(args.trace), args.last, args.calls)
+        except ValueError as e:
+            sys.exit(f'trace_summary: {e}')
+        print(f'{"at us":>8} {"len us":>7} {"host us":>8}  kind  name')
+        for at, length, gap, kind, name in listed:
+            host = f'{gap / 1e3:8.1f}' if gap is not None else ''
+            print(f'{at / 1e3:8.1f} {length / 1e3:7.1f} {host:>8}  {kind:>4}  {name}')
         return
     segs = summarise(read_trace(args.trace), args.last)
     print(f'{"seg":>4} {"wall us":>8} {"gpu us":>8} {"kern":>5} {"sync us":>8} {"n":>3} {"copy us":>7} {"n":>3} '

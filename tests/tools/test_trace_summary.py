@@ -30,4 +30,17 @@ assert a['names']['spmv_kernel'] == 1 and a['names']['other_kernel'] == 1, a['na
 assert b['gpu'] == 0 and b['kernels'] == 0
 assert b['alloc'] == 2000 and b['sync'] == 10000 and b['n_sync'] == 1
 assert trace_summary.summarise(rows, last=1) == [b]
+# --calls: phase 1's calls and activities in order of start, the host time before each call.
+listed = trace_summary.calls(rows, 0, 0)
+assert [(at, kind) for at, _, _, kind, _ in listed] == [(0, 'R'), (2000, 'R'), (5000, 'R'), (6000, 'K'), (9000, 'R'),
+                                                        (12000, 'K')], listed
+assert [gap for _, _, gap, kind, _ in listed if kind == 'R'] == [0, 1000, 0, 1000], listed
+assert listed[3][1] == 10000 and listed[3][2] is None and listed[3][4] == 'spmv_kernel', listed[3]
+assert [kind for _, _, _, kind, _ in trace_summary.calls(rows, 1, 0)] == ['R', 'R', 'R']  # phase 2 alone
+for k in (2, -1):  # no such segment: a clear error, not another segment
+    try:
+        trace_summary.calls(rows, 0, k)
+        raise AssertionError(f'segment {k} accepted')
+    except ValueError as e:
+        assert 'segments 0 to 1' in str(e), e
 print('trace_summary: ok')
