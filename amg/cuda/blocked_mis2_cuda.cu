@@ -106,9 +106,9 @@ __global__ void intervals_kernel(index_t n, index_t b, const offset_t* __restric
 
 // The period rule over one value per row (row_period: the reach; plane
 // lines: the reach within half a period), as in amg/blocked_mis2.cpp:
-// out[1] = the largest value (out[0] = 1 where a row raises the value's
-// flag), then out[2] = the least value above half of out[1] (out[1] itself
-// where none is below it), with one read at the end.
+// period_rule returns {1 where a row raises the value's flag, the largest
+// value, the least value above half of it (the largest itself where none is
+// below it)}, from two kernels and one read at the end.
 struct RowReach {  // last column - row, at least 0 (sorted rows)
   const offset_t* rp;
   const index_t* ci;
