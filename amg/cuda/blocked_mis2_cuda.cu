@@ -555,9 +555,10 @@ __global__ void __launch_bounds__(kMaxLineWarps * 32, 1) visit_kernel(int n, int
     }
     // In a wavefront, the other lines may go on as soon as the nodes they
     // depend on are decided: the first undecided node is published after every
-    // test of the window, not only at its end (a lone warp publishes nothing).
+    // test of the window, not only at its end (a lone warp publishes nothing;
+    // a window with no candidate left is published by its end, just below).
     const auto progress = [&](unsigned candidates) {
-      if (walkers == 1) return;
+      if (walkers == 1 || candidates == 0) return;
       const int first = min(now_w.base + (candidates ? __ffs(candidates) - 1 : 32), now_w.stop);
       __threadfence_block();  // the covers so far, before the progress that announces them
       if (lane == 0) done[warp] = first - begin;
