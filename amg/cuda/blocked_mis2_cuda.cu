@@ -39,6 +39,26 @@ using saga::cuda::kThreads;
 constexpr unsigned kAll = 0xffffffffu;
 constexpr int kStage = 4096;  // columns of a window staged in shared memory (more: read from global memory)
 
+// The largest of every thread's v (at least 0) and whether any thread's flag
+// is set, valid in thread 0 of the CTA (kThreads threads; every thread calls
+// it, once a kernel): one global atomic a CTA instead of one a warp. A warp's
+// atomic on one word, from the 32k warps of a million rows, serialised at the
+// L2: 32 us of level 0's period rule on 2D 5-pt N = 1024 (H100), where the
+// pass itself reads in 8.
+struct CtaMax {
+  unsigned value;
+  bool flag;
+};
+__device__ inline CtaMax cta_max(unsigned v, bool flag) {
+  __shared__ unsigned warp_max[kThreads / 32];
+  flag = __syncthreads_or(flag);
+  v = __reduce_max_sync(kAll, v);
+  if (threadIdx.x % 32 == 0) warp_max[threadIdx.x / 32] = v;
+  __syncthreads();
+  if (threadIdx.x < 32) v = __reduce_max_sync(kAll, threadIdx.x < kThreads / 32 ? warp_max[threadIdx.x] : 0u);
+  return {v, flag};
+}
+
 __global__ void identity_kernel(index_t blocks, std::int32_t* __restrict__ lo, std::int32_t* __restrict__ hi) {
   for (std::int64_t x = saga::cuda::global_thread(); x < blocks; x += saga::cuda::grid_stride())
     lo[x] = hi[x] = static_cast<std::int32_t>(x);
@@ -99,9 +119,11 @@ __global__ void intervals_kernel(index_t n, index_t b, const offset_t* __restric
         if (gm[w]) atomicOr(reach + static_cast<std::int64_t>(bi) * kReachWords + w, gm[w]);
     }
   }
-  for (int d = 16; d > 0; d /= 2) widest = max(widest, __shfl_down_sync(kAll, widest, d));
-  if (threadIdx.x % 32 == 0 && widest > 0) atomicMax(span, widest);
-  if (__any_sync(kAll, far) && threadIdx.x % 32 == 0) span[1] = 1;
+  const CtaMax cta = cta_max(static_cast<unsigned>(widest), far);
+  if (threadIdx.x == 0) {
+    if (cta.value > 0) atomicMax(span, static_cast<std::int32_t>(cta.value));
+    if (cta.flag) span[1] = 1;
+  }
 }
 
 // The period rule over one value per row (row_period: the reach; plane
@@ -142,11 +164,10 @@ __global__ void largest_value_kernel(index_t n, Value value, index_t* out) {
   bool flag = false;
   for (std::int64_t i = saga::cuda::global_thread(); i < n; i += saga::cuda::grid_stride())
     most = max(most, value(i, flag));
-  for (int d = 16; d > 0; d /= 2) most = max(most, __shfl_down_sync(kAll, most, d));
-  const bool any = __any_sync(kAll, flag);
-  if (threadIdx.x % 32 == 0) {
-    if (any) out[0] = 1;
-    if (most > 0) atomicMax(out + 1, most);
+  const CtaMax cta = cta_max(static_cast<unsigned>(most), flag);
+  if (threadIdx.x == 0) {
+    if (cta.flag) out[0] = 1;
+    if (cta.value > 0) atomicMax(out + 1, static_cast<index_t>(cta.value));
   }
 }
 // out[2] = out[1] - (the least value above half of out[1]): a maximum from 0,
@@ -160,8 +181,8 @@ __global__ void least_above_half_kernel(index_t n, Value value, index_t* out) {
     const index_t r = value(i, flag);
     if (2 * static_cast<std::int64_t>(r) > most) mine = min(mine, r);
   }
-  for (int d = 16; d > 0; d /= 2) mine = min(mine, __shfl_down_sync(kAll, mine, d));
-  if (threadIdx.x % 32 == 0 && mine < most) atomicMax(out + 2, most - mine);
+  const CtaMax cta = cta_max(static_cast<unsigned>(most - mine), false);
+  if (threadIdx.x == 0 && cta.value > 0) atomicMax(out + 2, static_cast<index_t>(cta.value));
 }
 template <class Value>
 std::vector<index_t> period_rule(const CsrMatrix& S, Value value) {
@@ -218,21 +239,28 @@ __global__ void line_offsets_kernel(index_t n, int b, int q, int lines, int slot
   int* shi = shared_slots + slots;
   for (int d = threadIdx.x; d < slots; d += blockDim.x) slo[d] = INT_MAX, shi[d] = INT_MIN;
   __syncthreads();
-  const auto line_of = [&](std::int64_t j) { return (j / b) * lines + (j % b) / q; };
+  // In 32 bits (nodes are index_t): four 64-bit divisions an entry took most
+  // of the pass (30 us on 2D 5-pt N = 1024's level 0, H100). Line numbers
+  // are taken modulo 2^32, and the slots (a power of two) modulo fewer bits.
+  const unsigned ub = static_cast<unsigned>(b), uq = static_cast<unsigned>(q), ul = static_cast<unsigned>(lines);
+  const auto line_of = [&](unsigned j) { return (j / ub) * ul + (j % ub) / uq; };
   for (std::int64_t t = saga::cuda::global_thread() - threadIdx.x % 32; t < n; t += saga::cuda::grid_stride()) {
     const std::int64_t i = t + threadIdx.x % 32;
     offset_t r0 = 0, r1 = 0;
-    std::int64_t li = 0;
+    unsigned li = 0;
     int pi = 0;
-    if (i < n) r0 = rp[i], r1 = rp[i + 1], li = line_of(i), pi = static_cast<int>((i % b) % q);
+    if (i < n) {
+      const unsigned ui = static_cast<unsigned>(i);
+      r0 = rp[i], r1 = rp[i + 1], li = line_of(ui), pi = static_cast<int>((ui % ub) % uq);
+    }
     const int len = static_cast<int>(r1 - r0);
     const int most = static_cast<int>(__reduce_max_sync(kAll, static_cast<unsigned>(len)));
     for (int a = 0; a < most; ++a) {
       int key = -1, p = 0;
       if (a < len) {
-        const std::int64_t c = ci[r0 + a];
-        key = static_cast<int>((line_of(c) - li) & (slots - 1));
-        p = static_cast<int>((c % b) % q) - pi;
+        const unsigned c = static_cast<unsigned>(ci[r0 + a]);
+        key = static_cast<int>((line_of(c) - li) & static_cast<unsigned>(slots - 1));
+        p = static_cast<int>((c % ub) % uq) - pi;
       }
       const unsigned same = __match_any_sync(kAll, key);
       const int mn = __reduce_min_sync(same, p), mx = __reduce_max_sync(same, p);

@@ -48,12 +48,16 @@ __global__ void dot_partial(const double* x, const double* y, std::int64_t n, do
   for (std::int64_t i = global_thread(); i < n; i += grid_stride()) s += x[i] * y[i];
   write_block_partial(s, partial);
 }
-// *bad = 1 where some entry fails `ok` (an idempotent store: the same flag in any order).
+// *bad = 1 where some entry fails `ok` (an idempotent store: the same flag in
+// any order), one store a CTA: a store a failing entry, where most fail (a
+// coarse matrix's values tested for exactness in single precision), queued
+// at the L2 on one word: 20 us for 1.6M values on the H100, a 4 us read.
 template <class Ok>
 __global__ void flag_failing_kernel(const double* x, std::int64_t n, Ok ok, int* bad) {
   wait_for_prior_grid();
-  for (std::int64_t i = global_thread(); i < n; i += grid_stride())
-    if (!ok(x[i])) *bad = 1;
+  bool failed = false;
+  for (std::int64_t i = global_thread(); i < n; i += grid_stride()) failed |= !ok(x[i]);
+  if (__syncthreads_or(failed) && threadIdx.x == 0) *bad = 1;
 }
 // A grid-stride kernel over n elements, launched dependent (launch.cuh).
 template <class... Params, class... Args>
