@@ -6,6 +6,7 @@
 #include "amg/functors.hpp"
 #include "amg/lexicographic_mis2.hpp"
 #include "amg/mis2.hpp"
+#include "core/device.hpp"
 #include "core/dispatch.hpp"
 #include "core/log.hpp"
 #include "core/parallel_for.hpp"
@@ -47,12 +48,29 @@ double host_visit_seconds(const CsrMatrix& S) {
 }
 
 namespace {
-// S's pattern on the host (rows and columns; the values are left
-// uninitialised: the shape, the schedule and the visit read none).
-CsrMatrix host_pattern(const CsrMatrix& S) {
-  return CsrMatrix(S.rows(), S.cols(), S.row_ptr().to(Space::host, "strength graph rows (host copy)"),
-                   S.col().to(Space::host, "strength graph columns (host copy)"),
-                   Array<float>(static_cast<std::size_t>(S.nnz()), Space::host, "unused values"));
+// A device S's pattern on the host (rows and columns; the values are left
+// uninitialised: the shape, the schedule and the visit read none) and room
+// for the visit's member flags, in the thread's page-locked staging buffer
+// (device::host_staging: one DMA each way, not the driver's staging through
+// pageable memory). Views: valid until the thread's next use of the buffer.
+struct HostPattern {
+  CsrMatrix S;
+  Array<std::int32_t> in;
+};
+HostPattern host_pattern(const CsrMatrix& S) {
+  const auto aligned = [](std::size_t b) { return (b + 255) / 256 * 256; };
+  const std::size_t n = static_cast<std::size_t>(S.rows()), nnz = static_cast<std::size_t>(S.nnz());
+  const std::size_t rows_bytes = (n + 1) * sizeof(offset_t), cols_bytes = nnz * sizeof(index_t);
+  char* buffer =
+      static_cast<char*>(device::host_staging(aligned(rows_bytes) + aligned(cols_bytes) + n * sizeof(std::int32_t)));
+  auto* rp = reinterpret_cast<offset_t*>(buffer);
+  auto* ci = reinterpret_cast<index_t*>(buffer + aligned(rows_bytes));
+  auto* in = reinterpret_cast<std::int32_t*>(buffer + aligned(rows_bytes) + aligned(cols_bytes));
+  device::copy(rp, S.row_ptr().data(), rows_bytes, device::Copy::device_to_host);
+  device::copy(ci, S.col().data(), cols_bytes, device::Copy::device_to_host);
+  return {CsrMatrix(S.rows(), S.cols(), Array<offset_t>::view(rp, n + 1, Space::host),
+                    Array<index_t>::view(ci, nnz, Space::host), Array<float>(nnz, Space::host, "unused values")),
+          Array<std::int32_t>::view(in, n, Space::host)};
 }
 }  // namespace
 
@@ -68,9 +86,9 @@ Aggregates aggregate_blocked_greedy(const CsrMatrix& S, std::uint32_t seed, cons
   // schedule's passes are a handful of launches and reads of a few bytes each
   // on the GPU, microseconds on the host; its pattern goes over at once.
   const bool tiny = S.space() == Space::device && p.host_visit && BlockedGreedyParams::tiny_level(S);
-  CsrMatrix pattern;
+  HostPattern pattern;
   if (tiny) pattern = host_pattern(S);
-  const CsrMatrix& G = tiny ? pattern : S;
+  const CsrMatrix& G = tiny ? pattern.S : S;
   const BlockShape shape = block_shape_for(G, p.min_block_size(where, G.rows()), p.align,
                                            BlockedGreedyParams::kMaxBlockSize, p.star_block_size);
   BlockSchedule schedule = block_schedule(G, shape.size, p.max_colours);
@@ -103,8 +121,14 @@ Aggregates aggregate_blocked_greedy(const CsrMatrix& S, std::uint32_t seed, cons
            schedule.blocks, schedule.block_size, schedule.colours(), S.nnz(), 1e3 * estimate,
            on_host ? std::string("visited on the host") : fmt::format("lines of {}", schedule.line));
   if (on_host && !tiny) pattern = host_pattern(S);
-  Array<std::int32_t> roots = on_host ? blocked_mis2(pattern, schedule).to(Space::device, "MIS-2 members")
-                                      : blocked_mis2(S, schedule);
+  Array<std::int32_t> roots;
+  if (on_host) {
+    blocked_mis2(pattern.S, schedule, pattern.in);
+    roots = pattern.in.to(Space::device, "MIS-2 members");
+    device::synchronize();  // the copy from the staging buffer has read it (another stream may use it next)
+  } else {
+    roots = blocked_mis2(S, schedule);
+  }
   Aggregates a = aggregate_from_roots(S, std::move(roots), p.mis2.options());
   a.block_colours = schedule.colours();
   return a;

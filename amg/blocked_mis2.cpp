@@ -373,15 +373,21 @@ BlockSchedule block_schedule(const CsrMatrix& S, index_t block_size, int max_col
   return schedule_of(colour_of, colours, S.rows(), block_size, span, max_serial);
 }
 
-Array<std::int32_t> blocked_mis2(const CsrMatrix& S, const BlockSchedule& schedule) {
+void blocked_mis2(const CsrMatrix& S, const BlockSchedule& schedule, Array<std::int32_t>& in) {
   SAGA_REQUIRE(schedule.fits() && schedule.blocks == block_count(S.rows(), schedule.block_size),
                "blocked MIS-2 given a schedule of {} blocks of {} for {} nodes{}{}", schedule.blocks,
                schedule.block_size, S.rows(), schedule.fits() ? "" : " that does not fit: ", schedule.unfit);
-  Array<std::int32_t> in(S.rows(), S.space(), "MIS-2 members");
+  SAGA_REQUIRE(in.size() == static_cast<std::size_t>(S.rows()) && in.space() == S.space(),
+               "blocked MIS-2 of {} nodes given {} member flags, or flags in another space", S.rows(), in.size());
   if (S.space() == Space::host)
     host_visit(S, schedule, in);
   else
     SAGA_DEVICE_CALL(cuda::blocked_mis2(S, schedule, in));
+}
+
+Array<std::int32_t> blocked_mis2(const CsrMatrix& S, const BlockSchedule& schedule) {
+  Array<std::int32_t> in(S.rows(), S.space(), "MIS-2 members");
+  blocked_mis2(S, schedule, in);
   return in;
 }
 

@@ -125,6 +125,8 @@ BlockSchedule block_schedule(const CsrMatrix& S, index_t block_size, int max_col
 
 // 1 for members, 0 otherwise, by the visit the complete schedule gives.
 Array<std::int32_t> blocked_mis2(const CsrMatrix& S, const BlockSchedule& schedule);
+// The same into `in` (S.rows() entries in S's space).
+void blocked_mis2(const CsrMatrix& S, const BlockSchedule& schedule, Array<std::int32_t>& in);
 
 namespace cuda {
 index_t row_period(const CsrMatrix& S);

@@ -311,6 +311,41 @@ void copy(void* dst, const void* src, std::size_t bytes, Copy kind) {
   if (kind == Copy::device_to_host) SAGA_CUDA(cudaStreamSynchronize(st));
 }
 
+namespace {
+struct ThreadStaging {
+  void* p = nullptr;
+  std::size_t bytes = 0;
+  bool pinned = false;
+  ~ThreadStaging() { release(); }  // a thread's ends before the runtime's teardown (static storage)
+  void release() {
+    if (p && pinned)
+      cudaFreeHost(p);  // never throws from a destructor
+    else
+      std::free(p);
+    p = nullptr;
+    bytes = 0;
+  }
+};
+}  // namespace
+
+void* host_staging(std::size_t bytes) {
+  thread_local ThreadStaging s;
+  if (bytes <= s.bytes && s.p) return s.p;
+  s.release();
+  constexpr std::size_t kGrain = std::size_t(1) << 20;  // page-locking costs per call: grow by whole MiB
+  const std::size_t want = (std::max<std::size_t>(bytes, 1) + kGrain - 1) / kGrain * kGrain;
+  if (cudaMallocHost(&s.p, want) == cudaSuccess) {
+    s.pinned = true;
+  } else {
+    cudaGetLastError();
+    s.pinned = false;
+    s.p = std::malloc(want);
+    if (!s.p) throw Error(fmt::format("host out of memory allocating a staging buffer ({} bytes)", want));
+  }
+  s.bytes = want;
+  return s.p;
+}
+
 void zero(void* p, std::size_t bytes) {
   if (bytes) SAGA_CUDA(cudaMemsetAsync(p, 0, bytes, stream()));
 }

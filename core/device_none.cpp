@@ -27,6 +27,7 @@ void* current_stream() { return nullptr; }
 void* allocate(std::size_t, const char*) { unavailable(); }
 void release(void*, void*) {}
 void copy(void*, const void*, std::size_t, Copy) { unavailable(); }
+void* host_staging(std::size_t) { unavailable(); }
 void zero(void*, std::size_t) { unavailable(); }
 void synchronize() {}
 void release_cached_memory() {}

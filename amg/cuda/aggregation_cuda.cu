@@ -46,14 +46,8 @@ __device__ int chunk_count(Chunk c, Flag flag, int* shared_total) {
 // nodes of the chunk; counts[] holds every block's count (grid-synchronised).
 template <class Flag, class Number>
 __device__ void chunk_number(Chunk c, const int* counts, int first, Flag flag, Number number,
-                             typename BlockScan::TempStorage& scan, int* shared_base) {
-  if (threadIdx.x == 0) {
-    int base = first;
-    for (unsigned b = 0; b < blockIdx.x; ++b) base += counts[b];
-    *shared_base = base;
-  }
-  __syncthreads();
-  int base = *shared_base;
+                             typename BlockScan::TempStorage& scan) {
+  int base = first + saga::cuda::cta_sum(counts, blockIdx.x);
   for (long long t0 = c.begin; t0 < c.end; t0 += kThreads) {
     const long long i = t0 + threadIdx.x;
     const int f = i < c.end ? flag(i) : 0;
@@ -71,7 +65,7 @@ __global__ __launch_bounds__(kThreads) void join_kernel(index_t n, long long chu
                                                          int* counts, int* out) {
   cg::grid_group grid = cg::this_grid();
   __shared__ typename BlockScan::TempStorage scan;
-  __shared__ int shared_total, shared_base;
+  __shared__ int shared_total;
   const Chunk c = chunk_of(n, chunk);
   const amg_functors::DropIsolatedRoots drop{rp, ci, in_set};
   for (long long i = c.begin + threadIdx.x; i < c.end; i += kThreads) drop(i);
@@ -81,9 +75,8 @@ __global__ __launch_bounds__(kThreads) void join_kernel(index_t n, long long chu
   if (threadIdx.x == 0) counts[blockIdx.x] = my_roots;
   grid.sync();
   for (long long i = c.begin + threadIdx.x; i < c.end; i += kThreads) roots[i] = -1;
-  chunk_number(c, counts, 0, is_root, [&](long long i, int k) { roots[i] = k; }, scan, &shared_base);
-  int aggregates = 0;  // every thread: the roots' total, the first leftover's number
-  for (unsigned b = 0; b < gridDim.x; ++b) aggregates += counts[b];
+  chunk_number(c, counts, 0, is_root, [&](long long i, int k) { roots[i] = k; }, scan);
+  const int aggregates = saga::cuda::cta_sum(counts, gridDim.x);  // the roots' total, the first leftover's number
   grid.sync();
   // Pass 1 (neighbours of roots), pass 2 (neighbours of pass-1 nodes, back into roots).
   const amg_functors::JoinStrongest first{rp, ci, v, roots, pass1, unassigned};
@@ -96,23 +89,22 @@ __global__ __launch_bounds__(kThreads) void join_kernel(index_t n, long long chu
   const int my_left = chunk_count(c, left_over, &shared_total);
   if (threadIdx.x == 0) counts[gridDim.x + blockIdx.x] = my_left;
   grid.sync();
-  if (threadIdx.x == 0 && blockIdx.x == 0) {
-    int left = 0;
-    for (unsigned b = 0; b < gridDim.x; ++b) left += counts[gridDim.x + b];
-    out[0] = aggregates;
-    out[1] = left;
+  if (blockIdx.x == 0) {  // the whole CTA (cta_sum)
+    const int left = saga::cuda::cta_sum(counts + gridDim.x, gridDim.x);
+    if (threadIdx.x == 0) {
+      out[0] = aggregates;
+      out[1] = left;
+    }
   }
-  chunk_number(c, counts + gridDim.x, aggregates, left_over, [&](long long i, int k) { roots[i] = k; }, scan,
-               &shared_base);
+  chunk_number(c, counts + gridDim.x, aggregates, left_over, [&](long long i, int k) { roots[i] = k; }, scan);
   // Nodes left unaggregated (-1), counted per block into counts[2 grid + b].
   const auto unaggregated = [&](long long i) { return static_cast<int>(roots[i] < 0); };
   const int my_out = chunk_count(c, unaggregated, &shared_total);
   if (threadIdx.x == 0) counts[2 * gridDim.x + blockIdx.x] = my_out;
   grid.sync();
-  if (threadIdx.x == 0 && blockIdx.x == 0) {
-    int total = 0;
-    for (unsigned b = 0; b < gridDim.x; ++b) total += counts[2 * gridDim.x + b];
-    out[2] = total;
+  if (blockIdx.x == 0) {
+    const int total = saga::cuda::cta_sum(counts + 2 * gridDim.x, gridDim.x);
+    if (threadIdx.x == 0) out[2] = total;
   }
 }
 }  // namespace

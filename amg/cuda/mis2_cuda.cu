@@ -73,7 +73,7 @@ __global__ __launch_bounds__(kThreads) void mis2_rounds_kernel(amg_functors::Mis
                                                                 const index_t* long_rows, const int* long_count,
                                                                 int max_rounds, int* counts, int* out_rounds) {
   cg::grid_group grid = cg::this_grid();
-  __shared__ int block_left, total;
+  __shared__ int block_left;
   const long long tid = static_cast<long long>(blockIdx.x) * kThreads + threadIdx.x;
   const long long stride = static_cast<long long>(gridDim.x) * kThreads;
   const long long warp = tid / 32, warps = stride / 32;
@@ -100,12 +100,8 @@ __global__ __launch_bounds__(kThreads) void mis2_rounds_kernel(amg_functors::Mis
     __syncthreads();
     if (threadIdx.x == 0) counts[(round & 1) * gridDim.x + blockIdx.x] = block_left;
     grid.sync();
-    if (threadIdx.x == 0) {  // every block sums the same counts (this round's half of the array)
-      int t = 0;
-      for (unsigned b = 0; b < gridDim.x; ++b) t += counts[(round & 1) * gridDim.x + b];
-      total = t;
-    }
-    __syncthreads();
+    // every block sums the same counts (this round's half of the array)
+    const int total = saga::cuda::cta_sum(counts + (round & 1) * gridDim.x, gridDim.x);
     if (total == 0 || round >= max_rounds) break;
   }
   if (tid == 0) *out_rounds = round;
