@@ -89,10 +89,10 @@ Aggregates aggregate_blocked_greedy(const CsrMatrix& S, std::uint32_t seed, cons
   HostPattern pattern;
   if (tiny) pattern = host_pattern(S);
   const CsrMatrix& G = tiny ? pattern.S : S;
-  const BlockShape shape = block_shape_for(G, p.min_block_size(where, G.rows()), p.align,
-                                           BlockedGreedyParams::kMaxBlockSize, p.star_block_size);
-  BlockSchedule schedule = block_schedule(G, shape.size, p.max_colours);
-  schedule.line = shape.line;
+  ShapedSchedule shaped = shaped_block_schedule(G, p.min_block_size(where, G.rows()), p.align,
+                                                BlockedGreedyParams::kMaxBlockSize, p.star_block_size, p.max_colours);
+  BlockSchedule schedule = std::move(shaped.schedule);
+  schedule.line = shaped.shape.line;
   schedule.line_warps = p.line_warps;
   if (!schedule.fits()) {  // no parallel blocks: MIS-2 rounds (block_colours stays 0 in the report)
     log_info("blocked aggregation: {}; roots from MIS-2 rounds", schedule.unfit);

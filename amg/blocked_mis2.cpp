@@ -1,5 +1,7 @@
 #include "amg/blocked_mis2.hpp"
 
+#include <omp.h>
+
 #include <algorithm>
 #include <cstring>
 
@@ -214,21 +216,44 @@ index_t least_above_half_of_largest(index_t n, Value value) {
   return least;
 }
 
+// The blocks of a colour on the host's threads where a colour's share of the
+// entries is at least this many (fewer: one thread, no fork). Two blocks of a
+// colour touch disjoint flags (the colouring), so the set is the sequential
+// one whatever the threads do. A device level visited on the host (2D 5-pt
+// N = 1024's level 2: 175k entries, 3 blocks a colour) waited 160 us on one
+// thread of the H100 machine.
+constexpr std::int64_t kParallelColourEntries = 1 << 15;
+
 void host_visit(const CsrMatrix& S, const BlockSchedule& sched, Array<std::int32_t>& in) {
   const offset_t* rp = S.row_ptr().data();
   const index_t* ci = S.col().data();
   const index_t n = S.rows();
-  std::vector<unsigned char> covered(static_cast<std::size_t>(n), 0);
-  std::fill(in.data(), in.data() + n, 0);
-  for (index_t x : sched.order) {
+  std::int32_t* member = in.data();
+  std::vector<unsigned char> covered_flags(static_cast<std::size_t>(n), 0);
+  unsigned char* covered = covered_flags.data();
+  std::fill(member, member + n, 0);
+  const auto visit_block = [&](index_t x) {
     const index_t end = std::min<std::int64_t>(n, static_cast<std::int64_t>(x + 1) * sched.block_size);
     for (index_t i = x * sched.block_size; i < end; ++i) {
       bool free = !covered[i];
       for (offset_t a = rp[i]; a < rp[i + 1] && free; ++a) free = !covered[ci[a]];
       if (!free) continue;
-      in[i] = 1;
+      member[i] = 1;
       covered[i] = 1;
       for (offset_t a = rp[i]; a < rp[i + 1]; ++a) covered[ci[a]] = 1;
+    }
+  };
+  const int threads = omp_get_max_threads();
+  for (int c = 0; c < sched.colours(); ++c) {
+    const index_t first = sched.colour_start[c], last = sched.colour_start[c + 1];
+    const index_t blocks = last - first;
+    const std::int64_t entries = static_cast<std::int64_t>(blocks) * sched.block_size * S.nnz() / std::max<index_t>(n, 1);
+    const int team = static_cast<int>(std::min<std::int64_t>(threads, blocks));
+    if (team > 1 && entries >= kParallelColourEntries) {
+#pragma omp parallel for schedule(static, 1) num_threads(team)
+      for (index_t k = first; k < last; ++k) visit_block(sched.order[k]);
+    } else {
+      for (index_t k = first; k < last; ++k) visit_block(sched.order[k]);
     }
   }
 }
@@ -290,38 +315,51 @@ index_t star_line(const CsrMatrix& S, index_t period) { return plane_lines(S, pe
 index_t plane_line(const CsrMatrix& S, index_t period) { return plane_lines(S, period)[1]; }
 
 BlockShape block_shape_for(const CsrMatrix& S, index_t min_size, int align, index_t max_size, index_t star_size) {
-  BlockShape shape{min_size, 0};
+  std::int64_t period = 0;
+  std::array<index_t, 2> lines{0, 0};
   if (align > 0) {
-    const std::int64_t period = row_period(S);
-    std::int64_t unit = 0, line = 0;
-    if (period >= min_size) {  // a plane: whole lines where the stencil is a star, else whole planes
-      const std::array<index_t, 2> lines = plane_lines(S, static_cast<index_t>(period));
-      line = lines[1];
-      if (star_size > 0 && lines[0] >= 32 && 2 * std::int64_t(align) * lines[0] <= period) {
-        unit = std::int64_t(align) * lines[0];
-        line = lines[0];
-        min_size = star_size;
-      }
-    }
-    // Else one period where it alone holds min_size nodes (a plane in 3D); else
-    // a multiple of `align` periods (several grid lines in 2D).
-    if (unit == 0) {
-      unit = period >= min_size ? period : std::int64_t(align) * period;
-      if (period < min_size) line = period;
-    }
-    if (unit > 0) {
-      shape.size = static_cast<index_t>(std::min<std::int64_t>(max_size, (min_size + unit - 1) / unit * unit));
-      shape.line = static_cast<index_t>(line);
-    }
+    period = row_period(S);
+    if (period >= min_size) lines = plane_lines(S, static_cast<index_t>(period));
   }
-  shape.size = std::min(shape.size, max_size);
-  if (shape.line >= shape.size || shape.line < 32) shape.line = 0;  // lines of a window at least
-  return shape;
+  return block_shape_of(period, lines[0], lines[1], min_size, align, max_size, star_size);
 }
 
 index_t block_size_for(const CsrMatrix& S, index_t min_size, int align, index_t max_size, index_t star_size) {
   return block_shape_for(S, min_size, align, max_size, star_size).size;
 }
+
+namespace {
+// The schedule from the blocks' intervals (lo, hi) and, with `masks`, their
+// reach masks: what block_schedule does once it has them.
+BlockSchedule schedule_from_intervals(index_t n, index_t block_size, index_t blocks, index_t span, bool masks,
+                                      std::vector<std::int32_t>& lo, std::vector<std::int32_t>& hi,
+                                      const std::vector<ReachMask>& reach, int max_colours, std::int64_t max_serial) {
+  const auto unfit = [&](std::string why) {
+    BlockSchedule s;
+    s.block_size = block_size;
+    s.blocks = blocks;
+    s.span = span;
+    s.unfit = std::move(why);
+    return s;
+  };
+  if (block_size + 2 * std::int64_t(span) + 64 > kMaxBlockFlagBits)
+    return unfit(fmt::format("a block of {} nodes and the span {} on both sides need more than the {} flag bits a "
+                             "CTA holds",
+                             block_size, span, kMaxBlockFlagBits));
+  std::vector<std::int32_t> colour_of;
+  int colours = 0;
+  bool coloured = false;
+  if (masks) {
+    coloured = colour_block_graph(reach, max_colours, colour_of, colours);
+  } else {
+    close_hulls(lo, hi);
+    coloured = colour_intervals(lo, hi, max_colours, colour_of, colours);
+  }
+  if (!coloured)
+    return unfit(fmt::format("{} blocks of {} nodes need more than {} colours", blocks, block_size, max_colours));
+  return schedule_of(colour_of, colours, n, block_size, span, max_serial);
+}
+}  // namespace
 
 BlockSchedule block_schedule(const CsrMatrix& S, index_t block_size, int max_colours, std::int64_t max_serial) {
   SAGA_REQUIRE(S.rows() == S.cols(), "MIS-2 of a non-square {}x{} graph", S.rows(), S.cols());
@@ -347,30 +385,48 @@ BlockSchedule block_schedule(const CsrMatrix& S, index_t block_size, int max_col
     if (masks && blocks > 0)
       std::memcpy(reach.data(), h.data() + W::reach(blocks), sizeof(std::uint32_t) * blocks * kReachWords);
   }
-  const auto unfit = [&](std::string why) {
-    BlockSchedule s;
-    s.block_size = block_size;
-    s.blocks = blocks;
-    s.span = span;
-    s.unfit = std::move(why);
-    return s;
-  };
-  if (block_size + 2 * std::int64_t(span) + 64 > kMaxBlockFlagBits)
-    return unfit(fmt::format("a block of {} nodes and the span {} on both sides need more than the {} flag bits a "
-                             "CTA holds",
-                             block_size, span, kMaxBlockFlagBits));
-  std::vector<std::int32_t> colour_of;
-  int colours = 0;
-  bool coloured = false;
-  if (masks) {
-    coloured = colour_block_graph(reach, max_colours, colour_of, colours);
-  } else {
-    close_hulls(lo, hi);
-    coloured = colour_intervals(lo, hi, max_colours, colour_of, colours);
+  return schedule_from_intervals(S.rows(), block_size, blocks, span, masks, lo, hi, reach, max_colours, max_serial);
+}
+
+ShapedSchedule shaped_block_schedule(const CsrMatrix& S, index_t min_size, int align, index_t max_size,
+                                     index_t star_size, int max_colours) {
+  if (S.space() == Space::host || align <= 0) {
+    ShapedSchedule r;
+    r.shape = block_shape_for(S, min_size, align, max_size, star_size);
+    r.schedule = block_schedule(S, r.shape.size, max_colours);
+    return r;
   }
-  if (!coloured)
-    return unfit(fmt::format("{} blocks of {} nodes need more than {} colours", blocks, block_size, max_colours));
-  return schedule_of(colour_of, colours, S.rows(), block_size, span, max_serial);
+  SAGA_REQUIRE(S.rows() == S.cols(), "MIS-2 of a non-square {}x{} graph", S.rows(), S.cols());
+  // The shape's size is at least the least of min_size, star_size (a star's
+  // blocks) and max_size: room for that many blocks' intervals.
+  const index_t least = std::max<index_t>(1, std::min({min_size, star_size > 0 ? star_size : min_size, max_size}));
+  const index_t max_blocks = block_count(S.rows(), least);
+  using W = cuda::BlockIntervalWords;
+  Array<std::uint32_t> words(cuda::ShapeWords::size(max_blocks), Space::device, "block shape, intervals and reach");
+  SAGA_DEVICE_CALL(cuda::shape_and_intervals(S, min_size, align, max_size, star_size, max_blocks, words));
+  const std::vector<std::uint32_t> all = words.to_vector();  // the one read
+  const auto word = [&](int k) { return static_cast<std::int64_t>(static_cast<std::int32_t>(all[k])); };
+  const std::int64_t period = word(1) - word(2);
+  const bool lines = period >= min_size && period >= 2 && S.rows() > 0;
+  const std::int64_t plane = lines ? word(4) - word(5) : 0, star = lines && word(3) == 0 ? plane : 0;
+  ShapedSchedule r;
+  r.shape = block_shape_of(S.rows() > 0 ? period : 0, star, plane, min_size, align, max_size, star_size);
+  SAGA_REQUIRE(word(6) == r.shape.size && word(7) == r.shape.line,
+               "blocked MIS-2: the GPU's block shape ({} nodes, lines of {}) is not the host's rule's ({}, {})",
+               word(6), word(7), r.shape.size, r.shape.line);
+  const index_t blocks = block_count(S.rows(), r.shape.size);
+  const std::uint32_t* h = all.data() + cuda::ShapeWords::kHead;
+  const index_t span = static_cast<index_t>(h[0]);
+  const bool masks = h[1] == 0;
+  std::vector<std::int32_t> lo(blocks), hi(blocks);
+  std::vector<ReachMask> reach(blocks, ReachMask{});
+  std::memcpy(lo.data(), h + W::lo(max_blocks), sizeof(std::int32_t) * blocks);
+  std::memcpy(hi.data(), h + W::hi(max_blocks), sizeof(std::int32_t) * blocks);
+  if (masks && blocks > 0)
+    std::memcpy(reach.data(), h + W::reach(max_blocks), sizeof(std::uint32_t) * blocks * kReachWords);
+  r.schedule = schedule_from_intervals(S.rows(), r.shape.size, blocks, span, masks, lo, hi, reach, max_colours,
+                                       std::numeric_limits<std::int64_t>::max());
+  return r;
 }
 
 void blocked_mis2(const CsrMatrix& S, const BlockSchedule& schedule, Array<std::int32_t>& in) {

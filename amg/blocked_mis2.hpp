@@ -45,6 +45,7 @@
 #include <string>
 #include <vector>
 
+#include "core/hd.hpp"
 #include "sparse/csr.hpp"
 
 namespace saga::amg {
@@ -115,6 +116,40 @@ struct BlockShape {
 };
 BlockShape block_shape_for(const CsrMatrix& S, index_t min_size, int align, index_t max_size, index_t star_size = 0);
 
+// The rule of block_shape_for from S's period (row_period) and, where the
+// period holds min_size nodes, its star and plane lines (star_line,
+// plane_line; else 0): shared by the host and the GPU, which decides the
+// shape without a read (shaped_block_schedule).
+SAGA_HD inline BlockShape block_shape_of(std::int64_t period, std::int64_t star, std::int64_t plane, index_t min_size,
+                                         int align, index_t max_size, index_t star_size) {
+  BlockShape shape{min_size, 0};
+  if (align > 0) {
+    std::int64_t unit = 0, line = 0;
+    if (period >= min_size) {  // a plane: whole lines where the stencil is a star, else whole planes
+      line = plane;
+      if (star_size > 0 && star >= 32 && 2 * std::int64_t(align) * star <= period) {
+        unit = std::int64_t(align) * star;
+        line = star;
+        min_size = star_size;
+      }
+    }
+    // Else one period where it alone holds min_size nodes (a plane in 3D); else
+    // a multiple of `align` periods (several grid lines in 2D).
+    if (unit == 0) {
+      unit = period >= min_size ? period : std::int64_t(align) * period;
+      if (period < min_size) line = period;
+    }
+    if (unit > 0) {
+      const std::int64_t rounded = (min_size + unit - 1) / unit * unit;
+      shape.size = static_cast<index_t>(rounded < max_size ? rounded : max_size);
+      shape.line = static_cast<index_t>(line);
+    }
+  }
+  if (shape.size > max_size) shape.size = max_size;
+  if (shape.line >= shape.size || shape.line < 32) shape.line = 0;  // lines of a window at least
+  return shape;
+}
+
 // The schedule of S's blocks of block_size nodes. It does not fit where a
 // block and the nodes its rows reach exceed kMaxBlockFlagBits, where more
 // than max_colours colours would be needed, or where the colours would decide
@@ -122,6 +157,18 @@ BlockShape block_shape_for(const CsrMatrix& S, index_t min_size, int align, inde
 // a colour run at once, the colours one after another).
 BlockSchedule block_schedule(const CsrMatrix& S, index_t block_size, int max_colours,
                              std::int64_t max_serial = std::numeric_limits<std::int64_t>::max());
+
+// block_shape_for and block_schedule (with its shape's size) at once: on the
+// GPU with align > 0, the period, the lines, the shape and the block
+// intervals are made there and read once (two or three reads of the device
+// otherwise, each a round trip that leaves the GPU idle: ~30 us a level on
+// the H100); the same shape and schedule as the two calls.
+struct ShapedSchedule {
+  BlockShape shape;
+  BlockSchedule schedule;
+};
+ShapedSchedule shaped_block_schedule(const CsrMatrix& S, index_t min_size, int align, index_t max_size,
+                                     index_t star_size, int max_colours);
 
 // 1 for members, 0 otherwise, by the visit the complete schedule gives.
 Array<std::int32_t> blocked_mis2(const CsrMatrix& S, const BlockSchedule& schedule);
@@ -145,6 +192,19 @@ struct BlockIntervalWords {
   static std::size_t reach(index_t blocks) { return 2 + 2 * static_cast<std::size_t>(blocks); }
 };
 void block_intervals(const CsrMatrix& S, index_t block_size, index_t blocks, Array<std::uint32_t>& words);
+// shaped_block_schedule's device part, in one array read back at once:
+// words [0, 3) the period rule over the rows' reach (row_period = [1] - [2]),
+// [3, 6) the one over the reach within half a period (where the period holds
+// min_size nodes: star line = [3] ? 0 : [4] - [5], plane line = [4] - [5];
+// else zeros), [6] the shape's size and [7] its line, then from kHead on
+// BlockIntervalWords for max_blocks blocks (blocks past the shape's count
+// untouched: lo = hi = 0, no reach).
+struct ShapeWords {
+  static constexpr std::size_t kHead = 8;
+  static std::size_t size(index_t max_blocks) { return kHead + BlockIntervalWords::size(max_blocks); }
+};
+void shape_and_intervals(const CsrMatrix& S, index_t min_size, int align, index_t max_size, index_t star_size,
+                         index_t max_blocks, Array<std::uint32_t>& words);
 void blocked_mis2(const CsrMatrix& S, const BlockSchedule& schedule, Array<std::int32_t>& in_set);
 }  // namespace cuda
 

@@ -59,7 +59,11 @@ __device__ inline CtaMax cta_max(unsigned v, bool flag) {
   return {v, flag};
 }
 
-__global__ void identity_kernel(index_t blocks, std::int32_t* __restrict__ lo, std::int32_t* __restrict__ hi) {
+// With size_at, the blocks are those of *size_at nodes (at most `blocks`):
+// the shape decided on the device (shape_and_intervals).
+__global__ void identity_kernel(index_t blocks, std::int32_t* __restrict__ lo, std::int32_t* __restrict__ hi,
+                                index_t n = 0, const index_t* size_at = nullptr) {
+  if (size_at) blocks = min(blocks, n == 0 ? 0 : (n - 1) / *size_at + 1);
   for (std::int64_t x = saga::cuda::global_thread(); x < blocks; x += saga::cuda::grid_stride())
     lo[x] = hi[x] = static_cast<std::int32_t>(x);
 }
@@ -72,7 +76,9 @@ __global__ void identity_kernel(index_t blocks, std::int32_t* __restrict__ lo, s
 // same words). Minima, maxima and ORs: the same result in any order.
 // span[1] = 1 where some row reaches further than kReach blocks.
 __global__ void intervals_kernel(index_t n, index_t b, const offset_t* __restrict__ rp, const index_t* __restrict__ ci,
-                                 std::int32_t* lo, std::int32_t* hi, std::uint32_t* reach, std::int32_t* span) {
+                                 std::int32_t* lo, std::int32_t* hi, std::uint32_t* reach, std::int32_t* span,
+                                 const index_t* size_at = nullptr) {
+  if (size_at) b = *size_at;  // the shape decided on the device (shape_and_intervals)
   std::int32_t widest = 0;
   bool far = false;
   const std::int64_t stride = saga::cuda::grid_stride();
@@ -158,6 +164,22 @@ struct ReachWithinHalf {  // the largest forward reach within half a period; fla
     return reach;
   }
 };
+// ReachWithinHalf of the period the row period rule left at rule[0, 3) (its
+// largest value minus rule[2]), where that period holds min_size nodes (and
+// at least 2); else 0 for every row, without reading them: plane_lines as
+// block_shape_for calls it, with the period never read back.
+struct ReachWithinHalfOfPeriod {
+  const offset_t* rp;
+  const index_t* ci;
+  const index_t* rule;
+  index_t min_size;
+  __device__ index_t operator()(std::int64_t i, bool& not_star) const {
+    const index_t period = rule[1] - rule[2];
+    if (period < min_size || period < 2) return 0;
+    return ReachWithinHalf{rp, ci, period / 2}(i, not_star);
+  }
+};
+
 template <class Value>
 __global__ void largest_value_kernel(index_t n, Value value, index_t* out) {
   index_t most = 0;
@@ -184,15 +206,33 @@ __global__ void least_above_half_kernel(index_t n, Value value, index_t* out) {
   const CtaMax cta = cta_max(static_cast<unsigned>(most - mine), false);
   if (threadIdx.x == 0 && cta.value > 0) atomicMax(out + 2, static_cast<index_t>(cta.value));
 }
+// One thread: block_shape_for's rule (block_shape_of) from the two period
+// rules at w[0, 6), into w[6] (size) and w[7] (line).
+__global__ void shape_kernel(index_t n, index_t min_size, int align, index_t max_size, index_t star_size,
+                             index_t* w) {
+  const std::int64_t period = n > 0 ? static_cast<std::int64_t>(w[1]) - w[2] : 0;
+  const bool lines = period >= min_size && period >= 2;
+  const std::int64_t plane = lines ? static_cast<std::int64_t>(w[4]) - w[5] : 0, star = lines && w[3] == 0 ? plane : 0;
+  const BlockShape shape = block_shape_of(period, star, plane, min_size, align, max_size, star_size);
+  w[6] = shape.size;
+  w[7] = shape.line;
+}
+
+// The two kernels of a period rule into out[0, 3) (no read).
+template <class Value>
+void launch_period_rule(index_t n, Value value, index_t* out, cudaStream_t stream) {
+  const unsigned grid = saga::cuda::grid_capped(n);
+  largest_value_kernel<<<grid, kThreads, 0, stream>>>(n, value, out);
+  SAGA_CUDA_LAUNCH("period rule: largest value");
+  least_above_half_kernel<<<grid, kThreads, 0, stream>>>(n, value, out);
+  SAGA_CUDA_LAUNCH("period rule: least value above half");
+}
+
 template <class Value>
 std::vector<index_t> period_rule(const CsrMatrix& S, Value value) {
   const cudaStream_t stream = device_stream();
   Array<index_t> out = Array<index_t>::zeros(3, Space::device, "period rule");
-  const unsigned grid = saga::cuda::grid_capped(S.rows());
-  largest_value_kernel<<<grid, kThreads, 0, stream>>>(S.rows(), value, out.data());
-  SAGA_CUDA_LAUNCH("period rule: largest value");
-  least_above_half_kernel<<<grid, kThreads, 0, stream>>>(S.rows(), value, out.data());
-  SAGA_CUDA_LAUNCH("period rule: least value above half");
+  launch_period_rule(S.rows(), value, out.data(), stream);
   std::vector<index_t> r = out.to_vector();
   r[2] = r[1] - r[2];
   return r;
@@ -639,6 +679,34 @@ void block_intervals(const CsrMatrix& S, index_t block_size, index_t blocks, Arr
   SAGA_CUDA_LAUNCH("blocked MIS-2 intervals (identity)");
   intervals_kernel<<<saga::cuda::grid_capped(S.rows()), kThreads, 0, stream>>>(
       S.rows(), block_size, S.row_ptr().data(), S.col().data(), lo, hi, reach, span);
+  SAGA_CUDA_LAUNCH("blocked MIS-2 intervals");
+}
+
+void shape_and_intervals(const CsrMatrix& S, index_t min_size, int align, index_t max_size, index_t star_size,
+                         index_t max_blocks, Array<std::uint32_t>& words) {
+  using W = BlockIntervalWords;
+  SAGA_REQUIRE(words.size() == ShapeWords::size(max_blocks), "block shape and intervals: {} words for {} blocks",
+               words.size(), max_blocks);
+  SAGA_REQUIRE(min_size > 0 && max_size > 0 && align > 0, "block shape: sizes {} and {}, align {}", min_size,
+               max_size, align);
+  const cudaStream_t stream = device_stream();
+  SAGA_CUDA(cudaMemsetAsync(words.data(), 0, words.size() * sizeof(std::uint32_t), stream));
+  const index_t n = S.rows();
+  const offset_t* rp = S.row_ptr().data();
+  const index_t* ci = S.col().data();
+  auto* w = reinterpret_cast<index_t*>(words.data());
+  launch_period_rule(n, RowReach{rp, ci}, w, stream);
+  launch_period_rule(n, ReachWithinHalfOfPeriod{rp, ci, w, min_size}, w + 3, stream);
+  shape_kernel<<<1, 1, 0, stream>>>(n, min_size, align, max_size, star_size, w);
+  SAGA_CUDA_LAUNCH("blocked MIS-2 block shape");
+  if (max_blocks == 0) return;
+  auto* span = reinterpret_cast<std::int32_t*>(words.data() + ShapeWords::kHead);
+  std::int32_t* lo = span + W::lo(max_blocks);
+  std::int32_t* hi = span + W::hi(max_blocks);
+  std::uint32_t* reach = words.data() + ShapeWords::kHead + W::reach(max_blocks);
+  identity_kernel<<<saga::cuda::grid_capped(max_blocks), kThreads, 0, stream>>>(max_blocks, lo, hi, n, w + 6);
+  SAGA_CUDA_LAUNCH("blocked MIS-2 intervals (identity)");
+  intervals_kernel<<<saga::cuda::grid_capped(n), kThreads, 0, stream>>>(n, 1, rp, ci, lo, hi, reach, span, w + 6);
   SAGA_CUDA_LAUNCH("blocked MIS-2 intervals");
 }
 

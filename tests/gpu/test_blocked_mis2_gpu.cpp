@@ -40,6 +40,17 @@ TEST_CASE("GPU blocked MIS-2: period, schedule and members equal the host's, run
     CHECK(amg::star_line(Sd, 2 * period + 7) == amg::star_line(Sh, 2 * period + 7));
     CHECK(amg::plane_line(Sd, period) == amg::plane_line(Sh, period));
     CHECK(amg::plane_line(Sd, 2 * period + 7) == amg::plane_line(Sh, 2 * period + 7));
+    for (index_t min_size : {32, 600, 4096})  // the shape and schedule with one read of the device
+      for (index_t star : {0, 2048}) {
+        const amg::ShapedSchedule h = amg::shaped_block_schedule(Sh, min_size, 2, 1 << 20, star, 4096);
+        const amg::ShapedSchedule d = amg::shaped_block_schedule(Sd, min_size, 2, 1 << 20, star, 4096);
+        CHECK(d.shape.size == h.shape.size);
+        CHECK(d.shape.line == h.shape.line);
+        CHECK(d.schedule.span == h.schedule.span);
+        CHECK(d.schedule.unfit == h.schedule.unfit);
+        CHECK(d.schedule.order == h.schedule.order);
+        CHECK(d.schedule.colour_start == h.schedule.colour_start);
+      }
     for (index_t b : {32, 100, 4096, 40000, 300000, 1 << 20}) {  // 300000: past the default 48 KB of shared memory
       CAPTURE(b);
       const amg::BlockSchedule sh = amg::block_schedule(Sh, b, 4096), sd = amg::block_schedule(Sd, b, 4096);
@@ -75,6 +86,21 @@ TEST_CASE("GPU blocked MIS-2: the wavefront of warps over a block's lines gives 
       const amg::BlockShape shape = amg::block_shape_for(c.S, min_size, 2, 1 << 20, 1024);
       CHECK(amg::block_shape_for(Sd, min_size, 2, 1 << 20, 1024).size == shape.size);
       CHECK(amg::block_shape_for(Sd, min_size, 2, 1 << 20, 1024).line == shape.line);
+      // The shape and the schedule decided on the device with one read: the host's.
+      for (index_t star : {0, 1024})
+        for (int align : {1, 2, 3}) {
+          CAPTURE(star);
+          CAPTURE(align);
+          const amg::ShapedSchedule h = amg::shaped_block_schedule(c.S, min_size, align, 1 << 20, star, 4096);
+          const amg::ShapedSchedule d = amg::shaped_block_schedule(Sd, min_size, align, 1 << 20, star, 4096);
+          CHECK(d.shape.size == h.shape.size);
+          CHECK(d.shape.line == h.shape.line);
+          CHECK(d.schedule.span == h.schedule.span);
+          REQUIRE(d.schedule.fits() == h.schedule.fits());
+          CHECK(d.schedule.unfit == h.schedule.unfit);
+          CHECK(d.schedule.order == h.schedule.order);
+          CHECK(d.schedule.colour_start == h.schedule.colour_start);
+        }
       CAPTURE(shape.size);
       amg::BlockSchedule sh = amg::block_schedule(c.S, shape.size, 4096), sd = amg::block_schedule(Sd, shape.size, 4096);
       REQUIRE(sh.fits());

@@ -210,6 +210,29 @@ TEST_CASE("blocked MIS-2 is the sequential visit in schedule order, a distance-2
   }
 }
 
+TEST_CASE("blocked MIS-2 on the host's threads (colours of many entries): the sequential visit") {
+  // A colour of at least 2^15 entries in several blocks is visited by the
+  // host's threads, a block each (amg/blocked_mis2.cpp): the set must not
+  // depend on it.
+  std::mt19937_64 rng(fresh_seed());
+  std::vector<CsrMatrix> graphs;
+  graphs.push_back(banded_graph(60000, 40, 0.1, rng));
+  graphs.push_back(poisson(Stencil::fd2d_5pt, 300, Space::host));
+  graphs.push_back(poisson(Stencil::fe2d_9pt, 257, Space::host));
+  for (const CsrMatrix& S : graphs) {
+    CAPTURE(S.rows());
+    for (index_t b : {600, 2048}) {
+      CAPTURE(b);
+      const amg::BlockSchedule s = amg::block_schedule(S, b, 4096);
+      REQUIRE(s.fits());
+      REQUIRE(s.colour_start[1] - s.colour_start[0] >= 4);  // several blocks in a colour
+      const std::vector<std::int32_t> in = amg::blocked_mis2(S, s).to_vector();
+      CHECK(in == sequential_visit(S, s));
+      check_distance2_mis(S, in);
+    }
+  }
+}
+
 TEST_CASE("blocked aggregation: colours reported; MIS-2 rounds where the schedule does not fit, with the reason") {
   const CsrMatrix P = poisson(Stencil::fd2d_5pt, 64, Space::host);
   const amg::Aggregates a = amg::aggregate_blocked_greedy(P, 3, amg::BlockedGreedyParams{});
