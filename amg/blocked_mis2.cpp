@@ -216,12 +216,12 @@ index_t least_above_half_of_largest(index_t n, Value value) {
   return least;
 }
 
-// The blocks of a colour on the host's threads where a colour's share of the
-// entries is at least this many (fewer: one thread, no fork). Two blocks of a
-// colour touch disjoint flags (the colouring), so the set is the sequential
-// one whatever the threads do. A device level visited on the host (2D 5-pt
-// N = 1024's level 2: 175k entries, 3 blocks a colour) waited 160 us on one
-// thread of the H100 machine.
+// The blocks of a colour on the host's threads where the colours' mean share
+// of the entries is at least this many (fewer: one thread, no fork). Two
+// blocks of a colour touch disjoint flags (the colouring), so the set is the
+// sequential one whatever the threads do. A device level visited on the host
+// (2D 5-pt N = 1024's level 2: 175k entries, 3 blocks a colour) waited 160 us
+// on one thread of the H100 machine.
 constexpr std::int64_t kParallelColourEntries = 1 << 15;
 
 void host_visit(const CsrMatrix& S, const BlockSchedule& sched, Array<std::int32_t>& in) {
@@ -243,18 +243,17 @@ void host_visit(const CsrMatrix& S, const BlockSchedule& sched, Array<std::int32
       for (offset_t a = rp[i]; a < rp[i + 1]; ++a) covered[ci[a]] = 1;
     }
   };
-  const int threads = omp_get_max_threads();
+  // One team for all colours (each fork wakes the threads), a barrier
+  // between colours.
+  index_t widest = 0;  // the most blocks in a colour
+  for (int c = 0; c < sched.colours(); ++c)
+    widest = std::max(widest, sched.colour_start[c + 1] - sched.colour_start[c]);
+  const int team = static_cast<int>(std::max<std::int64_t>(1, std::min<std::int64_t>(omp_get_max_threads(), widest)));
+  const bool threaded = team > 1 && sched.colours() > 0 && S.nnz() / sched.colours() >= kParallelColourEntries;
+#pragma omp parallel num_threads(team) if (threaded)
   for (int c = 0; c < sched.colours(); ++c) {
-    const index_t first = sched.colour_start[c], last = sched.colour_start[c + 1];
-    const index_t blocks = last - first;
-    const std::int64_t entries = static_cast<std::int64_t>(blocks) * sched.block_size * S.nnz() / std::max<index_t>(n, 1);
-    const int team = static_cast<int>(std::min<std::int64_t>(threads, blocks));
-    if (team > 1 && entries >= kParallelColourEntries) {
-#pragma omp parallel for schedule(static, 1) num_threads(team)
-      for (index_t k = first; k < last; ++k) visit_block(sched.order[k]);
-    } else {
-      for (index_t k = first; k < last; ++k) visit_block(sched.order[k]);
-    }
+#pragma omp for schedule(static, 1)
+    for (index_t k = sched.colour_start[c]; k < sched.colour_start[c + 1]; ++k) visit_block(sched.order[k]);
   }
 }
 }  // namespace

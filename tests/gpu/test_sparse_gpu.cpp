@@ -1,6 +1,7 @@
 // The CUDA sparse layer against the host one on the same random inputs:
 // structure exactly, values to 1e-12 relative.
 #include <cstring>
+#include <set>
 
 #include "core/executor.hpp"
 #include "problems/rhs.hpp"
@@ -85,6 +86,50 @@ TEST_CASE("GPU transpose equals host") {
   }
   const CsrMatrix P = poisson(Stencil::fe3d_27pt, 9, Space::host);
   check_equal(to_host_csr(transpose(P.to(Space::device))), to_host_csr(transpose(P)), 0.0);
+}
+
+TEST_CASE("GPU transpose: one cooperative kernel for small matrices, the radix sort beyond; both the host's") {
+  // Up to 32 tiles of 4096 entries and 4096 columns take the one kernel
+  // (sparse/cuda/transpose_cuda.cu): sizes on both sides of each bound,
+  // empty rows and columns, and values stored in single precision.
+  std::mt19937_64 rng(fresh_seed());
+  struct Shape {
+    index_t rows, cols;
+    std::int64_t nnz;
+  };
+  const std::vector<Shape> shapes = {{1, 1, 0},         {5, 3, 1},          {300, 200, 4096},    {300, 200, 4097},
+                                     {19353, 2082, 53341}, {9000, 4096, 131072}, {9000, 4097, 60000},
+                                     {20000, 3000, 131073}, {70000, 20000, 200000}};
+  for (const Shape& sh : shapes) {
+    CAPTURE(sh.rows);
+    CAPTURE(sh.cols);
+    CAPTURE(sh.nnz);
+    // nnz distinct (row, column) pairs, rows sorted; some rows and columns stay empty.
+    std::uniform_int_distribution<index_t> R(0, sh.rows - 1), C(0, sh.cols - 1);
+    std::set<std::pair<index_t, index_t>> pairs;
+    while (static_cast<std::int64_t>(pairs.size()) < sh.nnz) pairs.insert({R(rng), C(rng)});
+    HostCsr h;
+    h.rows = sh.rows;
+    h.cols = sh.cols;
+    h.row_ptr.assign(static_cast<std::size_t>(sh.rows) + 1, 0);
+    std::uniform_real_distribution<double> U(-1, 1);
+    for (const auto& [r, c] : pairs) {
+      ++h.row_ptr[r + 1];
+      h.col.push_back(c);
+      h.val.push_back(U(rng));
+    }
+    for (index_t i = 0; i < sh.rows; ++i) h.row_ptr[i + 1] += h.row_ptr[i];
+    const CsrMatrix Ah = from_host_csr(h, Space::host);
+    const HostCsr want = to_host_csr(transpose(Ah));
+    check_equal(to_host_csr(transpose(Ah.to(Space::device))), want, 0.0);
+    CsrMatrix As = Ah.to(Space::device);
+    As.store_values_single();
+    const HostCsr got = to_host_csr(transpose(As));
+    REQUIRE(got.row_ptr == want.row_ptr);
+    REQUIRE(got.col == want.col);
+    for (std::size_t k = 0; k < want.val.size(); ++k)
+      REQUIRE(got.val[k] == static_cast<double>(static_cast<float>(want.val[k])));
+  }
 }
 
 TEST_CASE("GPU SpMV (csr_vector and cuSPARSE) equals host") {
