@@ -264,11 +264,10 @@ void store_for_cycle(Level& L, int lvl, const SetupParams& here, amg::CoarseSolv
   }
   st.exact_single = false;
   // A view of the caller's values (zero-copy embedding) stays in place: no copy is made.
-  if (lvl == 0 && here.exact_single && !L.A.single_precision() && L.A.val().owns() &&
-      all_exact_in_single(L.A.val())) {
+  if (lvl == 0 && here.exact_single && !L.A.single_precision() && L.A.val().owns()) {
     try {
-      L.A.store_values_single();  // every value round-trips: the same products bit for bit
-      st.exact_single = true;
+      // Where every value round-trips: the same products bit for bit (one pass converts and checks).
+      st.exact_single = L.A.store_values_single_if_exact();
     } catch (const DeviceOutOfMemory&) {  // the float copy is made before the doubles go: no room, no harm
       log_info("the fine matrix stays in double: no device memory for its single-precision copy ({} values)",
                L.A.nnz());

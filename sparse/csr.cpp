@@ -6,6 +6,7 @@
 #include "core/parallel_for.hpp"
 #include "sparse/csr_ops.hpp"
 #include "sparse/csr_ops_functors.hpp"
+#include "sparse/vector_ops.hpp"
 
 namespace saga {
 
@@ -64,6 +65,17 @@ void CsrMatrix::store_values_single() {
   val_ = Array<double>();  // freed (a view's memory stays the caller's)
   single_ = true;
   values_changed();
+}
+
+bool CsrMatrix::store_values_single_if_exact() {
+  if (single_) return true;
+  Array<float> v(val_.size(), space(), "CSR single-precision values");
+  if (!to_single_if_exact(val_, v)) return false;  // the rounded copy is dropped
+  val_single_ = std::move(v);
+  val_ = Array<double>();  // freed (a view's memory stays the caller's)
+  single_ = true;
+  values_changed();
+  return true;
 }
 
 void CsrMatrix::store_values_double() {

@@ -86,6 +86,10 @@ class CsrMatrix {
   [[noreturn]] void val_single_required() const;  // the Error of stored_values<float> on a double matrix
   const Array<float>& val_single() const { return val_single_; }
   void store_values_single();
+  // store_values_single() where every value is exactly a float (rounding
+  // loses nothing), in one pass that converts and checks; false, the doubles
+  // kept, otherwise.
+  bool store_values_single_if_exact();
   void store_values_double();
   // Bytes of the matrix's arrays (row_ptr, col and the values as stored).
   std::size_t bytes() const;

@@ -95,6 +95,13 @@ bool all_exact_in_single(const Vector& x) {
   SAGA_DEVICE_CALL(return cuda::all_exact_in_single(x));
 }
 
+bool to_single_if_exact(const Vector& x, Array<float>& out) {
+  SAGA_REQUIRE(out.size() == x.size() && out.space() == x.space(),
+               "to_single_if_exact: {} floats for {} values, or in another space", out.size(), x.size());
+  if (x.space() == Space::host) return host::to_single_if_exact(x, out);
+  SAGA_DEVICE_CALL(return cuda::to_single_if_exact(x, out));
+}
+
 // Generated where the vector lives (a sequential host loop and a 1 GB copy
 // took ~1 s of the N=512 setup's spectral-radius estimate).
 Vector random_vector(std::size_t n, std::uint64_t seed, Space space) {

@@ -32,6 +32,9 @@ bool all_finite(const Vector& x);
 // back gives the same double): such values can be stored in half the bytes
 // without loss (CsrMatrix::store_values_single, amg.exact_single).
 bool all_exact_in_single(const Vector& x);
+// out = x rounded to float, and whether every entry was exact (one pass: a
+// check pass and a conversion pass read x twice); out's size is x's.
+bool to_single_if_exact(const Vector& x, Array<float>& out);
 
 // A vector of ones in `space`.
 Vector ones(std::size_t n, Space space);

@@ -69,6 +69,7 @@ bool all_finite(const Vector& x);
 // The least index of a non-zero flag, or -1 (one kernel, one 8-byte read).
 std::int64_t first_flagged(const Array<std::int32_t>& flags);
 bool all_exact_in_single(const Vector& x);
+bool to_single_if_exact(const Vector& x, Array<float>& out);
 void cg_direction(Scalars& s, const Vector& z, Vector& q, bool flexible);
 void cg_step(Scalars& s, const Vector& q, const Vector& Aq, Vector& x, Vector& r);
 void lanczos_orthogonalize(Scalars& s, int alpha, int beta_prev, int beta, const Vector& d, const Vector& v,

@@ -59,6 +59,17 @@ __global__ void flag_failing_kernel(const double* x, std::int64_t n, Ok ok, int*
   for (std::int64_t i = global_thread(); i < n; i += grid_stride()) failed |= !ok(x[i]);
   if (__syncthreads_or(failed) && threadIdx.x == 0) *bad = 1;
 }
+// out = x rounded to float; *inexact = 1 (once a CTA) where some value changed.
+__global__ void to_single_kernel(const double* x, std::int64_t n, float* out, int* inexact) {
+  wait_for_prior_grid();
+  bool changed = false;
+  for (std::int64_t i = global_thread(); i < n; i += grid_stride()) {
+    const float f = __double2float_rn(x[i]);
+    out[i] = f;
+    changed |= static_cast<double>(f) != x[i];  // a NaN compares unequal: not exact
+  }
+  if (__syncthreads_or(changed) && threadIdx.x == 0) *inexact = 1;
+}
 // A grid-stride kernel over n elements, launched dependent (launch.cuh).
 template <class... Params, class... Args>
 void launch_vector(const char* what, void (*kernel)(Params...), std::int64_t n, Args&&... args) {
@@ -135,5 +146,11 @@ void dot_into(const Vector& x, const Vector& y, Scalars& s, int slot) {
 }
 bool all_finite(const Vector& x) { return all_entries(x, Finite{}, "finite flag"); }
 bool all_exact_in_single(const Vector& x) { return all_entries(x, ExactInSingle{}, "inexact-in-float flag"); }
+bool to_single_if_exact(const Vector& x, Array<float>& out) {
+  if (x.empty()) return true;
+  Array<int> inexact = Array<int>::zeros(1, Space::device, "inexact-in-float flag");
+  launch_vector("to single", to_single_kernel, x.size(), x.data(), x.size(), out.data(), inexact.data());
+  return inexact.get(0) == 0;
+}
 
 }  // namespace saga::cuda

@@ -25,6 +25,7 @@ void step_update(double a, const Vector& r, double b, Vector& d, double c, Vecto
 double dot(const Vector& x, const Vector& y);
 bool all_finite(const Vector& x);
 bool all_exact_in_single(const Vector& x);
+bool to_single_if_exact(const Vector& x, Array<float>& out);
 void cg_direction(Scalars& s, const Vector& z, Vector& q, bool flexible);
 void cg_step(Scalars& s, const Vector& q, const Vector& Aq, Vector& x, Vector& r);
 void lanczos_orthogonalize(Scalars& s, int alpha, int beta_prev, int beta, const Vector& d, const Vector& v,

@@ -100,6 +100,19 @@ bool all_finite(const Vector& x) {
   return ok;
 }
 
+bool to_single_if_exact(const Vector& x, Array<float>& out) {
+  const double* p = x.data();
+  float* f = out.data();
+  const std::size_t n = x.size();
+  bool ok = true;
+#pragma omp parallel for reduction(&& : ok) schedule(static)
+  for (std::size_t i = 0; i < n; ++i) {
+    f[i] = static_cast<float>(p[i]);
+    ok = ok && static_cast<double>(f[i]) == p[i];
+  }
+  return ok;
+}
+
 bool all_exact_in_single(const Vector& x) {
   const double* p = x.data();
   const std::size_t n = x.size();

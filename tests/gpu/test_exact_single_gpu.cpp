@@ -29,6 +29,10 @@ TEST_CASE("GPU all_exact_in_single agrees with the host on random arrays") {
     const Vector h = Vector::from_vector(v, Space::host);
     CHECK(all_exact_in_single(h) == (round % 2 == 0));
     CHECK(all_exact_in_single(h.to(Space::device)) == all_exact_in_single(h));
+    Array<float> fd(n, Space::device, "rounded"), fh(n, Space::host, "rounded");
+    CHECK(to_single_if_exact(h.to(Space::device), fd) == (round % 2 == 0));
+    CHECK(to_single_if_exact(h, fh) == (round % 2 == 0));
+    CHECK(fd.to_vector() == fh.to_vector());
   }
 }
 

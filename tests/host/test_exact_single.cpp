@@ -54,6 +54,20 @@ TEST_CASE("all_exact_in_single: true exactly when every entry survives rounding 
   CHECK_FALSE(all_exact_in_single(Vector::from_vector(one_off, Space::host)));
   one_off[at] = -0.0;
   CHECK(all_exact_in_single(Vector::from_vector(one_off, Space::host)));
+  // The one-pass form: the rounded values and the same answer.
+  Array<float> f(n, Space::host, "rounded");
+  CHECK(to_single_if_exact(Vector::from_vector(exact, Space::host), f));
+  for (std::size_t i = 0; i < n; ++i) REQUIRE(static_cast<double>(f.data()[i]) == exact[i]);
+  one_off[at] = 0.1;
+  CHECK_FALSE(to_single_if_exact(Vector::from_vector(one_off, Space::host), f));
+  CHECK(f.data()[at] == 0.1f);
+  CsrMatrix A = poisson(Stencil::fd2d_5pt, 20, Space::host);  // integer stencil: kept in float
+  CHECK(A.store_values_single_if_exact());
+  CHECK(A.single_precision());
+  CsrMatrix B = poisson(Stencil::fd2d_5pt, 20, Space::host);
+  scale(0.1, B.mutable_val());
+  CHECK_FALSE(B.store_values_single_if_exact());  // 0.4 and -0.1 are not floats: the doubles stay
+  CHECK_FALSE(B.single_precision());
 }
 
 TEST_CASE("exact_single: integer stencils kept in float, the same solve bit for bit, 4 bytes less per entry") {
