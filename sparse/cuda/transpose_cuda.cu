@@ -9,7 +9,7 @@
 // column, a tile of 4096 entries a CTA (cub::BlockRadixSort), the tiles'
 // column counts added up after a grid barrier, so the same matrix. The radix
 // path's dozen launches and calls left the GPU idle most of the phase there
-// (2D 5-pt N = 1024's levels 2 and 3: 127 and 110 us for 18 and 29 us of
+// (2D 5-pt N = 1024's levels 2 and 3: 127 and 110 us for 29 and 18 us of
 // kernels on the H100).
 #include <cooperative_groups.h>
 
