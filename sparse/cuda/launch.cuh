@@ -103,4 +103,20 @@ __device__ inline std::int64_t global_thread() {
 }
 __device__ inline std::int64_t grid_stride() { return static_cast<std::int64_t>(gridDim.x) * blockDim.x; }
 
+// The segment holding position p of offsets off[0..n] (off[0] <= p < off[n],
+// nondecreasing): the last k with off[k] <= p, by bisection (a CSR row of an
+// entry, with empty rows skipped).
+template <class Offset, class Index>
+__device__ inline Index segment_of(const Offset* off, Index n, std::int64_t p) {
+  Index lo = 0, hi = n;  // off[lo] <= p < off[hi]
+  while (hi - lo > 1) {
+    const Index mid = lo + (hi - lo) / 2;
+    if (off[mid] <= p)
+      lo = mid;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
 }  // namespace saga::cuda

@@ -37,26 +37,12 @@ __global__ void frontier_row_lengths(const offset_t* rp, const index_t* xi, std:
   }
 }
 
-// The x entry whose products include position p: the last k with off[k] <= p
-// (off has f + 1 entries, off[f] = total > p).
-__device__ inline std::int64_t entry_of(const std::int64_t* off, std::int64_t f, std::int64_t p) {
-  std::int64_t lo = 0, hi = f;  // off[lo] <= p < off[hi]
-  while (hi - lo > 1) {
-    const std::int64_t mid = (lo + hi) / 2;
-    if (off[mid] <= p)
-      lo = mid;
-    else
-      hi = mid;
-  }
-  return lo;
-}
-
 template <Semiring S>
 __global__ void expand_products(const offset_t* rp, const index_t* ci, const double* av, const index_t* xi,
                                 const double* xv, const std::int64_t* off, std::int64_t f, std::int64_t total,
                                 std::uint32_t* key, std::int32_t* position, double* product) {
   for (std::int64_t p = global_thread(); p < total; p += grid_stride()) {
-    const std::int64_t k = entry_of(off, f, p);
+    const std::int64_t k = segment_of(off, f, p);  // the x entry whose products hold p (off[f] = total > p)
     const offset_t h = rp[xi[k]] + static_cast<offset_t>(p - off[k]);
     key[p] = static_cast<std::uint32_t>(ci[h]);
     position[p] = static_cast<std::int32_t>(p);
@@ -125,7 +111,7 @@ __global__ void scatter_products(const offset_t* rp, const index_t* ci, const do
                                  const double* xv, const std::int64_t* off, std::int64_t f, std::int64_t total,
                                  std::int32_t* reached, unsigned long long* acc) {
   for (std::int64_t p = global_thread(); p < total; p += grid_stride()) {
-    const std::int64_t k = entry_of(off, f, p);
+    const std::int64_t k = segment_of(off, f, p);  // the x entry whose products hold p (off[f] = total > p)
     const offset_t h = rp[xi[k]] + static_cast<offset_t>(p - off[k]);
     const index_t j = ci[h];
     if (!reached[j]) reached[j] = 1;  // the same value from every writer

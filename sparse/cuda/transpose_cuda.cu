@@ -29,18 +29,6 @@ constexpr int kSmallThreads = 512, kSmallItems = 8, kSmallTile = kSmallThreads *
 constexpr index_t kSmallMaxCols = 4096;  // a tile's column counts in shared memory
 constexpr int kSmallMaxTiles = 32;
 
-// The row of entry k: the last row starting at or before it.
-__device__ inline index_t row_of_entry(const offset_t* rp, index_t rows, std::int64_t k) {
-  index_t lo = 0, hi = rows;  // rp[lo] <= k < rp[hi] (rows end past every entry)
-  while (hi - lo > 1) {
-    const index_t mid = lo + (hi - lo) / 2;
-    if (rp[mid] <= k)
-      lo = mid;
-    else
-      hi = mid;
-  }
-  return lo;
-}
 
 // Tile blockIdx.x's entries (A's order) sorted by column, stably: a column's
 // entries stay in row order. counts[tile][c]: the tile's entries in column c;
@@ -121,7 +109,7 @@ __global__ __launch_bounds__(kSmallThreads) void small_transpose_kernel(index_t 
   for (int j = 0; j < kSmallItems; ++j) {
     if (key[j] >= static_cast<std::uint32_t>(cols)) continue;
     const std::int64_t p = column[key[j]] + threadIdx.x * kSmallItems + j;
-    col_out[p] = row_of_entry(rp, rows, pos[j]);
+    col_out[p] = segment_of(rp, rows, pos[j]);  // the entry's row
     val_out[p] = val[pos[j]];
   }
 }
