@@ -404,15 +404,12 @@ ShapedSchedule shaped_block_schedule(const CsrMatrix& S, index_t min_size, int a
   Array<std::uint32_t> words(cuda::ShapeWords::size(max_blocks), Space::device, "block shape, intervals and reach");
   SAGA_DEVICE_CALL(cuda::shape_and_intervals(S, min_size, align, max_size, star_size, max_blocks, words));
   const std::vector<std::uint32_t> all = words.to_vector();  // the one read
-  const auto word = [&](int k) { return static_cast<std::int64_t>(static_cast<std::int32_t>(all[k])); };
-  const std::int64_t period = word(1) - word(2);
-  const bool lines = period >= min_size && period >= 2 && S.rows() > 0;
-  const std::int64_t plane = lines ? word(4) - word(5) : 0, star = lines && word(3) == 0 ? plane : 0;
+  const auto* w = reinterpret_cast<const index_t*>(all.data());
   ShapedSchedule r;
-  r.shape = block_shape_of(S.rows() > 0 ? period : 0, star, plane, min_size, align, max_size, star_size);
-  SAGA_REQUIRE(word(6) == r.shape.size && word(7) == r.shape.line,
-               "blocked MIS-2: the GPU's block shape ({} nodes, lines of {}) is not the host's rule's ({}, {})",
-               word(6), word(7), r.shape.size, r.shape.line);
+  r.shape = cuda::shape_of_rules(w, S.rows(), min_size, align, max_size, star_size);
+  SAGA_REQUIRE(w[6] == r.shape.size && w[7] == r.shape.line,
+               "blocked MIS-2: the GPU's block shape ({} nodes, lines of {}) is not the host's rule's ({}, {})", w[6],
+               w[7], r.shape.size, r.shape.line);
   const index_t blocks = block_count(S.rows(), r.shape.size);
   const std::uint32_t* h = all.data() + cuda::ShapeWords::kHead;
   const index_t span = static_cast<index_t>(h[0]);

@@ -203,6 +203,15 @@ struct ShapeWords {
   static constexpr std::size_t kHead = 8;
   static std::size_t size(index_t max_blocks) { return kHead + BlockIntervalWords::size(max_blocks); }
 };
+// block_shape_of from the two period rules at w[0, 6) of those words, for S
+// of n rows: the GPU's shape kernel and the host's check of what it wrote.
+SAGA_HD inline BlockShape shape_of_rules(const index_t* w, index_t n, index_t min_size, int align, index_t max_size,
+                                         index_t star_size) {
+  const std::int64_t period = n > 0 ? static_cast<std::int64_t>(w[1]) - w[2] : 0;
+  const bool lines = period >= min_size && period >= 2;
+  const std::int64_t plane = lines ? static_cast<std::int64_t>(w[4]) - w[5] : 0;
+  return block_shape_of(period, lines && w[3] == 0 ? plane : 0, plane, min_size, align, max_size, star_size);
+}
 void shape_and_intervals(const CsrMatrix& S, index_t min_size, int align, index_t max_size, index_t star_size,
                          index_t max_blocks, Array<std::uint32_t>& words);
 void blocked_mis2(const CsrMatrix& S, const BlockSchedule& schedule, Array<std::int32_t>& in_set);

@@ -62,7 +62,7 @@ __device__ inline CtaMax cta_max(unsigned v, bool flag) {
 // With size_at, the blocks are those of *size_at nodes (at most `blocks`):
 // the shape decided on the device (shape_and_intervals).
 __global__ void identity_kernel(index_t blocks, std::int32_t* __restrict__ lo, std::int32_t* __restrict__ hi,
-                                index_t n = 0, const index_t* size_at = nullptr) {
+                                index_t n, const index_t* size_at) {
   if (size_at) blocks = min(blocks, n == 0 ? 0 : (n - 1) / *size_at + 1);
   for (std::int64_t x = saga::cuda::global_thread(); x < blocks; x += saga::cuda::grid_stride())
     lo[x] = hi[x] = static_cast<std::int32_t>(x);
@@ -77,7 +77,7 @@ __global__ void identity_kernel(index_t blocks, std::int32_t* __restrict__ lo, s
 // span[1] = 1 where some row reaches further than kReach blocks.
 __global__ void intervals_kernel(index_t n, index_t b, const offset_t* __restrict__ rp, const index_t* __restrict__ ci,
                                  std::int32_t* lo, std::int32_t* hi, std::uint32_t* reach, std::int32_t* span,
-                                 const index_t* size_at = nullptr) {
+                                 const index_t* size_at) {
   if (size_at) b = *size_at;  // the shape decided on the device (shape_and_intervals)
   std::int32_t widest = 0;
   bool far = false;
@@ -206,14 +206,11 @@ __global__ void least_above_half_kernel(index_t n, Value value, index_t* out) {
   const CtaMax cta = cta_max(static_cast<unsigned>(most - mine), false);
   if (threadIdx.x == 0 && cta.value > 0) atomicMax(out + 2, static_cast<index_t>(cta.value));
 }
-// One thread: block_shape_for's rule (block_shape_of) from the two period
-// rules at w[0, 6), into w[6] (size) and w[7] (line).
+// One thread: block_shape_for's rule from the two period rules at w[0, 6)
+// (shape_of_rules), into w[6] (size) and w[7] (line).
 __global__ void shape_kernel(index_t n, index_t min_size, int align, index_t max_size, index_t star_size,
                              index_t* w) {
-  const std::int64_t period = n > 0 ? static_cast<std::int64_t>(w[1]) - w[2] : 0;
-  const bool lines = period >= min_size && period >= 2;
-  const std::int64_t plane = lines ? static_cast<std::int64_t>(w[4]) - w[5] : 0, star = lines && w[3] == 0 ? plane : 0;
-  const BlockShape shape = block_shape_of(period, star, plane, min_size, align, max_size, star_size);
+  const BlockShape shape = shape_of_rules(w, n, min_size, align, max_size, star_size);
   w[6] = shape.size;
   w[7] = shape.line;
 }
@@ -627,7 +624,7 @@ __global__ void __launch_bounds__(kMaxLineWarps * 32, 1) visit_kernel(int n, int
     // a window with no candidate left is published by its end, just below).
     const auto progress = [&](unsigned candidates) {
       if (walkers == 1 || candidates == 0) return;
-      const int first = min(now_w.base + (candidates ? __ffs(candidates) - 1 : 32), now_w.stop);
+      const int first = min(now_w.base + __ffs(candidates) - 1, now_w.stop);
       __threadfence_block();  // the covers so far, before the progress that announces them
       if (lane == 0) done[warp] = first - begin;
     };
@@ -665,26 +662,37 @@ std::array<index_t, 2> plane_lines(const CsrMatrix& S, index_t period) {
   return {r[0] ? 0 : r[2], r[2]};
 }
 
-void block_intervals(const CsrMatrix& S, index_t block_size, index_t blocks, Array<std::uint32_t>& words) {
+namespace {
+// The intervals, span and reach masks (BlockIntervalWords laid out for
+// `blocks` blocks at `words`, zeroed) of S's blocks of block_size nodes, or
+// of *size_at nodes where given (at most `blocks` of them: the shape decided
+// on the device).
+void launch_intervals(const CsrMatrix& S, index_t block_size, const index_t* size_at, index_t blocks,
+                      std::uint32_t* words, cudaStream_t stream) {
   using W = BlockIntervalWords;
-  SAGA_REQUIRE(words.size() == W::size(blocks), "block intervals: {} words for {} blocks", words.size(), blocks);
-  const cudaStream_t stream = device_stream();
-  SAGA_CUDA(cudaMemsetAsync(words.data(), 0, words.size() * sizeof(std::uint32_t), stream));
   if (blocks == 0) return;
-  auto* span = reinterpret_cast<std::int32_t*>(words.data());
+  auto* span = reinterpret_cast<std::int32_t*>(words);
   std::int32_t* lo = span + W::lo(blocks);
   std::int32_t* hi = span + W::hi(blocks);
-  std::uint32_t* reach = words.data() + W::reach(blocks);
-  identity_kernel<<<saga::cuda::grid_capped(blocks), kThreads, 0, stream>>>(blocks, lo, hi);
+  std::uint32_t* reach = words + W::reach(blocks);
+  identity_kernel<<<saga::cuda::grid_capped(blocks), kThreads, 0, stream>>>(blocks, lo, hi, S.rows(), size_at);
   SAGA_CUDA_LAUNCH("blocked MIS-2 intervals (identity)");
   intervals_kernel<<<saga::cuda::grid_capped(S.rows()), kThreads, 0, stream>>>(
-      S.rows(), block_size, S.row_ptr().data(), S.col().data(), lo, hi, reach, span);
+      S.rows(), block_size, S.row_ptr().data(), S.col().data(), lo, hi, reach, span, size_at);
   SAGA_CUDA_LAUNCH("blocked MIS-2 intervals");
+}
+}  // namespace
+
+void block_intervals(const CsrMatrix& S, index_t block_size, index_t blocks, Array<std::uint32_t>& words) {
+  SAGA_REQUIRE(words.size() == BlockIntervalWords::size(blocks), "block intervals: {} words for {} blocks",
+               words.size(), blocks);
+  const cudaStream_t stream = device_stream();
+  SAGA_CUDA(cudaMemsetAsync(words.data(), 0, words.size() * sizeof(std::uint32_t), stream));
+  launch_intervals(S, block_size, nullptr, blocks, words.data(), stream);
 }
 
 void shape_and_intervals(const CsrMatrix& S, index_t min_size, int align, index_t max_size, index_t star_size,
                          index_t max_blocks, Array<std::uint32_t>& words) {
-  using W = BlockIntervalWords;
   SAGA_REQUIRE(words.size() == ShapeWords::size(max_blocks), "block shape and intervals: {} words for {} blocks",
                words.size(), max_blocks);
   SAGA_REQUIRE(min_size > 0 && max_size > 0 && align > 0, "block shape: sizes {} and {}, align {}", min_size,
@@ -699,15 +707,7 @@ void shape_and_intervals(const CsrMatrix& S, index_t min_size, int align, index_
   launch_period_rule(n, ReachWithinHalfOfPeriod{rp, ci, w, min_size}, w + 3, stream);
   shape_kernel<<<1, 1, 0, stream>>>(n, min_size, align, max_size, star_size, w);
   SAGA_CUDA_LAUNCH("blocked MIS-2 block shape");
-  if (max_blocks == 0) return;
-  auto* span = reinterpret_cast<std::int32_t*>(words.data() + ShapeWords::kHead);
-  std::int32_t* lo = span + W::lo(max_blocks);
-  std::int32_t* hi = span + W::hi(max_blocks);
-  std::uint32_t* reach = words.data() + ShapeWords::kHead + W::reach(max_blocks);
-  identity_kernel<<<saga::cuda::grid_capped(max_blocks), kThreads, 0, stream>>>(max_blocks, lo, hi, n, w + 6);
-  SAGA_CUDA_LAUNCH("blocked MIS-2 intervals (identity)");
-  intervals_kernel<<<saga::cuda::grid_capped(n), kThreads, 0, stream>>>(n, 1, rp, ci, lo, hi, reach, span, w + 6);
-  SAGA_CUDA_LAUNCH("blocked MIS-2 intervals");
+  launch_intervals(S, 1, w + 6, max_blocks, words.data() + ShapeWords::kHead, stream);  // the size read there
 }
 
 void blocked_mis2(const CsrMatrix& S, const BlockSchedule& schedule, Array<std::int32_t>& in_set) {
