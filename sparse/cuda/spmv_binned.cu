@@ -41,32 +41,49 @@ constexpr int kUnits = 2048;  // default work units per row block (entries + row
 
 // ---- output functors: what happens to s = (A x)_r ------------------------------------------
 // Each returns the row's share of a fused dot product (0 when there is none).
+// Each also splits into pre(r) — the row's loads, which a kernel may issue
+// early, before the product's own loads — and (r, s, pre) (the stores).
 struct AxpbyOut {  // y = alpha s + beta z (z may be y; beta = 0 ignores z)
   double alpha, beta;
   const double* z;
   double* y;
-  __device__ double operator()(index_t r, double s) const {
-    y[r] = beta == 0.0 ? alpha * s : alpha * s + beta * z[r];
+  struct Pre {
+    double z;
+  };
+  __device__ Pre pre(index_t r) const { return {beta == 0.0 ? 0.0 : z[r]}; }
+  __device__ double operator()(index_t r, double s, const Pre& p) const {
+    y[r] = beta == 0.0 ? alpha * s : alpha * s + beta * p.z;
     return 0.0;
   }
+  __device__ double operator()(index_t r, double s) const { return (*this)(r, s, pre(r)); }
 };
 struct RelaxOut {  // x_out = x + omega w (b - s), and b . x_out
   const double *x, *b, *w;
   double omega;
   double* x_out;
-  __device__ double operator()(index_t r, double s) const {
-    const double xo = x[r] + omega * w[r] * (b[r] - s);
+  struct Pre {
+    double x, b, w;
+  };
+  __device__ Pre pre(index_t r) const { return {x[r], b[r], w[r]}; }
+  __device__ double operator()(index_t r, double s, const Pre& p) const {
+    const double xo = p.x + omega * p.w * (p.b - s);
     x_out[r] = xo;
-    return b[r] * xo;
+    return p.b * xo;
   }
+  __device__ double operator()(index_t r, double s) const { return (*this)(r, s, pre(r)); }
 };
 struct DotOut {  // y = s, and x . y
   const double* x;
   double* y;
-  __device__ double operator()(index_t r, double s) const {
+  struct Pre {
+    double x;
+  };
+  __device__ Pre pre(index_t r) const { return {x[r]}; }
+  __device__ double operator()(index_t r, double s, const Pre& p) const {
     y[r] = s;
-    return x[r] * s;
+    return p.x * s;
   }
+  __device__ double operator()(index_t r, double s) const { return (*this)(r, s, pre(r)); }
 };
 
 struct ProlongOut {  // x_out = x + u - omega w s, u = scale[g] e[g] (g = agg[r]; 0 where g < 0)
@@ -74,23 +91,34 @@ struct ProlongOut {  // x_out = x + u - omega w s, u = scale[g] e[g] (g = agg[r]
   const double *scale, *e, *x, *w;
   double omega;
   double* x_out;
-  __device__ double operator()(index_t r, double s) const {
+  struct Pre {
+    double x, w, u;
+  };
+  __device__ Pre pre(index_t r) const {
     const index_t g = agg[r];
-    const double u = g < 0 ? 0.0 : scale[g] * e[g];
-    x_out[r] = x[r] + u - omega * w[r] * s;
+    return {x[r], w[r], g < 0 ? 0.0 : scale[g] * e[g]};
+  }
+  __device__ double operator()(index_t r, double s, const Pre& p) const {
+    x_out[r] = p.x + p.u - omega * p.w * s;
     return 0.0;
   }
+  __device__ double operator()(index_t r, double s) const { return (*this)(r, s, pre(r)); }
 };
 
 struct RelaxFromZeroOut {  // x = omega (w .* b) (row r's own entry) and r = b - s, s = A x
   const double *b, *w;
   double omega;
   double *x, *res;
-  __device__ double operator()(index_t r, double s) const {
-    x[r] = omega * (w[r] * b[r]);
-    res[r] = b[r] - s;
+  struct Pre {
+    double b, w;
+  };
+  __device__ Pre pre(index_t r) const { return {b[r], w[r]}; }
+  __device__ double operator()(index_t r, double s, const Pre& p) const {
+    x[r] = omega * (p.w * p.b);
+    res[r] = p.b - s;
     return 0.0;
   }
+  __device__ double operator()(index_t r, double s) const { return (*this)(r, s, pre(r)); }
 };
 
 // ---- input accessors: x_c as the kernels read it -------------------------------------------------
@@ -266,6 +294,18 @@ __global__ __launch_bounds__(kBlock) void rows_kernel(const index_t* __restrict_
     // length, and enough to keep the CTA's threads busy when it has few rows.
     int V = 1;
     while (V < 32 && (V * entries_per_lane < mean || 2 * V * (r1 - r0) <= kBlock)) V *= 2;
+    // The first round's row bounds and output loads are issued before the
+    // staging, so that their latency overlaps it instead of following the
+    // barrier (a CTA's time is a chain of dependent loads: 3-5% on 27-64-entry
+    // rows, docs/spmv.md).
+    const index_t r_first = r0 + threadIdx.x / V;
+    offset_t a_first = 0, b_first = 0;
+    typename Out::Pre pre_first{};
+    if (r_first < r1) {
+      a_first = rp[r_first];
+      b_first = rp[r_first + 1];
+      if (threadIdx.x % V == 0) pre_first = out.pre(r_first);
+    }
     const offset_t kend = stage ? min(k1, k0 + units + 32) : k0;  // staged entries: [k0, kend)
     stage_products<kBlock>(k0 + threadIdx.x, kend, k0, ci, v, x, prod);
     __syncthreads();
@@ -278,8 +318,13 @@ __global__ __launch_bounds__(kBlock) void rows_kernel(const index_t* __restrict_
       const index_t r = base + threadIdx.x / V;
       offset_t a = 0, b = 0;
       if (r < r1) {
-        a = rp[r];
-        b = rp[r + 1];
+        if (base == r0) {
+          a = a_first;
+          b = b_first;
+        } else {
+          a = rp[r];
+          b = rp[r + 1];
+        }
       }
       const bool mine_row = r < r1 && b - a <= 32 * V && b - a <= units;  // longer: split (chunks_kernel)
       medium = medium || (r < r1 && b - a > 32 * V && b - a <= units);
@@ -291,7 +336,7 @@ __global__ __launch_bounds__(kBlock) void rows_kernel(const index_t* __restrict_
           for (offset_t k = a + lane; k < b; k += V) s += v[k] * x(ci[k]);
       }
       for (int off = V / 2; off > 0; off /= 2) s += __shfl_xor_sync(group_mask, s, off);
-      if (mine_row && lane == 0) mine += out(r, s);
+      if (mine_row && lane == 0) mine += base == r0 ? out(r, s, pre_first) : out(r, s);
     }
     if (__syncthreads_or(medium)) {  // rows of 32 V + 1 .. units entries: one warp each, in row order
       const int warp = threadIdx.x / 32, wl = threadIdx.x % 32;
@@ -397,16 +442,25 @@ __global__ __launch_bounds__(kBlock) void warp_rows_kernel(index_t n, const offs
   double mine = 0.0;
   if (r0 < n) {  // the same for the whole warp
     const std::int64_t r1 = min(static_cast<std::int64_t>(n), r0 + rows_per_warp);
+    const std::int64_t r = r0 + lane / V;
+    const int sub = lane % V;
+    // Row r's bounds and output loads issued with the warp's, before the
+    // staging (2.5% on 2D 9-pt, as in rows_kernel).
+    offset_t a = 0, b = 0;
+    typename Out::Pre pre{};
+    if (r < r1) {
+      a = rp[r];
+      b = rp[r + 1];
+      if (sub == 0) pre = out.pre(static_cast<index_t>(r));
+    }
     const offset_t k0 = rp[r0], k1 = rp[r1];
     stage_products<32>(k0 + lane, k1, k0, ci, v, x, prod);
     __syncwarp();
-    const std::int64_t r = r0 + lane / V;
-    const int sub = lane % V;
     double s = 0.0;
     if (r < r1)
-      for (offset_t j = rp[r] - k0 + sub, e = rp[r + 1] - k0; j < e; j += V) s += prod[j];
+      for (offset_t j = a - k0 + sub, e = b - k0; j < e; j += V) s += prod[j];
     for (int off = V / 2; off > 0; off /= 2) s += __shfl_xor_sync(0xffffffffu, s, off);
-    if (r < r1 && sub == 0) mine = out(static_cast<index_t>(r), s);
+    if (r < r1 && sub == 0) mine = out(static_cast<index_t>(r), s, pre);
   }
   if (partial) write_block_partial<kBlock>(mine, partial);
 }
@@ -459,8 +513,8 @@ void run_bins(const CsrRef& A, const Value* v, BinnedPlan& p, In x, Out out, Blo
     (void)rows_opted_in;
     const std::size_t stage_bytes = sizeof(double) * (static_cast<std::size_t>(p.units) + 32);
     launch_dependent("binned SpMV rows_kernel", rows_kernel<Out, Value, In>, static_cast<unsigned>(p.blocks), kBlock,
-                     stage_bytes, st, p.block_row.data(), A.rp, A.ci, v, x, out, p.units, policy.entries_per_lane,
-                     policy.stage, partial);
+                     stage_bytes, st, p.block_row.data(), A.rp, A.ci, v, x, out, p.units,
+                     policy.entries_per_lane, policy.stage, partial);
     if (p.long_rows) {
       launch_dependent("binned SpMV chunks_kernel", chunks_kernel<Value, In>, static_cast<unsigned>(p.chunks), kBlock,
                        0, st, p.long_row.data(), p.chunk_ptr.data(), p.chunk_owner.data(), A.rp, A.ci, v, x, p.units,
