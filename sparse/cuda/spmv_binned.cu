@@ -4,7 +4,8 @@
 // order. The analysis (kept on the matrix as "spmv.binned") finds the longest
 // row, cuts the rows into CTA blocks of `units` work units (a row costs its
 // length + 1: at most `units` rows and about `units` entries per block; units =
-// 2048, halved for small matrices down to 256 so that every SM gets ~4 blocks)
+// 2048, halved for small matrices down to 256 so that every SM gets ~4 blocks,
+// else spread so that the blocks fill whole waves)
 // and lists the rows longer than `units`. Then, by row length:
 //  - thread bin: when no row is longer than thread_max_row (stencils, P), one
 //    thread per row straight from global memory; L1 turns the strided loads of
@@ -144,7 +145,7 @@ struct RelaxedFromZeroX {  // x_c = omega (w_c b_c): a relaxation sweep from 0 (
 
 // ---- the analysis ------------------------------------------------------------------------------
 struct BinnedPlan {
-  int units = kUnits;     // work units per CTA block (max_units, less for small matrices)
+  int units = kUnits;     // work units per CTA block (about max_units: less for small matrices, whole waves)
   offset_t max_row = 0;   // the longest row
   index_t blocks = 0;     // CTAs of the row kernel
   index_t long_rows = 0;  // rows of more than `units` entries
@@ -202,6 +203,16 @@ BinnedPlan make_plan(const CsrRef& A, int max_units) {
   const std::int64_t total = static_cast<std::int64_t>(A.nnz) + n;
   // Small matrices (coarse levels) get smaller blocks: at least ~4 per SM.
   while (p.units > 256 && total / p.units < 4 * multiprocessor_count()) p.units /= 2;
+  // Whole waves: a row block's time is mostly its chain of dependent loads, so
+  // a last wave a tenth full costs nearly a whole one (3257 blocks of 2048 on
+  // the 222k-row level 1 of 3D 7-pt N=128 were 4.1 waves). The block count is
+  // rounded to a multiple of 24 CTAs an SM — every wave full whether the kernel
+  // runs 6 (40 registers) or 8 (32) CTAs an SM — and the units spread evenly:
+  // level 1 and R0 6-8% faster, 27-pt N=101 8% (docs/spmv.md).
+  const std::int64_t wave = 24LL * multiprocessor_count();
+  const std::int64_t waves = (total / p.units + wave / 2) / wave;
+  const std::int64_t spread = waves >= 1 ? (total + waves * wave - 1) / (waves * wave) : 0;
+  if (spread > 0 && spread <= 8192) p.units = static_cast<int>(spread);  // 8192: the staging's shared memory
   p.blocks = static_cast<index_t>(total / p.units + 1);
   const cudaStream_t st = ::saga::device_stream();
   p.block_row = Array<index_t>(static_cast<std::size_t>(p.blocks) + 1, Space::device, "SpMV block rows");
