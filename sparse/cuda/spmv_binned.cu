@@ -208,7 +208,7 @@ BinnedPlan make_plan(const CsrRef& A, int max_units) {
   // the 222k-row level 1 of 3D 7-pt N=128 were 4.1 waves). The block count is
   // rounded to a multiple of 24 CTAs an SM — every wave full whether the kernel
   // runs 6 (40 registers) or 8 (32) CTAs an SM — and the units spread evenly:
-  // level 1 and R0 6-8% faster, 27-pt N=101 8% (docs/spmv.md).
+  // level 1 and R0 5-8% faster, 27-pt N=101 8% (docs/spmv.md).
   const std::int64_t wave = 24LL * multiprocessor_count();
   const std::int64_t waves = (total / p.units + wave / 2) / wave;
   const std::int64_t spread = waves >= 1 ? (total + waves * wave - 1) / (waves * wave) : 0;
