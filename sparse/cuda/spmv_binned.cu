@@ -3,9 +3,8 @@
 // contiguous row blocks (CSR-Adaptive) so that y is written and x read in row
 // order. The analysis (kept on the matrix as "spmv.binned") finds the longest
 // row, cuts the rows into CTA blocks of `units` work units (a row costs its
-// length + 1: at most `units` rows and about `units` entries per block; units =
-// 2048, halved for small matrices down to 256 so that every SM gets ~4 blocks,
-// else spread so that the blocks fill whole waves)
+// length + 1: at most `units` rows and about `units` entries per block; about
+// 2304 units, spread so that the blocks fill whole waves, SpmvRowBlocks)
 // and lists the rows longer than `units`. Then, by row length:
 //  - thread bin: when no row is longer than thread_max_row (stencils, P), one
 //    thread per row straight from global memory; L1 turns the strided loads of
@@ -25,6 +24,7 @@
 // Every sum has a fixed order, so results are bitwise reproducible. The
 // kernels take an output functor (y = αAx + βz, the residual, a Jacobi sweep,
 // y = Ax with x·y) so that the solve's fused products cost one pass over A.
+#include <algorithm>
 #include <memory>
 
 #include "sparse/cuda/block_reduce.cuh"
@@ -36,9 +36,12 @@ namespace saga::cuda {
 
 namespace {
 constexpr int kBlock = 256;               // threads per CTA
-constexpr int kUnits = 2048;  // default work units per row block (entries + rows); products staged
-                              // per CTA: units + 32 (rows start in the first `units`, short ones
-                              // end within 32 more), 16.6 KB of dynamic shared memory at 2048
+// Default work units per row block (entries + rows); products staged per CTA:
+// units + 32 (rows start in the first `units`, short ones end within 32 more),
+// 18.7 KB of dynamic shared memory at 2304.
+constexpr int kUnits = SpmvRowBlocks::default_units;
+constexpr int kMinUnits = SpmvRowBlocks::min_units;
+constexpr int kMaxUnits = SpmvRowBlocks::max_units;  // the staging's shared memory: 64.3 KB
 
 // ---- output functors: what happens to s = (A x)_r ------------------------------------------
 // Each returns the row's share of a fused dot product (0 when there is none).
@@ -196,23 +199,40 @@ __global__ void chunk_owner_kernel(index_t long_rows, const index_t* chunk_ptr, 
   for (index_t c = chunk_ptr[i]; c < chunk_ptr[i + 1]; ++c) owner[c] = static_cast<index_t>(i);
 }
 
+// Units a block so that the blocks fill a whole number of waves of `wave`
+// CTAs: the wave count nearest to total / base blocks (at least one, and
+// enough that no block passes kMaxUnits), the units spread evenly over them.
+std::int64_t units_in_whole_waves(std::int64_t total, std::int64_t base, std::int64_t wave) {
+  std::int64_t waves = std::max<std::int64_t>(1, (total / base + wave / 2) / wave);
+  waves = std::max(waves, (total + wave * kMaxUnits - 1) / (wave * kMaxUnits));
+  return (total + waves * wave - 1) / (waves * wave);
+}
+
 BinnedPlan make_plan(const CsrRef& A, int max_units) {
   BinnedPlan p;
-  p.units = max_units;
   const index_t n = A.rows;
   const std::int64_t total = static_cast<std::int64_t>(A.nnz) + n;
-  // Small matrices (coarse levels) get smaller blocks: at least ~4 per SM.
-  while (p.units > 256 && total / p.units < 4 * multiprocessor_count()) p.units /= 2;
   // Whole waves: a row block's time is mostly its chain of dependent loads, so
   // a last wave a tenth full costs nearly a whole one (3257 blocks of 2048 on
-  // the 222k-row level 1 of 3D 7-pt N=128 were 4.1 waves). The block count is
-  // rounded to a multiple of 24 CTAs an SM — every wave full whether the kernel
-  // runs 6 (40 registers) or 8 (32) CTAs an SM — and the units spread evenly:
-  // level 1 and R0 5-8% faster, 27-pt N=101 8% (docs/spmv.md).
-  const std::int64_t wave = 24LL * multiprocessor_count();
-  const std::int64_t waves = (total / p.units + wave / 2) / wave;
-  const std::int64_t spread = waves >= 1 ? (total + waves * wave - 1) / (waves * wave) : 0;
-  if (spread > 0 && spread <= 8192) p.units = static_cast<int>(spread);  // 8192: the staging's shared memory
+  // the 222k-row level 1 of 3D 7-pt N=128 were 4.1 waves). From half a wave of
+  // 24 CTAs an SM up, the block count is a multiple of 24 CTAs an SM: every
+  // wave full whether the kernel runs 6 (40 registers) or 8 (32) CTAs an SM.
+  // Below, a multiple of 6 CTAs an SM (at least one such wave where the blocks
+  // keep kMinUnits): the 40-register kernels fill each wave and the 32-register
+  // ones run such a grid in as many waves. The tiniest matrices take kMinUnits.
+  // docs/spmv.md: whole waves of 24 made level 1 and R0 5-8% faster (thirty-
+  // fourth session); base 2304 instead of 2048 and whole small waves (coarse
+  // levels of 792 blocks, not 811 or 879) the cycles of 27-pt N=128 and 3D 7-pt
+  // N=64 6-9% (thirty-fifth).
+  const std::int64_t sms = multiprocessor_count();
+  const std::int64_t wave = SpmvRowBlocks::wave_ctas_per_sm * sms;
+  const std::int64_t small_wave = SpmvRowBlocks::small_wave_ctas_per_sm * sms;
+  if (total / max_units >= wave / 2)
+    p.units = static_cast<int>(units_in_whole_waves(total, max_units, wave));
+  else if (total >= small_wave * kMinUnits)
+    p.units = static_cast<int>(units_in_whole_waves(total, max_units, small_wave));
+  else
+    p.units = kMinUnits;
   p.blocks = static_cast<index_t>(total / p.units + 1);
   const cudaStream_t st = ::saga::device_stream();
   p.block_row = Array<index_t>(static_cast<std::size_t>(p.blocks) + 1, Space::device, "SpMV block rows");
@@ -284,7 +304,7 @@ struct BlockPolicy {
   int warp_max_row;      // else, up to this: warp bin (a warp stages the entries of 32 / V rows)
   int entries_per_lane;  // blocks: V lanes per row with V >= mean / entries_per_lane
   bool stage;            // blocks: stage the products in shared memory (else lanes read A directly)
-  int max_units;         // work units per row block (256..8192)
+  int max_units;         // about this many work units per row block (kMinUnits..kMaxUnits; make_plan)
 };
 
 template <class Out, class Value, class In>
@@ -516,9 +536,9 @@ void run_bins(const CsrRef& A, const Value* v, BinnedPlan& p, In x, Out out, Blo
   } else {  // row blocks, and the long rows after them
     const unsigned long_blocks = p.long_rows ? grid_for(p.long_rows, kBlock) : 0;
     partials_for(static_cast<std::size_t>(p.blocks) + long_blocks);
-    static const bool rows_opted_in = [] {  // up to 8192 + 32 staged products (64.3 KB)
+    static const bool rows_opted_in = [] {  // up to kMaxUnits + 32 staged products
       SAGA_CUDA(cudaFuncSetAttribute(rows_kernel<Out, Value, In>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                     static_cast<int>(sizeof(double)) * (8192 + 32)));
+                                     static_cast<int>(sizeof(double)) * (kMaxUnits + 32)));
       return true;
     }();
     (void)rows_opted_in;
@@ -623,7 +643,8 @@ struct Binned {
         in_range(1, 2048));
       v("stage", stage, "row blocks: stage the products in shared memory with coalesced loads (else each row's "
         "lanes read A and x directly)");
-      v("max_units", max_units, "row blocks: work units (entries + rows) per CTA (fewer for small matrices)", in_range(256, 8192));
+      v("max_units", max_units, "row blocks: about this many work units (entries + rows) per CTA, spread so that the blocks fill whole "
+        "waves (up to 1.5 times as many, or fewer for small matrices)", in_range(kMinUnits, kMaxUnits));
     }
   };
   static std::unique_ptr<SpmvAlgorithm> make(const Params& p) {

@@ -64,8 +64,8 @@ std::vector<Case> cases(std::mt19937_64& rng) {
     c.push_back({"27-pt P0", h.levels()[0].P.clone()});
     c.push_back({"27-pt R0", h.levels()[0].R.clone()});
   }
-  // Large enough for the row blocks to be spread over whole waves (at least
-  // 12 CTAs an SM of 2048 units: 3.2M units on 132 SMs).
+  // Large enough for the row blocks to be spread over whole waves of 24 CTAs
+  // an SM (at least 12 CTAs an SM of 2304 units: 3.65M units on 132 SMs).
   c.push_back({"27-pt N=60 (whole waves)", poisson(Stencil::fe3d_27pt, 60, Space::host)});
   c.push_back({"ragged 3000 x 120000 (rows up to 1e5)", from_host_csr(ragged(sized(3000, 600), 120000, 100000, rng), Space::host)});
   c.push_back({"ragged 20000 x 5000", from_host_csr(ragged(sized(20000, 4000), 5000, 5000, rng), Space::host)});
@@ -151,17 +151,28 @@ TEST_CASE("GPU binned SpMV: bins, fused products against their composition, bitw
     for (index_t i = 0; i < hh.rows; ++i) longest = std::max(longest, hh.row_ptr[i + 1] - hh.row_ptr[i]);
     CHECK(bins.max_row == longest);
     CHECK((bins.long_rows > 0) == (longest > bins.units));
-    // 2048 units, halved for small matrices, or spread over whole waves of 24
-    // CTAs an SM (between 2/3 and 3/2 of 2048; the last block may be empty).
-    CHECK((bins.units >= 256 && bins.units <= 3072));
+    // About 2304 units spread over whole waves: of 24 CTAs an SM from half
+    // such a wave up, else of 6 CTAs an SM (at least one) where the blocks keep
+    // 256 units, else 256 units. At most 1.5 x 2304 (one wave), and the last
+    // block may be empty.
+    using Rule = cuda::SpmvRowBlocks;
+    CHECK((bins.units >= Rule::min_units && bins.units <= Rule::default_units * 3 / 2));
     const std::int64_t units_total = static_cast<std::int64_t>(Ah.nnz()) + Ah.rows();
-    const std::int64_t wave = 24LL * device::info().multiprocessors;
-    if (units_total / 2048 >= wave / 2) {
-      const index_t rem = static_cast<index_t>(bins.blocks % wave);
-      CHECK((rem <= 1 || rem == wave - 1));
-    } else {
-      CHECK(bins.units <= 2048);
-    }
+    const std::int64_t sms = device::info().multiprocessors;
+    const std::int64_t wave = Rule::wave_ctas_per_sm * sms, small_wave = Rule::small_wave_ctas_per_sm * sms;
+    // k whole waves of w: the units spread evenly over k w blocks (the block
+    // count then rounds to within a few of k w).
+    const auto whole_waves = [&](std::int64_t w) {
+      const std::int64_t k = (bins.blocks + w / 2) / w;
+      return k >= 1 && bins.units == (units_total + k * w - 1) / (k * w);
+    };
+    CHECK(bins.blocks == units_total / bins.units + 1);
+    if (units_total / Rule::default_units >= wave / 2)
+      CHECK(whole_waves(wave));
+    else if (units_total >= small_wave * Rule::min_units)
+      CHECK(whole_waves(small_wave));
+    else
+      CHECK(bins.units == Rule::min_units);
     const Vector xh = random_vector(Ah.cols(), rng(), Space::host);
     const Vector zh = random_vector(Ah.rows(), rng(), Space::host);
     const Vector xd = xh.to(Space::device), zd = zh.to(Space::device);
