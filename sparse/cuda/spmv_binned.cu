@@ -542,7 +542,8 @@ void run_bins(const CsrRef& A, const Value* v, BinnedPlan& p, In x, Out out, Blo
       return true;
     }();
     (void)rows_opted_in;
-    const std::size_t stage_bytes = sizeof(double) * (static_cast<std::size_t>(p.units) + 32);
+    // Unstaged blocks read A and x directly: no shared memory, so L1 keeps it all.
+    const std::size_t stage_bytes = policy.stage ? sizeof(double) * (static_cast<std::size_t>(p.units) + 32) : 0;
     launch_dependent("binned SpMV rows_kernel", rows_kernel<Out, Value, In>, static_cast<unsigned>(p.blocks), kBlock,
                      stage_bytes, st, p.block_row.data(), A.rp, A.ci, v, x, out, p.units,
                      policy.entries_per_lane, policy.stage, partial);
