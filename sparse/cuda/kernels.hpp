@@ -18,16 +18,6 @@ CsrMatrix transpose(const CsrMatrix& A);
 void spmv_csr_vector(double alpha, const CsrMatrix& A, const Vector& x, double beta, Vector& y);
 void spmv_scalar(double alpha, const CsrMatrix& A, const Vector& x, double beta, Vector& y);
 // The bins the binned SpMV made for A (its analysis, built on first use).
-// How the binned SpMV cuts a matrix into row blocks (sparse/cuda/spmv_binned.cu,
-// make_plan): about `default_units` work units (entries + rows) a CTA, never
-// fewer than `min_units` nor more than `max_units` (the staging's shared
-// memory); the block count is a whole number of waves of
-// `wave_ctas_per_sm` CTAs an SM, or, below half such a wave, of
-// `small_wave_ctas_per_sm` (docs/spmv.md, thirty-fifth session).
-struct SpmvRowBlocks {
-  static constexpr int default_units = 2304, min_units = 256, max_units = 8192;
-  static constexpr int wave_ctas_per_sm = 24, small_wave_ctas_per_sm = 6;
-};
 struct SpmvBinsInfo {
   index_t blocks = 0, long_rows = 0, chunks = 0;
   int units = 0;         // work units per row block

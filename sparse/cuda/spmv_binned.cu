@@ -24,13 +24,13 @@
 // Every sum has a fixed order, so results are bitwise reproducible. The
 // kernels take an output functor (y = αAx + βz, the residual, a Jacobi sweep,
 // y = Ax with x·y) so that the solve's fused products cost one pass over A.
-#include <algorithm>
 #include <memory>
 
 #include "sparse/cuda/block_reduce.cuh"
 #include "sparse/cuda/kernels.hpp"
 #include "sparse/cuda/launch.cuh"
 #include "sparse/cuda/primitives.hpp"
+#include "sparse/spmv_row_blocks.hpp"
 
 namespace saga::cuda {
 
@@ -199,40 +199,15 @@ __global__ void chunk_owner_kernel(index_t long_rows, const index_t* chunk_ptr, 
   for (index_t c = chunk_ptr[i]; c < chunk_ptr[i + 1]; ++c) owner[c] = static_cast<index_t>(i);
 }
 
-// Units a block so that the blocks fill a whole number of waves of `wave`
-// CTAs: the wave count nearest to total / base blocks (at least one, and
-// enough that no block passes kMaxUnits), the units spread evenly over them.
-std::int64_t units_in_whole_waves(std::int64_t total, std::int64_t base, std::int64_t wave) {
-  std::int64_t waves = std::max<std::int64_t>(1, (total / base + wave / 2) / wave);
-  waves = std::max(waves, (total + wave * kMaxUnits - 1) / (wave * kMaxUnits));
-  return (total + waves * wave - 1) / (waves * wave);
-}
-
 BinnedPlan make_plan(const CsrRef& A, int max_units) {
   BinnedPlan p;
   const index_t n = A.rows;
   const std::int64_t total = static_cast<std::int64_t>(A.nnz) + n;
-  // Whole waves: a row block's time is mostly its chain of dependent loads, so
-  // a last wave a tenth full costs nearly a whole one (3257 blocks of 2048 on
-  // the 222k-row level 1 of 3D 7-pt N=128 were 4.1 waves). From half a wave of
-  // 24 CTAs an SM up, the block count is a multiple of 24 CTAs an SM: every
-  // wave full whether the kernel runs 6 (40 registers) or 8 (32) CTAs an SM.
-  // Below, a multiple of 6 CTAs an SM (at least one such wave where the blocks
-  // keep kMinUnits): the 40-register kernels fill each wave and the 32-register
-  // ones run such a grid in as many waves. The tiniest matrices take kMinUnits.
-  // docs/spmv.md: whole waves of 24 made level 1 and R0 5-8% faster (thirty-
-  // fourth session); base 2304 instead of 2048 and whole small waves (coarse
-  // levels of 792 blocks, not 811 or 879) the cycles of 27-pt N=128 and 3D 7-pt
-  // N=64 6-9% (thirty-fifth).
-  const std::int64_t sms = multiprocessor_count();
-  const std::int64_t wave = SpmvRowBlocks::wave_ctas_per_sm * sms;
-  const std::int64_t small_wave = SpmvRowBlocks::small_wave_ctas_per_sm * sms;
-  if (total / max_units >= wave / 2)
-    p.units = static_cast<int>(units_in_whole_waves(total, max_units, wave));
-  else if (total >= small_wave * kMinUnits)
-    p.units = static_cast<int>(units_in_whole_waves(total, max_units, small_wave));
-  else
-    p.units = kMinUnits;
+  // Whole waves (sparse/spmv_row_blocks.hpp; docs/spmv.md): whole waves of 24
+  // made level 1 and R0 5-8% faster (thirty-fourth session); base 2304 instead
+  // of 2048 and whole small waves (coarse levels of 792 blocks, not 811 or 879)
+  // the cycles of 27-pt N=128 and 3D 7-pt N=64 6-9% (thirty-fifth).
+  p.units = spmv_row_block_units(total, max_units, multiprocessor_count());
   p.blocks = static_cast<index_t>(total / p.units + 1);
   const cudaStream_t st = ::saga::device_stream();
   p.block_row = Array<index_t>(static_cast<std::size_t>(p.blocks) + 1, Space::device, "SpMV block rows");

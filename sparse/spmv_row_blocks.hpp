@@ -1,0 +1,53 @@
+#pragma once
+// How the binned SpMV (sparse/cuda/spmv_binned.cu) cuts a matrix into row
+// blocks, one CTA each. A row costs its length + 1 work units; a block holds
+// about `units` of them. Plain integer arithmetic, so that host tests check the
+// rule where CI has no GPU (docs/spmv.md, thirty-fourth and thirty-fifth
+// sessions).
+#include <algorithm>
+#include <cstdint>
+
+namespace saga {
+
+struct SpmvRowBlocks {
+  // Work units a block: the default base (the component's max_units), and the
+  // bounds (max_units: the staging's shared memory, (8192 + 32) doubles).
+  static constexpr int default_units = 2304, min_units = 256, max_units = 8192;
+  // A row block's time is mostly its chain of dependent loads, so a last wave a
+  // tenth full costs nearly a whole one: block counts are whole waves. 24 CTAs an
+  // SM is a wave whether the kernel runs 6 (40 registers) or 8 (32) CTAs an SM;
+  // grids below half such a wave use waves of 6 CTAs an SM.
+  static constexpr int wave_ctas_per_sm = 24, small_wave_ctas_per_sm = 6;
+};
+
+// Units a block so that the blocks fill a whole number of waves of `wave` CTAs:
+// the wave count nearest total / base blocks, at least one, at most as many as
+// keep min_units a block (the caller guarantees one wave does) and at least as
+// many as keep max_units; the units spread evenly over them.
+inline std::int64_t spmv_units_in_whole_waves(std::int64_t total, std::int64_t base, std::int64_t wave) {
+  std::int64_t waves = std::max<std::int64_t>(1, (total / base + wave / 2) / wave);
+  waves = std::min(waves, total / (wave * SpmvRowBlocks::min_units));
+  waves = std::max(waves, (total + wave * SpmvRowBlocks::max_units - 1) / (wave * SpmvRowBlocks::max_units));
+  return (total + waves * wave - 1) / (waves * wave);
+}
+
+// Work units a block for a matrix of `total` = nnz + rows work units, from the
+// base `base` (min_units..max_units) on a GPU of `sms` multiprocessors. The
+// plan then has total / units + 1 blocks (the last one may be empty).
+//  - from half a wave of 24 CTAs an SM up (where blocks of min_units fill one):
+//    whole waves of 24 CTAs an SM;
+//  - below, where blocks of min_units fill one wave of 6 CTAs an SM: whole
+//    waves of 6 CTAs an SM (the 32-register kernels run such a grid in as
+//    many waves or fewer, never more);
+//  - the tiniest matrices: min_units.
+inline int spmv_row_block_units(std::int64_t total, int base, int sms) {
+  const std::int64_t wave = std::int64_t{SpmvRowBlocks::wave_ctas_per_sm} * sms;
+  const std::int64_t small_wave = std::int64_t{SpmvRowBlocks::small_wave_ctas_per_sm} * sms;
+  if (total / base >= wave / 2 && total >= wave * SpmvRowBlocks::min_units)
+    return static_cast<int>(spmv_units_in_whole_waves(total, base, wave));
+  if (total >= small_wave * SpmvRowBlocks::min_units)
+    return static_cast<int>(spmv_units_in_whole_waves(total, base, small_wave));
+  return SpmvRowBlocks::min_units;
+}
+
+}  // namespace saga

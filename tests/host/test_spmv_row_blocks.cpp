@@ -1,0 +1,92 @@
+// The binned SpMV's row-block rule (sparse/spmv_row_blocks.hpp): hand-computed
+// plans of the benchmark's matrices on a 132-SM H100, and the rule's invariants
+// over random sizes and GPUs. The GPU test checks that the device plan is this
+// rule's.
+#include <random>
+
+#include "sparse/spmv_row_blocks.hpp"
+#include "tests/helpers.hpp"
+
+using namespace saga;
+using namespace saga::test;
+
+namespace {
+constexpr int kH100 = 132;
+std::int64_t blocks_of(std::int64_t total, int units) { return total / units + 1; }
+}  // namespace
+
+TEST_CASE("SpMV row blocks: hand-computed plans on 132 SMs") {
+  const int base = SpmvRowBlocks::default_units;
+  struct Case {
+    const char* name;
+    std::int64_t nnz, rows;
+    int units;
+    std::int64_t blocks;
+  };
+  // 24-CTA waves are 3168 blocks, 6-CTA waves 792.
+  for (const Case& c : {
+           // 49180 base blocks -> 16 waves of 3168: 113311352 / 50688 -> 2236 units
+           Case{"3D 27-pt N=160", 109215352, 4096000, 2236, 50676},
+           // 2896 base blocks -> 1 wave: 6674038 / 3168 -> 2107 units
+           Case{"3D 7-pt N=128 level 1", 6451957, 222081, 2107, 3168},
+           // 91 base blocks, below half a 24-CTA wave; 211474 >= 792 * 256: one 6-CTA wave
+           // (the old halving to 4 blocks an SM gave 827 blocks of 256: two waves)
+           Case{"3D 7-pt N=128 level 2", 207535, 3939, 268, 790},
+           // below one 6-CTA wave of 256-unit blocks
+           Case{"3D 7-pt N=128 level 3", 1976, 60, 256, 8},
+           // 14980 base blocks -> 5 waves
+           Case{"R-MAT 2^21 x16", 32417268, 2097152, 2179, 15840},
+       }) {
+    CAPTURE(c.name);
+    const std::int64_t total = c.nnz + c.rows;
+    const int units = spmv_row_block_units(total, base, kH100);
+    CHECK(units == c.units);
+    CHECK(blocks_of(total, units) == c.blocks);
+  }
+}
+
+TEST_CASE("SpMV row blocks: bounds and whole waves over random sizes and GPUs") {
+  const std::uint64_t seed = fresh_seed();
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> log_total(0.0, 34.0);  // 1 .. 2^34 work units
+  std::uniform_int_distribution<int> base_of(SpmvRowBlocks::min_units, SpmvRowBlocks::max_units);
+  const int sms_list[] = {1, 16, 108, 114, 132, 144};
+  for (int trial = 0; trial < 20000; ++trial) {
+    const auto total = static_cast<std::int64_t>(std::exp2(log_total(rng)));
+    const int sms = sms_list[trial % 6];
+    const int base = trial % 2 ? SpmvRowBlocks::default_units : base_of(rng);
+    CAPTURE(total);
+    CAPTURE(sms);
+    CAPTURE(base);
+    const int units = spmv_row_block_units(total, base, sms);
+    // Every block fits the staging and holds at least min_units.
+    REQUIRE(units >= SpmvRowBlocks::min_units);
+    REQUIRE(units <= SpmvRowBlocks::max_units);
+    const std::int64_t blocks = blocks_of(total, units);
+    const std::int64_t wave = std::int64_t{SpmvRowBlocks::wave_ctas_per_sm} * sms;
+    const std::int64_t small_wave = std::int64_t{SpmvRowBlocks::small_wave_ctas_per_sm} * sms;
+    // Whole waves: the units are total spread evenly over k waves of w blocks
+    // for some k >= 1 (units = ceil(total / (k w)); k lies between
+    // total / (units w) and total / ((units - 1) w)).
+    const auto whole_waves = [&](std::int64_t w) {
+      const std::int64_t k_lo = std::max<std::int64_t>(1, (total + units * w - 1) / (units * w));
+      const std::int64_t k_hi = units > 1 ? (total - 1) / ((units - 1) * w) : k_lo;
+      for (std::int64_t k = k_lo; k <= k_hi + 1; ++k)
+        if ((total + k * w - 1) / (k * w) == units) return true;
+      return false;
+    };
+    if (total / base >= wave / 2 && total >= wave * SpmvRowBlocks::min_units) {
+      CHECK(whole_waves(wave));
+      // About the base: between 1/2 (half a wave rounded up to one) and 3/2 of
+      // it; near min_units, fewer waves keep min_units (below 2 min_units).
+      CHECK(2 * units >= std::min(base, 2 * SpmvRowBlocks::min_units) - 2);
+      CHECK(2 * units <= std::max(3 * base, 4 * SpmvRowBlocks::min_units) + 2);
+    } else if (total >= small_wave * SpmvRowBlocks::min_units) {
+      CHECK(whole_waves(small_wave));
+    } else {
+      CHECK(units == SpmvRowBlocks::min_units);
+      CHECK(blocks <= small_wave);  // less than one small wave of work
+    }
+  }
+  MESSAGE("seed " << seed);
+}
