@@ -205,7 +205,7 @@ BinnedPlan make_plan(const CsrRef& A, int max_units) {
   const std::int64_t total = static_cast<std::int64_t>(A.nnz) + n;
   // Whole waves (sparse/spmv_row_blocks.hpp; docs/spmv.md): whole waves of 24
   // made level 1 and R0 5-8% faster (thirty-fourth session); base 2304 instead
-  // of 2048 and whole small waves (coarse levels of 792 blocks, not 811 or 879)
+  // of 2048 and whole small waves (coarse levels in one wave of 790 blocks, not 827 or ~880)
   // the cycles of 27-pt N=128 and 3D 7-pt N=64 6-9% (thirty-fifth).
   p.units = spmv_row_block_units(total, max_units, multiprocessor_count());
   p.blocks = static_cast<index_t>(total / p.units + 1);
