@@ -59,7 +59,6 @@ struct AxpbyOut {  // y = alpha s + beta z (z may be y; beta = 0 ignores z)
     y[r] = beta == 0.0 ? alpha * s : alpha * s + beta * p.z;
     return 0.0;
   }
-  __device__ double operator()(index_t r, double s) const { return (*this)(r, s, pre(r)); }
 };
 struct RelaxOut {  // x_out = x + omega w (b - s), and b . x_out
   const double *x, *b, *w;
@@ -74,7 +73,6 @@ struct RelaxOut {  // x_out = x + omega w (b - s), and b . x_out
     x_out[r] = xo;
     return p.b * xo;
   }
-  __device__ double operator()(index_t r, double s) const { return (*this)(r, s, pre(r)); }
 };
 struct DotOut {  // y = s, and x . y
   const double* x;
@@ -87,7 +85,6 @@ struct DotOut {  // y = s, and x . y
     y[r] = s;
     return p.x * s;
   }
-  __device__ double operator()(index_t r, double s) const { return (*this)(r, s, pre(r)); }
 };
 
 struct ProlongOut {  // x_out = x + u - omega w s, u = scale[g] e[g] (g = agg[r]; 0 where g < 0)
@@ -106,7 +103,6 @@ struct ProlongOut {  // x_out = x + u - omega w s, u = scale[g] e[g] (g = agg[r]
     x_out[r] = p.x + p.u - omega * p.w * s;
     return 0.0;
   }
-  __device__ double operator()(index_t r, double s) const { return (*this)(r, s, pre(r)); }
 };
 
 struct RelaxFromZeroOut {  // x = omega (w .* b) (row r's own entry) and r = b - s, s = A x
@@ -122,8 +118,13 @@ struct RelaxFromZeroOut {  // x = omega (w .* b) (row r's own entry) and r = b -
     res[r] = p.b - s;
     return 0.0;
   }
-  __device__ double operator()(index_t r, double s) const { return (*this)(r, s, pre(r)); }
 };
+
+// Row r's output where its loads were not issued early: pre(r), then the stores.
+template <class Out>
+__device__ inline double finish_row(const Out& out, index_t r, double s) {
+  return out(r, s, out.pre(r));
+}
 
 // ---- input accessors: x_c as the kernels read it -------------------------------------------------
 struct DirectX {  // x itself, through the read-only cache
@@ -342,7 +343,7 @@ __global__ __launch_bounds__(kBlock) void rows_kernel(const index_t* __restrict_
           for (offset_t k = a + lane; k < b; k += V) s += v[k] * x(ci[k]);
       }
       for (int off = V / 2; off > 0; off /= 2) s += __shfl_xor_sync(group_mask, s, off);
-      if (mine_row && lane == 0) mine += base == r0 ? out(r, s, pre_first) : out(r, s);
+      if (mine_row && lane == 0) mine += base == r0 ? out(r, s, pre_first) : finish_row(out, r, s);
     }
     if (__syncthreads_or(medium)) {  // rows of 32 V + 1 .. units entries: one warp each, in row order
       const int warp = threadIdx.x / 32, wl = threadIdx.x % 32;
@@ -366,7 +367,7 @@ __global__ __launch_bounds__(kBlock) void rows_kernel(const index_t* __restrict_
           else
             for (offset_t k = ra + wl; k < rb; k += 32) s += v[k] * x(ci[k]);
           for (int off = 16; off > 0; off /= 2) s += __shfl_xor_sync(0xffffffffu, s, off);
-          if (wl == 0) mine += out(base + j, s);
+          if (wl == 0) mine += finish_row(out, base + j, s);
         }
       }
     }
@@ -404,7 +405,7 @@ __global__ __launch_bounds__(kBlock) void long_rows_kernel(index_t long_rows, co
   if (i < long_rows) {
     double s = 0.0;
     for (index_t c = chunk_ptr[i]; c < chunk_ptr[i + 1]; ++c) s += chunk_sum[c];
-    mine = out(long_row[i], s);
+    mine = finish_row(out, long_row[i], s);
   }
   if (partial) write_block_partial<kBlock>(mine, partial);
 }
@@ -422,7 +423,7 @@ __global__ __launch_bounds__(kBlock) void thread_rows_kernel(index_t n, const of
   if (r < n) {
     double s = 0.0;
     for (offset_t k = rp[r]; k < rp[r + 1]; ++k) s += v[k] * x(ci[k]);
-    mine = out(static_cast<index_t>(r), s);
+    mine = finish_row(out, static_cast<index_t>(r), s);
   }
   if (partial) write_block_partial<kBlock>(mine, partial);
 }
