@@ -67,6 +67,7 @@ ResetupStats AmgPreconditioner::resetup(CsrMatrix&& A, const ResetupOptions& opt
 ResetupStats Solver::resetup(const CsrMatrix& A, const ResetupOptions& options) { return resetup(A.clone(), options); }
 
 ResetupStats Solver::resetup(CsrMatrix&& A, const ResetupOptions& options) {
+  kept_.reset();  // its graph holds the old arrays' pointers (and its vectors would add to the resetup's peak)
   const ResetupStats rs = precond_->resetup(std::move(A), options);
   build_preconditioner();  // the operator and an outer smoother follow the new matrix
   return rs;
@@ -114,7 +115,7 @@ SolveResult Solver::solve(const Vector& b, Vector& x) const {
   const LinearOperator* M = outer_M_                              ? outer_M_.get()
                             : params_.preconditioner.name == "none" ? nullptr
                                                                     : static_cast<const LinearOperator*>(precond_.get());
-  return krylov_solve(*op_, M, b, x, params_);
+  return krylov_solve(*op_, M, b, x, params_, kept_);
 }
 
 }  // namespace saga

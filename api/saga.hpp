@@ -86,8 +86,15 @@ class Solver {
   Solver(CsrMatrix&& A, const AmgParams& amg, const SolverParams& solver, NearNullspace ns,
          std::shared_ptr<const Executor> exec = nullptr);
   // Solves A x = b; x holds the initial guess. Never throws for
-  // non-convergence: check SolveResult::converged.
+  // non-convergence: check SolveResult::converged. The CG family keeps its
+  // vectors and, on the GPU, the CUDA graph of its iteration for the next solve:
+  // a later solve into the same x array replays that graph from its first
+  // iteration (SolveResult::launch_note says so). One solve at a time per
+  // Solver (the cycle's vectors are shared too).
   SolveResult solve(const Vector& b, Vector& x) const;
+  // Frees what solve() keeps for the next one (the CG vectors and scalars, 24 B
+  // per unknown, 32 with fcg, and the graph); the next solve makes them again.
+  void release_workspace() { kept_.reset(); }
   const HierarchyStats& stats() const { return precond_->stats(); }
   const AmgPreconditioner& preconditioner() const { return *precond_; }
   const SolverParams& params() const { return params_; }
@@ -103,6 +110,9 @@ class Solver {
   std::unique_ptr<AmgPreconditioner> precond_;
   std::unique_ptr<MatrixOperator> op_;
   std::unique_ptr<LinearOperator> outer_M_;  // smoother or nested Krylov preconditioner (else the cycle or none)
+  // What the Krylov method kept from the last solve (KrylovState); dropped by a
+  // resetup, whose new arrays its graph does not know.
+  mutable std::unique_ptr<KrylovState> kept_;
 };
 
 }  // namespace saga

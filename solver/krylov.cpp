@@ -105,6 +105,15 @@ SolveResult krylov_solve(const LinearOperator& A, const LinearOperator* M, const
   return r;
 }
 
+SolveResult krylov_solve(const LinearOperator& A, const LinearOperator* M, const Vector& b, Vector& x,
+                         const SolverParams& p, std::unique_ptr<KrylovState>& state) {
+  validate(p, A.space());
+  const auto method = krylov_methods().create(p.type, A.space());
+  SolveResult r = method->solve_keeping(A, method->uses_preconditioner() ? M : nullptr, b, x, p, state);
+  r.method = krylov_methods().resolve(p.type, A.space());
+  return r;
+}
+
 KrylovOperator::KrylovOperator(const LinearOperator& A, const LinearOperator* M, SolverParams p)
     : A_(A), M_(M), p_(std::move(p)) {
   validate(p_, A.space());

@@ -15,12 +15,32 @@
 
 namespace saga {
 
+// What a method keeps from one solve to the next of the same system (a
+// Solver holds one): the CG family keeps its vectors, its scalars and the CUDA
+// graph of its iteration, so that a later solve replays that graph from its
+// first iteration instead of capturing it again. A method checks that what it
+// kept was made for the same operators, x and limits before it uses it, and
+// makes it again where not. The graph holds the operators' device pointers:
+// drop the state (reset()) whenever an operator's arrays are made again (a
+// resetup of the preconditioner or of the matrix).
+class KrylovState {
+ public:
+  virtual ~KrylovState() = default;
+};
+
 class KrylovMethod {
  public:
   virtual ~KrylovMethod() = default;
   // M may be nullptr (no preconditioner). Never throws for non-convergence.
   virtual SolveResult solve(const LinearOperator& A, const LinearOperator* M, const Vector& b, Vector& x,
                             const SolverParams& p) const = 0;
+  // The same solve, keeping what it can reuse in *state for the next solve of
+  // this system (see KrylovState). Methods that keep nothing solve as above.
+  virtual SolveResult solve_keeping(const LinearOperator& A, const LinearOperator* M, const Vector& b, Vector& x,
+                                    const SolverParams& p, std::unique_ptr<KrylovState>& state) const {
+    (void)state;
+    return solve(A, M, b, x, p);
+  }
   // False for methods that ignore M (cg).
   virtual bool uses_preconditioner() const { return true; }
   // True for methods that need a symmetric positive definite A (the CG family).
@@ -35,6 +55,10 @@ const KrylovRegistry& krylov_methods();
 // Solves with p.type (validated first).
 SolveResult krylov_solve(const LinearOperator& A, const LinearOperator* M, const Vector& b, Vector& x,
                          const SolverParams& p);
+// ... keeping what the method can reuse in *state for the next solve of the
+// same system (Solver does this; see KrylovState for when to drop it).
+SolveResult krylov_solve(const LinearOperator& A, const LinearOperator* M, const Vector& b, Vector& x,
+                         const SolverParams& p, std::unique_ptr<KrylovState>& state);
 
 // A Krylov solve as an operator: y = (approximately) A^-1 x, from a zero guess,
 // with the method, tolerance and iteration limit of `p` — to precondition an

@@ -14,6 +14,10 @@ class Pcg final : public KrylovMethod {
                     const SolverParams& p) const override {
     return krylov::conjugate_gradient(A, M, b, x, p, false, launch_);
   }
+  SolveResult solve_keeping(const LinearOperator& A, const LinearOperator* M, const Vector& b, Vector& x,
+                            const SolverParams& p, std::unique_ptr<KrylovState>& state) const override {
+    return krylov::conjugate_gradient(A, M, b, x, p, false, launch_, &state);
+  }
 
  private:
   krylov::CgLaunch launch_;
@@ -26,6 +30,10 @@ class Cg final : public KrylovMethod {
   SolveResult solve(const LinearOperator& A, const LinearOperator*, const Vector& b, Vector& x,
                     const SolverParams& p) const override {
     return krylov::conjugate_gradient(A, nullptr, b, x, p, false, launch_);
+  }
+  SolveResult solve_keeping(const LinearOperator& A, const LinearOperator*, const Vector& b, Vector& x,
+                            const SolverParams& p, std::unique_ptr<KrylovState>& state) const override {
+    return krylov::conjugate_gradient(A, nullptr, b, x, p, false, launch_, &state);
   }
 
  private:

@@ -85,11 +85,20 @@ SolveResult Run::finish() {
   return std::move(result);
 }
 
-IterationLauncher::IterationLauncher(std::function<void()> body, Space space, bool graph, bool graph_safe)
-    : body_(std::move(body)), space_(space), try_graph_(space == Space::device && graph && graph_safe) {
+IterationLauncher::IterationLauncher(std::function<void()> body, Space space, bool graph, bool graph_safe,
+                                     IterationGraph* kept)
+    : body_(std::move(body)),
+      space_(space),
+      try_graph_(space == Space::device && graph && graph_safe),
+      graph_(kept ? kept : &own_) {
   if (space == Space::device && !graph) note_ = "graph: off";
   if (space == Space::device && graph && !graph_safe)
     note_ = "no graph: the operator or the preconditioner is not graph-safe (it waits for the host)";
+  if (try_graph_ && !graph_->failure.empty()) {
+    try_graph_ = false;
+    note_ = "no graph: capture failed (" + graph_->failure + ")";
+  }
+  if (try_graph_ && graph_->graph.ready()) note_ = "graph kept from an earlier solve";
 }
 
 void IterationLauncher::run() {
@@ -97,8 +106,8 @@ void IterationLauncher::run() {
     body_();
     return;
   }
-  if (graph_.ready()) {
-    graph_.launch();
+  if (graph_->graph.ready()) {
+    graph_->graph.launch();
     return;
   }
   // The first call runs the iteration kernel by kernel (analyses and scratch
@@ -107,15 +116,16 @@ void IterationLauncher::run() {
   // costs no GPU time; later calls replay it.
   body_();
   std::string why;
-  if (!graph_.capture(body_, &why)) {
+  if (!graph_->graph.capture(body_, &why)) {
     try_graph_ = false;
+    graph_->failure = why;
     note_ = "no graph: capture failed (" + why + ")";
   }
 }
 
 std::string IterationLauncher::mode() const {
   if (space_ == Space::host) return "host";
-  return graph_.ready() ? "graph" : "kernels";
+  return try_graph_ && graph_->graph.ready() ? "graph" : "kernels";
 }
 
 void precondition(const LinearOperator* M, const Vector& r, Vector& z) {

@@ -46,15 +46,25 @@ class Run {
   std::chrono::steady_clock::time_point t0_ = std::chrono::steady_clock::now();
 };
 
+// A captured iteration and why capture failed, if it did: what an
+// IterationLauncher fills, kept between solves by a KrylovState.
+struct IterationGraph {
+  device::Graph graph;
+  std::string failure;  // non-empty: capture failed once; not tried again
+};
+
 // Launches one iteration's work. On the GPU with `graph` and graph-safe
 // operators: the first call runs it kernel by kernel (it builds the lazily made
 // analyses and scratch buffers) and captures it as a CUDA graph while the GPU
 // runs it, and every later call replays the graph; where capture is impossible (the legacy default
 // stream, an operator that waits for the host) it stays kernel by kernel and
-// note() says why.
+// note() says why. With `kept` (a graph captured by an earlier solve of the
+// same operators and vectors, its caller checked that), every call replays it,
+// the first included.
 class IterationLauncher {
  public:
-  IterationLauncher(std::function<void()> body, Space space, bool graph, bool graph_safe);
+  IterationLauncher(std::function<void()> body, Space space, bool graph, bool graph_safe,
+                    IterationGraph* kept = nullptr);
   void run();
   // "host", "kernels" or "graph" (what ran last).
   std::string mode() const;
@@ -64,7 +74,8 @@ class IterationLauncher {
   std::function<void()> body_;
   Space space_;
   bool try_graph_;
-  device::Graph graph_;
+  IterationGraph own_;
+  IterationGraph* graph_;  // kept or &own_
   std::string note_;
 };
 

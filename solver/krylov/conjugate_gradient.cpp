@@ -7,25 +7,77 @@
 
 namespace saga::krylov {
 
+namespace {
+// What one CG solve works in, and what a later solve of the same system may
+// take over: the vectors, the scalars and the iteration's graph. The graph
+// holds the device pointers of everything the iteration touches, so it is
+// replayed only for the same operators, the same x (its array), the same sizes
+// and launch settings.
+struct CgState final : KrylovState {
+  struct Key {
+    const LinearOperator* A;
+    const LinearOperator* M;
+    const double* x;
+    std::size_t n;
+    Space space;
+    bool flexible;
+    int max_iterations;  // the history's length in S
+    std::string graph;   // CgLaunch::graph
+    bool dependent;      // device::dependent_launch(): how the graph's kernels were launched
+    bool operator==(const Key& o) const {
+      return A == o.A && M == o.M && x == o.x && n == o.n && space == o.space && flexible == o.flexible &&
+             max_iterations == o.max_iterations && graph == o.graph && dependent == o.dependent;
+    }
+  };
+  explicit CgState(const Key& k)
+      : key(k),
+        r(k.n, k.space, "CG residual"),
+        q(k.n, k.space, "CG direction"),
+        // Zeroed: flexible CG's first z . Aq reads it before any A q was written
+        // (its value is not used then, but compute-sanitizer initcheck flags the read).
+        Aq(Vector::zeros(k.n, k.space, "CG A*direction")),
+        // z = M r lives only from the preconditioner to the new direction, A q only
+        // from the product to the update of r: plain CG keeps both in one vector
+        // (8 B per unknown less); flexible CG reads z and the previous A q together.
+        z_own(k.flexible ? Vector(k.n, k.space, "CG preconditioned residual") : Vector()),
+        // Scalars and the history of ||r|| (entry 0: the initial residual) on the
+        // vectors' side; the host reads them at each convergence check.
+        S(cg_slot::history + static_cast<std::size_t>(k.max_iterations) + 1, k.space) {}
+  Vector& z() { return key.flexible ? z_own : Aq; }
+  Key key;
+  Vector r, q, Aq, z_own;
+  Scalars S;
+  IterationGraph graph;
+};
+}  // namespace
+
 SolveResult conjugate_gradient(const LinearOperator& A, const LinearOperator* M, const Vector& b, Vector& x,
-                               const SolverParams& p, bool flexible, const CgLaunch& launch) {
+                               const SolverParams& p, bool flexible, const CgLaunch& launch,
+                               std::unique_ptr<KrylovState>* state) {
   Run run(A, M, b, x, p);
   if (run.done()) return run.finish();
   const Space s = A.space();
-  const std::size_t n = A.rows();
-  Vector r(n, s, "CG residual"), q(n, s, "CG direction");
-  // Zeroed: flexible CG's first z . Aq reads it before any A q was written
-  // (its value is not used then, but compute-sanitizer initcheck flags the read).
-  Vector Aq = Vector::zeros(n, s, "CG A*direction");
-  // z = M r lives only from the preconditioner to the new direction, A q only
-  // from the product to the update of r: plain CG keeps both in one vector
-  // (8 B per unknown less); flexible CG reads z and the previous A q together.
-  Vector z_own = flexible ? Vector(n, s, "CG preconditioned residual") : Vector();
-  Vector& z = flexible ? z_own : Aq;
+  const CgState::Key key{&A,
+                         M,
+                         x.data(),
+                         static_cast<std::size_t>(A.rows()),
+                         s,
+                         flexible,
+                         p.max_iterations,
+                         launch.graph,
+                         s == Space::device && device::dependent_launch()};
+  std::unique_ptr<KrylovState> own;
+  std::unique_ptr<KrylovState>& slot = state ? *state : own;
+  auto* kept = dynamic_cast<CgState*>(slot.get());
+  if (!kept || !(kept->key == key)) {
+    slot.reset();  // the old vectors go before the new ones are allocated
+    slot = std::make_unique<CgState>(key);
+    kept = static_cast<CgState*>(slot.get());
+  }
+  CgState& w = *kept;
+  Vector &r = w.r, &q = w.q, &Aq = w.Aq, &z = w.z();
+  Scalars& S = w.S;
   if (run.start(b, x, r, Aq)) return run.finish();
-  // Scalars and the history of ||r|| (entry 0: the initial residual) on the
-  // vectors' side; the host reads them at each convergence check.
-  Scalars S(cg_slot::history + static_cast<std::size_t>(p.max_iterations) + 1, s);
   {
     std::vector<double> head(cg_slot::history + 1, 0.0);
     head[cg_slot::count] = 1.0;
@@ -42,7 +94,7 @@ SolveResult conjugate_gradient(const LinearOperator& A, const LinearOperator* M,
     cg_step(S, q, Aq, x, r);
   };
   const bool graph_safe = A.graph_safe() && (!M || M->graph_safe());
-  IterationLauncher launcher(iteration, s, launch.graph == "auto", graph_safe);
+  IterationLauncher launcher(iteration, s, launch.graph == "auto", graph_safe, &w.graph);
   SolveResult& res = run.result;
   int recorded = 1;  // history entries the host has seen
   while (res.iterations < p.max_iterations) {

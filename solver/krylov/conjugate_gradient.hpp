@@ -29,7 +29,11 @@ struct CgLaunch {
   }
 };
 
+// With `state`, the vectors, the scalars and the iteration's graph are kept
+// there for the next solve of the same operators and x (KrylovState), and
+// taken from there where an earlier solve left them.
 SolveResult conjugate_gradient(const LinearOperator& A, const LinearOperator* M, const Vector& b, Vector& x,
-                               const SolverParams& p, bool flexible, const CgLaunch& launch = {});
+                               const SolverParams& p, bool flexible, const CgLaunch& launch = {},
+                               std::unique_ptr<KrylovState>* state = nullptr);
 
 }  // namespace saga::krylov

@@ -15,6 +15,10 @@ class Fcg final : public KrylovMethod {
                     const SolverParams& p) const override {
     return krylov::conjugate_gradient(A, M, b, x, p, true, launch_);
   }
+  SolveResult solve_keeping(const LinearOperator& A, const LinearOperator* M, const Vector& b, Vector& x,
+                            const SolverParams& p, std::unique_ptr<KrylovState>& state) const override {
+    return krylov::conjugate_gradient(A, M, b, x, p, true, launch_, &state);
+  }
 
  private:
   krylov::CgLaunch launch_;

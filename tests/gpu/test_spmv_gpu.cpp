@@ -354,6 +354,105 @@ TEST_CASE("GPU PCG replayed as a CUDA graph: the same iterates bitwise as kernel
   }
 }
 
+// A Solver keeps the CG vectors and the iteration's graph between solves
+// (KrylovState): a later solve into the same x array replays the graph from its
+// first iteration. It must give bitwise what a fresh Solver gives, whatever the
+// right-hand side and the initial guess, and capture again where the graph no
+// longer fits (another x array, a resetup, dependent launches switched).
+TEST_CASE("GPU solves keep the iteration's graph: the same iterates bitwise as a fresh Solver") {
+  std::mt19937_64 rng(fresh_seed());
+  const auto exec = Executor::cuda();
+  ExecutorScope scope(exec);
+  struct Restore {
+    ~Restore() { device::set_dependent_launch(true); }
+  } restore;
+  const std::string kept_note = "graph kept from an earlier solve";
+  for (const char* method : {"pcg", "fcg"}) {
+    for (Stencil s : {Stencil::fd3d_7pt, Stencil::fe2d_9pt}) {
+      CAPTURE(method);
+      CAPTURE(stencil_name(s));
+      const CsrMatrix A = poisson(s, stencil_dim(s) == 2 ? sized(160, 48) : sized(32, 12), Space::device);
+      SolverParams sp;
+      sp.type = method;
+      Solver solver(A, AmgParams{}, sp, exec);
+      // What a Solver that never solved before gives for (b, x0).
+      const auto fresh = [&](const Vector& b, const Vector& x0, std::vector<double>& x_out) {
+        Vector x = x0.clone();
+        const SolveResult r = Solver(A, AmgParams{}, sp, exec).solve(b, x);
+        x_out = x.to_vector();
+        return r;
+      };
+      Vector x = Vector::zeros(A.rows(), Space::device);
+      for (int k = 0; k < 4; ++k) {
+        CAPTURE(k);
+        const Vector b = random_vector(A.rows(), rng(), Space::device);
+        // Solves 0 and 1 from zero, 2 and 3 from a random guess.
+        const Vector x0 = k < 2 ? Vector::zeros(A.rows(), Space::device) : random_vector(A.rows(), rng(), Space::device);
+        copy(x0, x);
+        const SolveResult r = solver.solve(b, x);
+        std::vector<double> xf;
+        const SolveResult rf = fresh(b, x0, xf);
+        CHECK(r.converged);
+        CHECK(r.launch == "graph");
+        CHECK(r.launch_note == (k == 0 ? "" : kept_note));
+        CHECK(rf.launch_note == "");
+        CHECK(r.residual_history == rf.residual_history);
+        CHECK(x.to_vector() == xf);
+      }
+      // Another x array: its own capture (the kept graph writes the first one).
+      const Vector b = random_vector(A.rows(), rng(), Space::device);
+      std::vector<double> xf;
+      const SolveResult rf = fresh(b, Vector::zeros(A.rows(), Space::device), xf);
+      Vector y = Vector::zeros(A.rows(), Space::device);
+      SolveResult r = solver.solve(b, y);
+      CHECK(r.launch_note == "");
+      CHECK(r.residual_history == rf.residual_history);
+      CHECK(y.to_vector() == xf);
+      fill(y, 0.0);
+      r = solver.solve(b, y);
+      CHECK(r.launch_note == kept_note);
+      CHECK(y.to_vector() == xf);
+      // Dependent launches switched: captured again, the same bits.
+      device::set_dependent_launch(false);
+      fill(y, 0.0);
+      r = solver.solve(b, y);
+      CHECK(r.launch_note == "");
+      CHECK(y.to_vector() == xf);
+      device::set_dependent_launch(true);
+      // Released: made again.
+      solver.release_workspace();
+      fill(y, 0.0);
+      r = solver.solve(b, y);
+      CHECK(r.launch_note == "");
+      CHECK(y.to_vector() == xf);
+    }
+  }
+  // A resetup drops what the solves kept (the graph holds the old arrays): a
+  // solve after it equals the solve of a Solver that had not solved before it.
+  const CsrMatrix A1 = poisson(Stencil::fd3d_7pt, sized(32, 12), Space::host);
+  HostCsr h = to_host_csr(A1);
+  for (index_t i = 0; i < h.rows; ++i)
+    for (offset_t k = h.row_ptr[i]; k < h.row_ptr[i + 1]; ++k)
+      h.val[k] *= h.col[k] == i ? 2.0 : 1.0 + 0.25 * std::sin(0.1 * (i + h.col[k]));  // symmetric, dominant
+  const CsrMatrix A2 = from_host_csr(h, Space::device);
+  const Vector b = random_vector(A1.rows(), rng(), Space::device);
+  std::vector<double> xs[2], hist[2];
+  for (int solved_before = 0; solved_before < 2; ++solved_before) {
+    Solver solver(A1.to(Space::device), AmgParams{}, SolverParams{}, exec);
+    Vector x = Vector::zeros(A1.rows(), Space::device);
+    if (solved_before) CHECK(solver.solve(b, x).converged);
+    solver.resetup(A2.clone());
+    fill(x, 0.0);
+    const SolveResult r = solver.solve(b, x);
+    CHECK(r.converged);
+    CHECK(r.launch_note == "");
+    xs[solved_before] = x.to_vector();
+    hist[solved_before] = r.residual_history;
+  }
+  CHECK(xs[0] == xs[1]);
+  CHECK(hist[0] == hist[1]);
+}
+
 // Dependent launches (core/device.hpp, sparse/cuda/launch.cuh) let a kernel be
 // scheduled while the one ahead of it finishes; each waits for it before it
 // touches memory. A kernel that read too early would show here as iterates
