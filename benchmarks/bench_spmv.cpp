@@ -78,7 +78,7 @@ int main(int argc, char** argv) {
   std::string json_path = "bench_spmv.json", md_path;
   int repeat = 9, rmat_scale = 21, solves = 3;
   bool quick = false, no_solves = false;
-  std::string only;
+  std::string only, solve_only;
   app.add_option("--json", json_path, "where to write the results as JSON");
   app.add_option("--markdown", md_path, "also write the tables as Markdown");
   app.add_option("--repeat", repeat, "timed repetitions (median reported)");
@@ -87,6 +87,8 @@ int main(int argc, char** argv) {
   app.add_flag("--quick", quick, "small sizes only (smoke run)");
   app.add_option("--only", only, "SpMV: only the matrices whose name contains this (profiling runs)");
   app.add_flag("--no-solves", no_solves, "skip the V-cycle and PCG parts");
+  app.add_option("--solve-only", solve_only,
+                 "V-cycle and PCG: only the problems whose name (e.g. \"3d7 N=64\") contains this (profiling runs)");
   CLI11_PARSE(app, argc, argv);
 
   try {
@@ -226,6 +228,7 @@ int main(int argc, char** argv) {
                                   {Stencil::fe3d_27pt, 101}, {Stencil::fe3d_27pt, 128}, {Stencil::fd3d_7pt, 256}};
     for (const auto& s : solve_cases) {
       const std::string name = fmt::format("{} N={}", stencil_name(s.s), s.N);
+      if (!solve_only.empty() && name.find(solve_only) == std::string::npos) continue;
       const auto exec = Executor::cuda();
       ExecutorScope scope(exec);
       const CsrMatrix A = poisson(s.s, s.N, Space::device);

@@ -159,6 +159,7 @@ struct BinnedPlan {
   Array<index_t> chunk_ptr;    // long_rows + 1: first chunk of each long row
   Array<index_t> chunk_owner;  // chunks: which long row (index into long_row)
   Array<double> chunk_sum;     // chunks
+  Array<unsigned> row_done;    // long_rows: chunks of each long row summed in this product (0 between products)
 };
 
 // Block b owns the rows r whose work offset w(r) = row_ptr[r] + r lies in
@@ -233,6 +234,7 @@ BinnedPlan make_plan(const CsrRef& A, int max_units) {
   p.chunk_ptr = Array<index_t>(static_cast<std::size_t>(p.long_rows) + 1, Space::device, "SpMV chunk pointers");
   p.chunk_owner = Array<index_t>(p.chunks, Space::device, "SpMV chunk owners");
   p.chunk_sum = Array<double>(p.chunks, Space::device, "SpMV chunk sums");
+  p.row_done = Array<unsigned>::zeros(p.long_rows, Space::device, "SpMV long-row chunk counts");
   long_list_kernel<<<grid_for(n), kThreads, 0, st>>>(n, A.rp, p.units, pos.data(), chunk_start.data(),
                                                      p.long_row.data(), p.chunk_ptr.data());
   SAGA_CUDA_LAUNCH("long_list_kernel");
@@ -375,39 +377,48 @@ __global__ __launch_bounds__(kBlock) void rows_kernel(const index_t* __restrict_
   if (partial) write_block_partial<kBlock>(mine, partial);
 }
 
-template <class Value, class In>
+// Rows longer than `units`: one CTA per chunk of `units` entries writes the
+// chunk's sum; the CTA that finishes a row's last chunk (an integer count per
+// row, so whichever CTA it is) sums the row's chunk sums in a fixed order and
+// writes the row — one kernel instead of a second pass over the long rows (two
+// launches fewer per cycle on small hierarchies, whose coarse inverse and
+// coarse R have such rows: docs/spmv.md). It resets the count for the next
+// product (graph replays included). partial: one slot per long row.
+template <class Out, class Value, class In>
 __global__ __launch_bounds__(kBlock) void chunks_kernel(const index_t* __restrict__ long_row,
                                                         const index_t* __restrict__ chunk_ptr,
                                                         const index_t* __restrict__ owner,
                                                         const offset_t* __restrict__ rp,
                                                         const index_t* __restrict__ ci,
-                                                        const Value* __restrict__ v, In x,
-                                                        int units, double* __restrict__ chunk_sum) {
+                                                        const Value* __restrict__ v, In x, Out out,
+                                                        int units, double* chunk_sum, unsigned* row_done,
+                                                        double* __restrict__ partial) {
   wait_for_prior_grid();
+  __shared__ bool last;
   const index_t c = blockIdx.x, i = owner[c], r = long_row[i];
-  const offset_t a = rp[r] + (c - chunk_ptr[i]) * units;
+  const index_t c0 = chunk_ptr[i], c1 = chunk_ptr[i + 1];
+  const offset_t a = rp[r] + (c - c0) * units;
   const offset_t b = min(rp[r + 1], a + units);
   double s = 0.0;
 #pragma unroll 4
   for (offset_t k = a + threadIdx.x; k < b; k += kBlock) s += v[k] * x(ci[k]);
   s = block_sum<kBlock>(s);
-  if (threadIdx.x == 0) chunk_sum[c] = s;
-}
-
-template <class Out>
-__global__ __launch_bounds__(kBlock) void long_rows_kernel(index_t long_rows, const index_t* __restrict__ long_row,
-                                                           const index_t* __restrict__ chunk_ptr,
-                                                           const double* __restrict__ chunk_sum, Out out,
-                                                           double* __restrict__ partial) {
-  wait_for_prior_grid();
-  const std::int64_t i = global_thread();
-  double mine = 0.0;
-  if (i < long_rows) {
-    double s = 0.0;
-    for (index_t c = chunk_ptr[i]; c < chunk_ptr[i + 1]; ++c) s += chunk_sum[c];
-    mine = finish_row(out, long_row[i], s);
+  if (threadIdx.x == 0) {
+    chunk_sum[c] = s;
+    __threadfence();  // the sum is visible before the count says so
+    last = atomicAdd(row_done + i, 1u) + 1 == static_cast<unsigned>(c1 - c0);
   }
-  if (partial) write_block_partial<kBlock>(mine, partial);
+  __syncthreads();
+  if (!last) return;  // the same for the whole CTA
+  __threadfence();
+  double t = 0.0;
+  for (index_t j = c0 + threadIdx.x; j < c1; j += kBlock) t += __ldcg(chunk_sum + j);  // other CTAs' sums, from L2
+  t = block_sum<kBlock>(t);
+  if (threadIdx.x == 0) {
+    const double mine = finish_row(out, r, t);
+    if (partial) partial[i] = mine;
+    row_done[i] = 0;
+  }
 }
 
 // Every row at most thread_max_row entries: one thread per row from global
@@ -510,8 +521,10 @@ void run_bins(const CsrRef& A, const Value* v, BinnedPlan& p, In x, Out out, Blo
     launch_dependent("binned SpMV warp_rows_kernel", warp_rows_kernel<Out, Value, In>, blocks, kBlock, smem, st,
                      A.rows, A.rp, A.ci, v, x, out, V, span, partial);
   } else {  // row blocks, and the long rows after them
-    const unsigned long_blocks = p.long_rows ? grid_for(p.long_rows, kBlock) : 0;
-    partials_for(static_cast<std::size_t>(p.blocks) + long_blocks);
+    // Where every row is long (a coarse level's dense inverse) the row blocks
+    // would all be empty: not launched.
+    const index_t row_blocks = p.long_rows == A.rows ? 0 : p.blocks;
+    partials_for(static_cast<std::size_t>(row_blocks) + static_cast<std::size_t>(p.long_rows));
     static const bool rows_opted_in = [] {  // up to kMaxUnits + 32 staged products
       SAGA_CUDA(cudaFuncSetAttribute(rows_kernel<Out, Value, In>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                      static_cast<int>(sizeof(double)) * (kMaxUnits + 32)));
@@ -520,16 +533,15 @@ void run_bins(const CsrRef& A, const Value* v, BinnedPlan& p, In x, Out out, Blo
     (void)rows_opted_in;
     // Unstaged blocks read A and x directly: no shared memory, so L1 keeps it all.
     const std::size_t stage_bytes = policy.stage ? sizeof(double) * (static_cast<std::size_t>(p.units) + 32) : 0;
-    launch_dependent("binned SpMV rows_kernel", rows_kernel<Out, Value, In>, static_cast<unsigned>(p.blocks), kBlock,
-                     stage_bytes, st, p.block_row.data(), A.rp, A.ci, v, x, out, p.units,
-                     policy.entries_per_lane, policy.stage, partial);
+    if (row_blocks > 0) {
+      launch_dependent("binned SpMV rows_kernel", rows_kernel<Out, Value, In>, static_cast<unsigned>(row_blocks),
+                       kBlock, stage_bytes, st, p.block_row.data(), A.rp, A.ci, v, x, out, p.units,
+                       policy.entries_per_lane, policy.stage, partial);
+    }
     if (p.long_rows) {
-      launch_dependent("binned SpMV chunks_kernel", chunks_kernel<Value, In>, static_cast<unsigned>(p.chunks), kBlock,
-                       0, st, p.long_row.data(), p.chunk_ptr.data(), p.chunk_owner.data(), A.rp, A.ci, v, x, p.units,
-                       p.chunk_sum.data());
-      launch_dependent("binned SpMV long_rows_kernel", long_rows_kernel<Out>, long_blocks, kBlock, 0, st, p.long_rows,
-                       p.long_row.data(), p.chunk_ptr.data(), p.chunk_sum.data(), out,
-                       partial ? partial + p.blocks : nullptr);
+      launch_dependent("binned SpMV chunks_kernel", chunks_kernel<Out, Value, In>, static_cast<unsigned>(p.chunks),
+                       kBlock, 0, st, p.long_row.data(), p.chunk_ptr.data(), p.chunk_owner.data(), A.rp, A.ci, v, x,
+                       out, p.units, p.chunk_sum.data(), p.row_done.data(), partial ? partial + row_blocks : nullptr);
     }
   }
   if (dot) {
