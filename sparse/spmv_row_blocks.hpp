@@ -50,4 +50,11 @@ inline int spmv_row_block_units(std::int64_t total, int base, int sms) {
   return SpmvRowBlocks::min_units;
 }
 
+// Whether blocks of `units` (the rule's) fit in one wave of 6 CTAs an SM: a
+// product of a few microseconds, whose launches cost as much as its bytes. The
+// binned SpMV then lets the CTAs of a long row's chunks finish the row instead
+// of launching a kernel for it (BinnedPlan::finish_in_chunks).
+inline bool spmv_blocks_in_one_small_wave(std::int64_t total, int units, int sms) {
+  return total <= std::int64_t{SpmvRowBlocks::small_wave_ctas_per_sm} * sms * units;
+}
 }  // namespace saga

@@ -22,6 +22,7 @@ struct SpmvBinsInfo {
   index_t blocks = 0, long_rows = 0, chunks = 0;
   int units = 0;         // work units per row block
   offset_t max_row = 0;  // the longest row
+  bool finish_in_chunks = false;  // the chunks' CTAs write the long rows (else a kernel of their own)
 };
 SpmvBinsInfo spmv_binned_info(const CsrMatrix& A);
 // CSR arrays that no CsrMatrix owns (a compact DCSR's): the binned SpMV with

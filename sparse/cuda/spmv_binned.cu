@@ -160,6 +160,13 @@ struct BinnedPlan {
   Array<index_t> chunk_owner;  // chunks: which long row (index into long_row)
   Array<double> chunk_sum;     // chunks
   Array<unsigned> row_done;    // long_rows: chunks of each long row summed in this product (0 between products)
+  // The chunks' CTAs finish the long rows themselves (no long_rows_kernel):
+  // where the row blocks fill at most one wave of 6 CTAs an SM (coarse levels,
+  // spmv_blocks_in_one_small_wave), whose products are a few microseconds and
+  // a launch saved counts. Not on
+  // large ones: the count and the fence made every chunk CTA longer, and R-MAT
+  // 1-6% slower (thirty-sixth session, docs/spmv.md).
+  bool finish_in_chunks = false;
 };
 
 // Block b owns the rows r whose work offset w(r) = row_ptr[r] + r lies in
@@ -234,7 +241,8 @@ BinnedPlan make_plan(const CsrRef& A, int max_units) {
   p.chunk_ptr = Array<index_t>(static_cast<std::size_t>(p.long_rows) + 1, Space::device, "SpMV chunk pointers");
   p.chunk_owner = Array<index_t>(p.chunks, Space::device, "SpMV chunk owners");
   p.chunk_sum = Array<double>(p.chunks, Space::device, "SpMV chunk sums");
-  p.row_done = Array<unsigned>::zeros(p.long_rows, Space::device, "SpMV long-row chunk counts");
+  p.finish_in_chunks = spmv_blocks_in_one_small_wave(total, p.units, multiprocessor_count());
+  if (p.finish_in_chunks) p.row_done = Array<unsigned>::zeros(p.long_rows, Space::device, "SpMV long-row chunk counts");
   long_list_kernel<<<grid_for(n), kThreads, 0, st>>>(n, A.rp, p.units, pos.data(), chunk_start.data(),
                                                      p.long_row.data(), p.chunk_ptr.data());
   SAGA_CUDA_LAUNCH("long_list_kernel");
@@ -378,12 +386,12 @@ __global__ __launch_bounds__(kBlock) void rows_kernel(const index_t* __restrict_
 }
 
 // Rows longer than `units`: one CTA per chunk of `units` entries writes the
-// chunk's sum; the CTA that finishes a row's last chunk (an integer count per
-// row, so whichever CTA it is) sums the row's chunk sums in a fixed order and
-// writes the row — one kernel instead of a second pass over the long rows (two
-// launches fewer per cycle on small hierarchies, whose coarse inverse and
-// coarse R have such rows: docs/spmv.md). It resets the count for the next
-// product (graph replays included). partial: one slot per long row.
+// chunk's sum. With `finish` (small matrices: BinnedPlan::finish_in_chunks),
+// the CTA that completes a row's last chunk (an integer count per row, so
+// whichever CTA it is) then sums the row's chunk sums in a fixed order and
+// writes the row, and resets the count for the next product (graph replays
+// included): one launch instead of two where launches, not bytes, cost the
+// time. partial: one slot per long row.
 template <class Out, class Value, class In>
 __global__ __launch_bounds__(kBlock) void chunks_kernel(const index_t* __restrict__ long_row,
                                                         const index_t* __restrict__ chunk_ptr,
@@ -391,8 +399,8 @@ __global__ __launch_bounds__(kBlock) void chunks_kernel(const index_t* __restric
                                                         const offset_t* __restrict__ rp,
                                                         const index_t* __restrict__ ci,
                                                         const Value* __restrict__ v, In x, Out out,
-                                                        int units, double* chunk_sum, unsigned* row_done,
-                                                        double* __restrict__ partial) {
+                                                        int units, bool finish, double* chunk_sum,
+                                                        unsigned* row_done, double* __restrict__ partial) {
   wait_for_prior_grid();
   __shared__ bool last;
   const index_t c = blockIdx.x, i = owner[c], r = long_row[i];
@@ -403,6 +411,10 @@ __global__ __launch_bounds__(kBlock) void chunks_kernel(const index_t* __restric
 #pragma unroll 4
   for (offset_t k = a + threadIdx.x; k < b; k += kBlock) s += v[k] * x(ci[k]);
   s = block_sum<kBlock>(s);
+  if (!finish) {  // long_rows_kernel adds the chunk sums
+    if (threadIdx.x == 0) chunk_sum[c] = s;
+    return;
+  }
   if (threadIdx.x == 0) {
     chunk_sum[c] = s;
     __threadfence();  // the sum is visible before the count says so
@@ -419,6 +431,24 @@ __global__ __launch_bounds__(kBlock) void chunks_kernel(const index_t* __restric
     if (partial) partial[i] = mine;
     row_done[i] = 0;
   }
+}
+
+// The long rows of large matrices: one thread per row adds its chunk sums in
+// chunk order and writes the row.
+template <class Out>
+__global__ __launch_bounds__(kBlock) void long_rows_kernel(index_t long_rows, const index_t* __restrict__ long_row,
+                                                           const index_t* __restrict__ chunk_ptr,
+                                                           const double* __restrict__ chunk_sum, Out out,
+                                                           double* __restrict__ partial) {
+  wait_for_prior_grid();
+  const std::int64_t i = global_thread();
+  double mine = 0.0;
+  if (i < long_rows) {
+    double s = 0.0;
+    for (index_t c = chunk_ptr[i]; c < chunk_ptr[i + 1]; ++c) s += chunk_sum[c];
+    mine = finish_row(out, long_row[i], s);
+  }
+  if (partial) write_block_partial<kBlock>(mine, partial);
 }
 
 // Every row at most thread_max_row entries: one thread per row from global
@@ -524,7 +554,9 @@ void run_bins(const CsrRef& A, const Value* v, BinnedPlan& p, In x, Out out, Blo
     // Where every row is long (a coarse level's dense inverse) the row blocks
     // would all be empty: not launched.
     const index_t row_blocks = p.long_rows == A.rows ? 0 : p.blocks;
-    partials_for(static_cast<std::size_t>(row_blocks) + static_cast<std::size_t>(p.long_rows));
+    const std::size_t long_parts =
+        p.long_rows == 0 ? 0 : p.finish_in_chunks ? static_cast<std::size_t>(p.long_rows) : grid_for(p.long_rows, kBlock);
+    partials_for(static_cast<std::size_t>(row_blocks) + long_parts);
     static const bool rows_opted_in = [] {  // up to kMaxUnits + 32 staged products
       SAGA_CUDA(cudaFuncSetAttribute(rows_kernel<Out, Value, In>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                      static_cast<int>(sizeof(double)) * (kMaxUnits + 32)));
@@ -539,9 +571,15 @@ void run_bins(const CsrRef& A, const Value* v, BinnedPlan& p, In x, Out out, Blo
                        policy.entries_per_lane, policy.stage, partial);
     }
     if (p.long_rows) {
+      double* long_partial = partial ? partial + row_blocks : nullptr;
       launch_dependent("binned SpMV chunks_kernel", chunks_kernel<Out, Value, In>, static_cast<unsigned>(p.chunks),
                        kBlock, 0, st, p.long_row.data(), p.chunk_ptr.data(), p.chunk_owner.data(), A.rp, A.ci, v, x,
-                       out, p.units, p.chunk_sum.data(), p.row_done.data(), partial ? partial + row_blocks : nullptr);
+                       out, p.units, p.finish_in_chunks, p.chunk_sum.data(), p.row_done.data(), long_partial);
+      if (!p.finish_in_chunks) {
+        launch_dependent("binned SpMV long_rows_kernel", long_rows_kernel<Out>, grid_for(p.long_rows, kBlock), kBlock,
+                         0, st, p.long_rows, p.long_row.data(), p.chunk_ptr.data(), p.chunk_sum.data(), out,
+                         long_partial);
+      }
     }
   }
   if (dot) {
@@ -691,7 +729,7 @@ void spmv_binned(double alpha, const CsrRef& A, void* plan, const Vector& x, dou
 
 SpmvBinsInfo spmv_binned_info(const CsrMatrix& A) {
   const BinnedPlan& p = plan_of(A);
-  return SpmvBinsInfo{p.blocks, p.long_rows, p.chunks, p.units, p.max_row};
+  return SpmvBinsInfo{p.blocks, p.long_rows, p.chunks, p.units, p.max_row, p.finish_in_chunks};
 }
 
 void add_spmv_binned(SpmvRegistry& r) { r.add<Binned>(); }

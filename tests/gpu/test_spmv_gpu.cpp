@@ -76,6 +76,9 @@ std::vector<Case> cases(std::mt19937_64& rng) {
   rp.seed = rng();
   c.push_back({"R-MAT 2^14", rmat_matrix(rp, Space::host)});
   c.push_back({"R-MAT Laplacian 2^13", rmat_laplacian(RmatParams{13, 8, 0.57, 0.19, 0.19, rng()}, 0.5, Space::host)});
+  // Row blocks in several waves with long rows: those are finished by a kernel
+  // of their own (the smaller matrices above let their chunks finish them).
+  c.push_back({"R-MAT 2^17 x16", rmat_matrix(RmatParams{sized(17, 12), 16, 0.57, 0.19, 0.19, rng()}, Space::host)});
   c.push_back({"1 x 70000", from_host_csr(ragged(1, 70000, 70000, rng), Space::host)});
   c.push_back({"70000 x 1", from_host_csr(ragged(70000, 1, 1, rng), Space::host)});
   c.push_back({"empty 500 x 300", CsrMatrix::zeros(500, 300, Space::host)});
@@ -140,6 +143,7 @@ TEST_CASE("GPU SpMV: every device algorithm equals host (stencils, coarse levels
 
 TEST_CASE("GPU binned SpMV: bins, fused products against their composition, bitwise repeatable") {
   std::mt19937_64 rng(fresh_seed());
+  int long_rows_finished_in_chunks = 0, long_rows_own_kernel = 0;  // matrices with long rows, by path
   for (const Case& k : cases(rng)) {
     CAPTURE(k.name);
     const CsrMatrix& Ah = k.A;
@@ -159,6 +163,9 @@ TEST_CASE("GPU binned SpMV: bins, fused products against their composition, bitw
       CHECK(bins.units == spmv_row_block_units(units_total, SpmvRowBlocks::default_units,
                                                device::info().multiprocessors));
       CHECK(bins.blocks == units_total / bins.units + 1);
+      CHECK(bins.finish_in_chunks ==
+            spmv_blocks_in_one_small_wave(units_total, bins.units, device::info().multiprocessors));
+      if (bins.long_rows > 0) (bins.finish_in_chunks ? long_rows_finished_in_chunks : long_rows_own_kernel) += 1;
     }
     const Vector xh = random_vector(Ah.cols(), rng(), Space::host);
     const Vector zh = random_vector(Ah.rows(), rng(), Space::host);
@@ -211,6 +218,9 @@ TEST_CASE("GPU binned SpMV: bins, fused products against their composition, bitw
     CHECK(yd2.to_vector() == yd.to_vector());
     CHECK(sd2.head(2)[1] == dd);
   }
+  // Both ways of finishing long rows ran (the R-MAT 2^17 case is small under SAGA_TEST_SIZE=small).
+  CHECK(long_rows_finished_in_chunks > 0);
+  if (!small_test_sizes()) CHECK(long_rows_own_kernel > 0);
 }
 
 TEST_CASE("GPU multigrid cycle with r . z fused into its last sweep equals cycle + dot, and the host cycle") {
