@@ -218,6 +218,7 @@ BinnedPlan make_plan(const CsrRef& A, int max_units) {
   // the cycles of 27-pt N=128 and 3D 7-pt N=64 6-9% (thirty-fifth).
   p.units = spmv_row_block_units(total, max_units, multiprocessor_count());
   p.blocks = static_cast<index_t>(total / p.units + 1);
+  p.finish_in_chunks = spmv_blocks_in_one_small_wave(total, p.units, multiprocessor_count());
   const cudaStream_t st = ::saga::device_stream();
   p.block_row = Array<index_t>(static_cast<std::size_t>(p.blocks) + 1, Space::device, "SpMV block rows");
   block_rows_kernel<<<grid_for(static_cast<std::int64_t>(n) + 1), kThreads, 0, st>>>(n, A.rp, p.units,
@@ -241,7 +242,6 @@ BinnedPlan make_plan(const CsrRef& A, int max_units) {
   p.chunk_ptr = Array<index_t>(static_cast<std::size_t>(p.long_rows) + 1, Space::device, "SpMV chunk pointers");
   p.chunk_owner = Array<index_t>(p.chunks, Space::device, "SpMV chunk owners");
   p.chunk_sum = Array<double>(p.chunks, Space::device, "SpMV chunk sums");
-  p.finish_in_chunks = spmv_blocks_in_one_small_wave(total, p.units, multiprocessor_count());
   if (p.finish_in_chunks) p.row_done = Array<unsigned>::zeros(p.long_rows, Space::device, "SpMV long-row chunk counts");
   long_list_kernel<<<grid_for(n), kThreads, 0, st>>>(n, A.rp, p.units, pos.data(), chunk_start.data(),
                                                      p.long_row.data(), p.chunk_ptr.data());

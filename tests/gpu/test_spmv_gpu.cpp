@@ -78,7 +78,7 @@ std::vector<Case> cases(std::mt19937_64& rng) {
   c.push_back({"R-MAT Laplacian 2^13", rmat_laplacian(RmatParams{13, 8, 0.57, 0.19, 0.19, rng()}, 0.5, Space::host)});
   // Row blocks in several waves with long rows: those are finished by a kernel
   // of their own (the smaller matrices above let their chunks finish them).
-  c.push_back({"R-MAT 2^17 x16", rmat_matrix(RmatParams{sized(17, 12), 16, 0.57, 0.19, 0.19, rng()}, Space::host)});
+  c.push_back({"R-MAT 2^18 x20", rmat_matrix(RmatParams{sized(18, 12), 20, 0.57, 0.19, 0.19, rng()}, Space::host)});
   c.push_back({"1 x 70000", from_host_csr(ragged(1, 70000, 70000, rng), Space::host)});
   c.push_back({"70000 x 1", from_host_csr(ragged(70000, 1, 1, rng), Space::host)});
   c.push_back({"empty 500 x 300", CsrMatrix::zeros(500, 300, Space::host)});
@@ -218,7 +218,7 @@ TEST_CASE("GPU binned SpMV: bins, fused products against their composition, bitw
     CHECK(yd2.to_vector() == yd.to_vector());
     CHECK(sd2.head(2)[1] == dd);
   }
-  // Both ways of finishing long rows ran (the R-MAT 2^17 case is small under SAGA_TEST_SIZE=small).
+  // Both ways of finishing long rows ran (the R-MAT 2^18 case is small under SAGA_TEST_SIZE=small).
   CHECK(long_rows_finished_in_chunks > 0);
   if (!small_test_sizes()) CHECK(long_rows_own_kernel > 0);
 }

@@ -22,26 +22,31 @@ TEST_CASE("SpMV row blocks: hand-computed plans on 132 SMs") {
     std::int64_t nnz, rows;
     int units;
     std::int64_t blocks;
+    bool one_small_wave;  // long rows finished by their chunks (spmv_blocks_in_one_small_wave)
   };
   // 24-CTA waves are 3168 blocks, 6-CTA waves 792.
   for (const Case& c : {
            // 49180 base blocks -> 16 waves of 3168: 113311352 / 50688 -> 2236 units
-           Case{"3D 27-pt N=160", 109215352, 4096000, 2236, 50676},
+           Case{"3D 27-pt N=160", 109215352, 4096000, 2236, 50676, false},
            // 2896 base blocks -> 1 wave: 6674038 / 3168 -> 2107 units
-           Case{"3D 7-pt N=128 level 1", 6451957, 222081, 2107, 3168},
+           Case{"3D 7-pt N=128 level 1", 6451957, 222081, 2107, 3168, false},
            // 91 base blocks, below half a 24-CTA wave; 211474 >= 792 * 256: one 6-CTA wave
            // (the old halving to 4 blocks an SM gave 827 blocks of 256: two waves)
-           Case{"3D 7-pt N=128 level 2", 207535, 3939, 268, 790},
+           Case{"3D 7-pt N=128 level 2", 207535, 3939, 268, 790, true},
            // below one 6-CTA wave of 256-unit blocks
-           Case{"3D 7-pt N=128 level 3", 1976, 60, 256, 8},
+           Case{"3D 7-pt N=128 level 3", 1976, 60, 256, 8, true},
            // 14980 base blocks -> 5 waves
-           Case{"R-MAT 2^21 x16", 32417268, 2097152, 2179, 15840},
+           Case{"R-MAT 2^21 x16", 32417268, 2097152, 2179, 15840, false},
+           // the dense inverse of 3D 7-pt N=64's 676-row coarsest level: one 6-CTA wave of
+           // 578-unit blocks, every row (677 entries) split in 2 chunks that finish it
+           Case{"3D 7-pt N=64 coarse inverse", 456976, 676, 578, 792, true},
        }) {
     CAPTURE(c.name);
     const std::int64_t total = c.nnz + c.rows;
     const int units = spmv_row_block_units(total, base, kH100);
     CHECK(units == c.units);
     CHECK(blocks_of(total, units) == c.blocks);
+    CHECK(spmv_blocks_in_one_small_wave(total, units, kH100) == c.one_small_wave);
   }
 }
 
