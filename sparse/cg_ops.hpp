@@ -20,13 +20,17 @@ namespace saga {
 // from cg_slot::history on (entry 0: the initial residual, set by the caller).
 namespace cg_slot {
 enum : int {
-  rz,      // r^T z of this iteration
-  rz_old,  // r^T z of the previous iteration
-  qAq,     // q^T A q
-  zAq,     // z^T A q_old (flexible CG)
-  count,   // entries in the history (1 + iterations done)
-  status,  // 0: running; 1: breakdown (q^T A q <= 0 or not finite), the updates stop
-  history  // first entry of ||r||: history[0], history[1], ...
+  rz,         // r^T z of this iteration
+  rz_old,     // r^T z of the previous iteration
+  qAq,        // q^T A q
+  zAq,        // z^T A q_old (flexible CG)
+  count,      // entries in the history (1 + iterations done)
+  status,     // 0: running; 1: breakdown (q^T A q <= 0 or not finite); 2: stopped (below); the updates stop
+  bnorm,      // ||b||, and
+  tolerance,  // the tolerance on ||r|| / ||b||: where it is > 0, an update whose ||r|| / ||b|| is at most it
+              // or not finite (the host's test, Run::record, in the same arithmetic) sets status 2, so
+              // iterations launched past it change nothing (the host may check every few iterations)
+  history     // first entry of ||r||: history[0], history[1], ...
 };
 }
 
@@ -35,8 +39,9 @@ enum : int {
 // beta = 0).
 void cg_direction(Scalars& s, const Vector& z, Vector& q, bool flexible);
 // Unless s[status] is set: when s[qAq] > 0, alpha = s[rz]/s[qAq],
-// x += alpha q, r -= alpha Aq, s[rz_old] = s[rz], history[s[count]++] = ||r||;
-// otherwise s[status] = 1 and nothing changes.
+// x += alpha q, r -= alpha Aq, s[rz_old] = s[rz], history[s[count]++] = ||r||,
+// and s[status] = 2 where s[tolerance] > 0 and ||r|| / s[bnorm] is at most
+// s[tolerance] or not finite; otherwise s[status] = 1 and nothing changes.
 void cg_step(Scalars& s, const Vector& q, const Vector& Aq, Vector& x, Vector& r);
 
 }  // namespace saga

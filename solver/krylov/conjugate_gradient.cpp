@@ -1,5 +1,9 @@
 #include "solver/krylov/conjugate_gradient.hpp"
 
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
 #include "core/device.hpp"
 #include "solver/krylov/common.hpp"
 #include "sparse/cg_ops.hpp"
@@ -51,6 +55,19 @@ struct CgState final : KrylovState {
 };
 }  // namespace
 
+int iterations_before_check(int check_every, Space space, const std::vector<double>& history, double tolerance,
+                            double seconds_per_iteration) {
+  if (check_every > 0) return check_every;
+  if (space == Space::host || !(seconds_per_iteration < 1e-3) || history.size() < 3) return 1;
+  const std::size_t m = history.size() - 1;  // iterations done
+  const std::size_t j = std::min<std::size_t>(m, 3);
+  const double rate = std::pow(history[m] / history[m - j], 1.0 / static_cast<double>(j));
+  if (!(rate > 0.0 && rate < 1.0)) return 1;
+  const double need = std::log(tolerance / history[m]) / std::log(rate);
+  if (!(need >= 3.0)) return 1;
+  return static_cast<int>(std::min(32.0, std::ceil(need) - 2.0));
+}
+
 SolveResult conjugate_gradient(const LinearOperator& A, const LinearOperator* M, const Vector& b, Vector& x,
                                const SolverParams& p, bool flexible, const CgLaunch& launch,
                                std::unique_ptr<KrylovState>* state) {
@@ -81,6 +98,10 @@ SolveResult conjugate_gradient(const LinearOperator& A, const LinearOperator* M,
   {
     std::vector<double> head(cg_slot::history + 1, 0.0);
     head[cg_slot::count] = 1.0;
+    // The device stops the updates where the host's test would stop the solve
+    // (cg_step), so iterations launched before a check never pass it.
+    head[cg_slot::bnorm] = run.bnorm();
+    head[cg_slot::tolerance] = p.tolerance;
     head[cg_slot::history] = run.result.residual_history.back() * run.bnorm();
     S.set_head(head);
   }
@@ -97,15 +118,21 @@ SolveResult conjugate_gradient(const LinearOperator& A, const LinearOperator* M,
   IterationLauncher launcher(iteration, s, launch.graph == "auto", graph_safe, &w.graph);
   SolveResult& res = run.result;
   int recorded = 1;  // history entries the host has seen
+  double seconds_per_iteration = 0.0;  // the last batch's, host clock (what the check interval weighs)
   while (res.iterations < p.max_iterations) {
-    const int k = std::min(launch.check_every, p.max_iterations - res.iterations);
+    const int k = std::min(
+        iterations_before_check(launch.check_every, s, res.residual_history, p.tolerance, seconds_per_iteration),
+        p.max_iterations - res.iterations);
+    const auto t0 = std::chrono::steady_clock::now();
     for (int i = 0; i < k; ++i) launcher.run();
     const std::vector<double> h = S.head(cg_slot::history + recorded + k);  // the one host wait
+    seconds_per_iteration = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / k;
     const int count = static_cast<int>(h[cg_slot::count]);
     std::vector<double> norms(h.begin() + cg_slot::history + recorded, h.begin() + cg_slot::history + count);
     recorded = count;
     const bool stop = run.record_batch(norms);
     if (stop) break;
+    if (h[cg_slot::status] == 2.0) break;  // the device stopped where the host's test does: not reached
     if (h[cg_slot::status] != 0.0) {
       run.stop(fmt::format("breakdown at iteration {}: q^T A q = {:.3e} <= 0 (the matrix or the preconditioner is "
                            "not SPD)",

@@ -17,21 +17,33 @@ namespace saga::krylov {
 // How the iterations are launched (options of pcg, cg and fcg).
 struct CgLaunch {
   std::string graph = "auto";  // auto: replay a CUDA graph where possible; off: launch kernel by kernel
-  int check_every = 1;         // iterations between two reads of the residual history
+  // Iterations between two reads of the residual history (0: chosen per check,
+  // iterations_before_check). The device stops updating at convergence, so
+  // this moves host waits, never the iterates or the history.
+  int check_every = 0;
 
   template <class V>
   void visit(V& v) {
     v("graph", graph, "CUDA-graph replay of the iteration on the GPU (auto | off)", one_of({"auto", "off"}));
     v("check_every", check_every,
-      "iterations between convergence checks (each a host wait; up to check_every - 1 iterations may run past "
-      "convergence, and are reported)",
-      at_least(1));
+      "iterations between convergence checks, each a host wait (0: chosen from the residual's rate where an "
+      "iteration is short); iterations launched past convergence change nothing",
+      at_least(0));
   }
 };
 
 // With `state`, the vectors, the scalars and the iteration's graph are kept
 // there for the next solve of the same operators and x (KrylovState), and
 // taken from there where an earlier solve left them.
+// Iterations to launch before the next convergence check: check_every where
+// it is > 0; else (auto) 1 on the host, or where an iteration takes 1 ms or more
+// (a host wait is then under 2% of it), else as many as the last three
+// iterations' rate predicts the solve still needs to reach `tolerance`, less
+// two (a prediction a little early costs one check more, one too late a whole
+// iteration), 1 to 32. history: ||r|| / ||b|| so far (entry 0 the initial one).
+int iterations_before_check(int check_every, Space space, const std::vector<double>& history, double tolerance,
+                            double seconds_per_iteration);
+
 SolveResult conjugate_gradient(const LinearOperator& A, const LinearOperator* M, const Vector& b, Vector& x,
                                const SolverParams& p, bool flexible, const CgLaunch& launch = {},
                                std::unique_ptr<KrylovState>* state = nullptr);

@@ -45,6 +45,7 @@ __global__ void step_finish_kernel(double* S, std::size_t size, const double* __
   wait_for_prior_grid();
   const double rr = sum_partials(partial, m);
   if (threadIdx.x != 0) return;
+  if (S[cg_slot::status] != 0.0) return;  // stopped before this update: nothing changed
   if (!step_allowed(S)) {
     S[cg_slot::status] = 1.0;
     return;
@@ -52,8 +53,13 @@ __global__ void step_finish_kernel(double* S, std::size_t size, const double* __
   S[cg_slot::rz_old] = S[cg_slot::rz];
   const std::size_t at = cg_slot::history + static_cast<std::size_t>(S[cg_slot::count]);
   if (at < size) {
-    S[at] = sqrt(rr);
+    const double rn = sqrt(rr);
+    S[at] = rn;
     S[cg_slot::count] += 1.0;
+    if (S[cg_slot::tolerance] > 0.0) {  // the host's test (Run::record), the same IEEE operations
+      const double rel = rn / S[cg_slot::bnorm];
+      if (!isfinite(rel) || rel <= S[cg_slot::tolerance]) S[cg_slot::status] = 2.0;
+    }
   }
 }
 }  // namespace

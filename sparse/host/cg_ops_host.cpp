@@ -38,8 +38,13 @@ void cg_step(Scalars& s, const Vector& q, const Vector& Aq, Vector& x, Vector& r
   S[cg_slot::rz_old] = S[cg_slot::rz];
   const std::size_t at = cg_slot::history + static_cast<std::size_t>(S[cg_slot::count]);
   if (at < s.size()) {
-    S[at] = std::sqrt(dot(r, r));
+    const double rn = std::sqrt(dot(r, r));
+    S[at] = rn;
     S[cg_slot::count] += 1.0;
+    if (S[cg_slot::tolerance] > 0.0) {
+      const double rel = rn / S[cg_slot::bnorm];
+      if (!std::isfinite(rel) || rel <= S[cg_slot::tolerance]) S[cg_slot::status] = 2.0;
+    }
   }
 }
 

@@ -8,6 +8,7 @@
 #include <Eigen/SparseLU>
 
 #include "api/saga.hpp"
+#include "solver/krylov/conjugate_gradient.hpp"
 #include "app/config.hpp"
 #include "app/run.hpp"
 #include "problems/problem.hpp"
@@ -177,8 +178,8 @@ TEST_CASE("breakdowns and bad input are reported") {
   sp.type = Component("bicgstab", Options().set("restart", 5));
   CHECK_THROWS_WITH_AS(krylov_solve(op, nullptr, b, x, sp), doctest::Contains("this component has no parameters"),
                        InputError);
-  sp.type = Component("pcg", Options().set("check_every", 0));
-  CHECK_THROWS_WITH_AS(krylov_solve(op, nullptr, b, x, sp), doctest::Contains("solver.check_every: 0 is not allowed"),
+  sp.type = Component("pcg", Options().set("check_every", -1));
+  CHECK_THROWS_WITH_AS(krylov_solve(op, nullptr, b, x, sp), doctest::Contains("solver.check_every: -1 is not allowed"),
                        InputError);
   // A negative definite operator breaks CG down with a message.
   sp.type = "cg";
@@ -188,7 +189,9 @@ TEST_CASE("breakdowns and bad input are reported") {
   CHECK(r.message.find("breakdown") != std::string::npos);
 }
 
-TEST_CASE("CG checked every k iterations: at most k - 1 extra iterations, all reported, the last one converged") {
+TEST_CASE("CG checked every k iterations: the same iterations, history and x as every iteration") {
+  // The updates stop on the device (cg_step) where the host's test would stop
+  // the solve, so iterations launched past convergence change nothing.
   std::mt19937_64 rng(fresh_seed());
   const CsrMatrix A = poisson(Stencil::fd2d_5pt, 40, Space::host);
   const Vector b = random_vector(A.rows(), rng(), Space::host);
@@ -196,27 +199,48 @@ TEST_CASE("CG checked every k iterations: at most k - 1 extra iterations, all re
   amg.coarse_size = 50;
   SolverParams sp;
   sp.tolerance = 1e-9;
+  sp.type = Component("pcg", Options().set("check_every", 1));
   Vector x1 = Vector::zeros(A.rows(), Space::host);
   const SolveResult every = Solver(A, amg, sp).solve(b, x1);
   REQUIRE(every.converged);
   CHECK(every.launch == "host");
-  for (int k : {2, 3, 5}) {
+  for (int k : {0, 2, 3, 5, 100}) {
     CAPTURE(k);
     sp.type = Component("pcg", Options().set("check_every", k));
     Vector xk = Vector::zeros(A.rows(), Space::host);
     const SolveResult r = Solver(A, amg, sp).solve(b, xk);
     CHECK(r.converged);
-    CHECK(r.iterations >= every.iterations);
-    CHECK(r.iterations <= every.iterations + k - 1);
-    CHECK(r.residual_history.size() == static_cast<std::size_t>(r.iterations) + 1);
-    // The same iterates: the common prefix of the histories is bitwise equal.
-    for (int i = 0; i <= every.iterations; ++i) CHECK(r.residual_history[i] == every.residual_history[i]);
+    CHECK(r.iterations == every.iterations);
+    CHECK(r.residual_history == every.residual_history);
+    CHECK(xk.to_vector() == x1.to_vector());
     CHECK(r.relative_residual <= 1e-9);
     // The reported residual is that of the x returned.
     Vector res = b.clone();
     spmv(-1.0, A, xk, 1.0, res);
     CHECK(norm2(res) / norm2(b) == doctest::Approx(r.relative_residual).epsilon(1e-5));
   }
+  // The iteration limit inside a batch: stopped there, reported as not converged.
+  sp.max_iterations = every.iterations - 2;
+  sp.type = Component("pcg", Options().set("check_every", 100));
+  Vector xl = Vector::zeros(A.rows(), Space::host);
+  const SolveResult limited = Solver(A, amg, sp).solve(b, xl);
+  CHECK_FALSE(limited.converged);
+  CHECK(limited.iterations == every.iterations - 2);
+}
+
+// The automatic check interval (check_every: 0): every iteration on the host or
+// for long iterations, else what the residual's rate predicts, less two.
+TEST_CASE("CG's automatic check interval follows the residual's rate") {
+  using krylov::iterations_before_check;
+  const std::vector<double> h{1.0, 0.1, 0.01, 0.001};  // a rate of 0.1: 2e-8 needs 4.7 more
+  CHECK(iterations_before_check(4, Space::device, h, 2e-8, 1e-4) == 4);     // a fixed interval is kept
+  CHECK(iterations_before_check(0, Space::host, h, 2e-8, 1e-4) == 1);       // the host waits for nothing
+  CHECK(iterations_before_check(0, Space::device, h, 2e-8, 2e-3) == 1);     // a long iteration: every one
+  CHECK(iterations_before_check(0, Space::device, h, 2e-8, 1e-4) == 3);     // 5 needed, less two
+  CHECK(iterations_before_check(0, Space::device, {1.0, 0.1}, 1e-8, 1e-4) == 1);  // no rate yet
+  CHECK(iterations_before_check(0, Space::device, {1.0, 0.5, 0.6, 1.2}, 1e-8, 1e-4) == 1);  // not converging
+  CHECK(iterations_before_check(0, Space::device, {1.0, 1e-2, 1e-4, 1e-6}, 1e-300, 1e-4) == 32);  // at most 32
+  CHECK(iterations_before_check(0, Space::device, h, 2e-4, 1e-4) == 1);     // 1 more needed
 }
 
 // A Solver keeps the CG family's vectors and scalars between solves
