@@ -36,11 +36,12 @@ struct CgLaunch {
 // there for the next solve of the same operators and x (KrylovState), and
 // taken from there where an earlier solve left them.
 // Iterations to launch before the next convergence check: check_every where
-// it is > 0; else (auto) 1 on the host, or where an iteration takes 1 ms or more
-// (a host wait is then under 2% of it), else as many as the last three
-// iterations' rate predicts the solve still needs to reach `tolerance`, less
-// two (a prediction a little early costs one check more, one too late a whole
-// iteration), 1 to 32. history: ||r|| / ||b|| so far (entry 0 the initial one).
+// it is > 0; else (auto) 1 on the host, where an iteration takes 1 ms or more
+// (a host wait is then under 2% of it) or before 3 iterations; else half the
+// iterations the faster of the last one's and the last three's rates predicts
+// the solve still needs to reach `tolerance` (iterations launched past
+// convergence cost their GPU time), 1 to 16. history: ||r|| / ||b|| so far
+// (entry 0 the initial one).
 int iterations_before_check(int check_every, Space space, const std::vector<double>& history, double tolerance,
                             double seconds_per_iteration);
 

@@ -232,15 +232,17 @@ TEST_CASE("CG checked every k iterations: the same iterations, history and x as 
 // for long iterations, else what the residual's rate predicts, less two.
 TEST_CASE("CG's automatic check interval follows the residual's rate") {
   using krylov::iterations_before_check;
-  const std::vector<double> h{1.0, 0.1, 0.01, 0.001};  // a rate of 0.1: 2e-8 needs 4.7 more
-  CHECK(iterations_before_check(4, Space::device, h, 2e-8, 1e-4) == 4);     // a fixed interval is kept
-  CHECK(iterations_before_check(0, Space::host, h, 2e-8, 1e-4) == 1);       // the host waits for nothing
-  CHECK(iterations_before_check(0, Space::device, h, 2e-8, 2e-3) == 1);     // a long iteration: every one
-  CHECK(iterations_before_check(0, Space::device, h, 2e-8, 1e-4) == 3);     // 5 needed, less two
-  CHECK(iterations_before_check(0, Space::device, {1.0, 0.1}, 1e-8, 1e-4) == 1);  // no rate yet
+  const std::vector<double> h{1.0, 0.1, 0.01, 0.001};  // a rate of 0.1: 2e-9 needs 5.7 more
+  CHECK(iterations_before_check(4, Space::device, h, 2e-9, 1e-4) == 4);  // a fixed interval is kept
+  CHECK(iterations_before_check(0, Space::host, h, 2e-9, 1e-4) == 1);    // the host waits for nothing
+  CHECK(iterations_before_check(0, Space::device, h, 2e-9, 2e-3) == 1);  // a long iteration: every one
+  CHECK(iterations_before_check(0, Space::device, h, 2e-9, 1e-4) == 2);  // half of 5.7
+  CHECK(iterations_before_check(0, Space::device, {1.0, 0.1, 0.01}, 1e-8, 1e-4) == 1);  // too early
+  // The faster rate: the last iteration's 0.01 (not the three's 0.1): 1e-12 needs 4.5, half is 2
+  CHECK(iterations_before_check(0, Space::device, {1.0, 0.1, 0.1, 1e-3}, 1e-12, 1e-4) == 2);
   CHECK(iterations_before_check(0, Space::device, {1.0, 0.5, 0.6, 1.2}, 1e-8, 1e-4) == 1);  // not converging
-  CHECK(iterations_before_check(0, Space::device, {1.0, 1e-2, 1e-4, 1e-6}, 1e-300, 1e-4) == 32);  // at most 32
-  CHECK(iterations_before_check(0, Space::device, h, 2e-4, 1e-4) == 1);     // 1 more needed
+  CHECK(iterations_before_check(0, Space::device, {1.0, 1e-2, 1e-4, 1e-6}, 1e-300, 1e-4) == 16);  // at most 16
+  CHECK(iterations_before_check(0, Space::device, h, 2e-4, 1e-4) == 1);  // under 2 more needed
 }
 
 // A Solver keeps the CG family's vectors and scalars between solves
