@@ -137,7 +137,9 @@ SolveResult conjugate_gradient(const LinearOperator& A, const LinearOperator* M,
     recorded = count;
     const bool stop = run.record_batch(norms);
     if (stop) break;
-    if (h[cg_slot::status] == 2.0) break;  // the device stopped where the host's test does: not reached
+    // Status 2 is set exactly where record_batch stops (the same test); this
+    // only keeps a stopped device from being relaunched to max_iterations.
+    if (h[cg_slot::status] == 2.0) break;
     if (h[cg_slot::status] != 0.0) {
       run.stop(fmt::format("breakdown at iteration {}: q^T A q = {:.3e} <= 0 (the matrix or the preconditioner is "
                            "not SPD)",
