@@ -293,6 +293,7 @@ class PySolver {
     py::gil_scoped_release release;
     saga::ResetupOptions o;
     o.refresh_prolongator = refresh_prolongator;
+    kept_.reset();  // its CUDA graph holds the old arrays' pointers
     const saga::ResetupStats st = M_->resetup(std::move(A), o);
     op_ = std::make_unique<saga::MatrixOperator>(M_->matrix());
     exec_->synchronize();
@@ -321,7 +322,7 @@ class PySolver {
     saga::Options check;
     saga::read_params(sp, check, "solve");  // the tolerance and iteration limit in their ranges
     py::gil_scoped_release release;
-    saga::SolveResult r = saga::krylov_solve(*op_, M_.get(), b, x, sp);
+    saga::SolveResult r = saga::krylov_solve(*op_, M_.get(), b, x, sp, kept_);
     exec_->synchronize();
     return r;
   }
@@ -330,6 +331,9 @@ class PySolver {
   saga::AmgParams amg_;
   std::unique_ptr<saga::AmgPreconditioner> M_;
   std::unique_ptr<saga::MatrixOperator> op_;
+  // What CG kept from the last solve (its vectors and CUDA graph, saga::KrylovState):
+  // the next solve of the same accel and maxiter into the same x array replays it.
+  std::unique_ptr<saga::KrylovState> kept_;
 };
 
 }  // namespace

@@ -526,3 +526,29 @@ def test_pure_neumann_problem_singular_coarsest(backend):
     assert len(residuals) < 30
     with pytest.raises(ValueError, match="boundary"):
         saga.gallery.poisson("2d5", 8, boundary="periodic")
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("accel", ["cg", "fcg"])
+def test_repeated_solves_equal_a_fresh_solver(backend, accel):
+    # A solver keeps CG's vectors (and on the GPU the CUDA graph of its iteration)
+    # from one solve to the next: nothing of one solve may reach the next, nor
+    # survive a resetup.
+    A = saga.gallery.poisson("3d7", 12)
+    g = rng()
+    ml = saga.smoothed_aggregation_solver(A, backend=backend)
+    for k in range(3):
+        b = g.uniform(-1, 1, A.shape[0])
+        x0 = g.uniform(-1, 1, A.shape[0]) if k == 2 else None
+        x, info = ml.solve(b, x0=x0, accel=accel, return_info=True)
+        y, info_fresh = saga.smoothed_aggregation_solver(A, backend=backend).solve(b, x0=x0, accel=accel,
+                                                                                   return_info=True)
+        assert info["converged"] and info["iterations"] == info_fresh["iterations"]
+        assert np.array_equal(x, y)
+    A2 = (1.5 * A).tocsr()
+    ml.resetup(A2)
+    b = g.uniform(-1, 1, A.shape[0])
+    x = ml.solve(b, accel=accel)
+    fresh = saga.smoothed_aggregation_solver(A, backend=backend)
+    fresh.resetup(A2)
+    assert np.array_equal(x, fresh.solve(b, accel=accel))
