@@ -160,12 +160,11 @@ struct BinnedPlan {
   Array<index_t> chunk_owner;  // chunks: which long row (index into long_row)
   Array<double> chunk_sum;     // chunks
   Array<unsigned> row_done;    // long_rows: chunks of each long row summed in this product (0 between products)
-  // The chunks' CTAs finish the long rows themselves (no long_rows_kernel):
+  // The chunks' CTAs finish the long rows themselves (no long_rows_kernel)
   // where the row blocks fill at most one wave of 6 CTAs an SM (coarse levels,
-  // spmv_blocks_in_one_small_wave), whose products are a few microseconds and
-  // a launch saved counts. Not on
-  // large ones: the count and the fence made every chunk CTA longer, and R-MAT
-  // 1-6% slower (thirty-sixth session, docs/spmv.md).
+  // spmv_blocks_in_one_small_wave): their products take a few microseconds, so
+  // a launch saved counts. Not on large matrices: the count and the fence make
+  // every chunk CTA longer, which cost R-MAT 1-6% (thirty-sixth session).
   bool finish_in_chunks = false;
 };
 
