@@ -468,6 +468,10 @@ saga_status saga_solver_setup_seconds(saga_solver solver, const char* phase, int
   });
 }
 
+saga_status saga_solver_release_workspace(saga_solver solver) {
+  return guard([&] { set_up(solver).release_workspace(); });
+}
+
 saga_status saga_solver_hierarchy(saga_solver solver, int* levels, double* operator_complexity) {
   return guard([&] {
     const saga::Solver& s = set_up(solver);

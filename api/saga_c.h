@@ -93,6 +93,10 @@ saga_status saga_solver_solve(saga_solver solver, const double* b, double* x);
  * handle), read and written in place: no copies to or from the host. */
 saga_status saga_solver_apply_device(saga_solver solver, const double* r, double* z);
 saga_status saga_solver_solve_device(saga_solver solver, const double* b, double* x);
+/* Frees what a solve keeps for the next one (CG's vectors, 24-32 bytes per
+ * unknown, and the CUDA graph of its iteration: later solves into the same x
+ * replay it); the next solve makes them again. A resetup drops them too. */
+saga_status saga_solver_release_workspace(saga_solver solver);
 /* Of the last solve: iterations, converged (0/1), final relative residual. */
 saga_status saga_solver_result(saga_solver solver, int* iterations, int* converged, double* relative_residual);
 /* Of the last solve: ||r_k|| / ||b||, k = 0..iterations; *length entries

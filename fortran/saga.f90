@@ -101,6 +101,11 @@ module saga
       type(c_ptr), value :: solver, b, x
       integer(c_int) :: saga_solver_solve_device
     end function
+    function saga_solver_release_workspace(solver) bind(C, name="saga_solver_release_workspace")
+      import :: c_ptr, c_int
+      type(c_ptr), value :: solver
+      integer(c_int) :: saga_solver_release_workspace
+    end function
     function saga_solver_result(solver, iterations, converged, relative_residual) bind(C, name="saga_solver_result")
       import :: c_ptr, c_double, c_int
       type(c_ptr), value :: solver

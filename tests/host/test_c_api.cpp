@@ -68,6 +68,13 @@ TEST_CASE("C API: parameters by name, setup (32/64-bit), solve, apply, resetup, 
   std::vector<double> z(n);
   CHECK(saga_solver_apply(s, b.data(), z.data()) == SAGA_OK);
   CHECK(z[n / 2] > 0);
+  // A second solve (CG's kept vectors) and one after releasing them: the same x.
+  std::vector<double> x_again(n, 0.0), x_released(n, 0.0);
+  CHECK(saga_solver_solve(s, b.data(), x_again.data()) == SAGA_OK);
+  CHECK(saga_solver_release_workspace(s) == SAGA_OK);
+  CHECK(saga_solver_solve(s, b.data(), x_released.data()) == SAGA_OK);
+  CHECK(x_again == x);
+  CHECK(x_released == x);
   // Resetup: doubled values; the solution halves.
   std::vector<double> v2(h.val);
   for (double& v : v2) v *= 2;
@@ -103,6 +110,10 @@ TEST_CASE("C API misuse: a status and a message, never a crash") {
   CHECK(std::string(saga_last_error()).empty());
   CHECK(saga_solver_solve(s, b.data(), x.data()) == SAGA_ERROR_STATE);
   CHECK(std::string(saga_last_error()).find("not set up") != std::string::npos);
+  CHECK(saga_solver_release_workspace(s) == SAGA_ERROR_STATE);  // before any setup
+  CHECK(std::string(saga_last_error()).find("not set up") != std::string::npos);
+  CHECK(saga_solver_release_workspace(nullptr) == SAGA_ERROR_INPUT);
+  CHECK(std::string(saga_last_error()).find("null") != std::string::npos);
   CHECK(saga_solver_set(s, "amg.thetta", "0.1") == SAGA_ERROR_INPUT);
   CHECK(std::string(saga_last_error()).find("thetta") != std::string::npos);
   CHECK(saga_solver_set(s, "amg.theta", "2") == SAGA_ERROR_INPUT);
