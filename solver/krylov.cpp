@@ -98,11 +98,8 @@ void validate(const SolverParams& p, std::optional<Space> space) {
 
 SolveResult krylov_solve(const LinearOperator& A, const LinearOperator* M, const Vector& b, Vector& x,
                          const SolverParams& p) {
-  validate(p, A.space());
-  const auto method = krylov_methods().create(p.type, A.space());
-  SolveResult r = method->solve(A, method->uses_preconditioner() ? M : nullptr, b, x, p);
-  r.method = krylov_methods().resolve(p.type, A.space());
-  return r;
+  std::unique_ptr<KrylovState> none;  // kept for no later solve
+  return krylov_solve(A, M, b, x, p, none);
 }
 
 SolveResult krylov_solve(const LinearOperator& A, const LinearOperator* M, const Vector& b, Vector& x,
