@@ -11,6 +11,10 @@
 //   cg_direction:  q = z + beta q
 //   s[qAq] = q.Aq with Aq = A q (one fused SpMV)
 //   cg_step:  x += alpha q;  r -= alpha Aq;  history[s[count]++] = ||r||
+#include <cmath>
+#include <cstddef>
+
+#include "core/hd.hpp"
 #include "sparse/array.hpp"
 #include "sparse/scalars.hpp"
 
@@ -43,5 +47,30 @@ void cg_direction(Scalars& s, const Vector& z, Vector& q, bool flexible);
 // and s[status] = 2 where s[tolerance] > 0 and ||r|| / s[bnorm] is at most
 // s[tolerance] or not finite; otherwise s[status] = 1 and nothing changes.
 void cg_step(Scalars& s, const Vector& q, const Vector& Aq, Vector& x, Vector& r);
+
+// What both backends' cg_step decide on the scalars S (size entries), written
+// once so that the device stops exactly where the host's test would.
+// Whether the update may run: nothing stopped it and q^T A q is positive and finite.
+SAGA_HD inline bool cg_step_allowed(const double* S) {
+  using std::isfinite;  // the host's; CUDA's own overload in device code
+  const double qAq = S[cg_slot::qAq];
+  return S[cg_slot::status] == 0.0 && qAq > 0.0 && isfinite(qAq);
+}
+// After an update that ran, with rn = ||r||: rz_old = rz, history[count++] =
+// rn (while the history has room), and status 2 where the tolerance is set and
+// rn / ||b|| is at most it or not finite: Run::record's test
+// (solver/krylov/common.cpp) in the same IEEE operations.
+SAGA_HD inline void cg_record_step(double* S, std::size_t size, double rn) {
+  using std::isfinite;
+  S[cg_slot::rz_old] = S[cg_slot::rz];
+  const std::size_t at = cg_slot::history + static_cast<std::size_t>(S[cg_slot::count]);
+  if (at >= size) return;
+  S[at] = rn;
+  S[cg_slot::count] += 1.0;
+  if (S[cg_slot::tolerance] > 0.0) {
+    const double rel = rn / S[cg_slot::bnorm];
+    if (!isfinite(rel) || rel <= S[cg_slot::tolerance]) S[cg_slot::status] = 2.0;
+  }
+}
 
 }  // namespace saga

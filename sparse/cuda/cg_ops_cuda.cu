@@ -19,17 +19,12 @@ __global__ void direction_kernel(const double* __restrict__ S, bool flexible, co
   for (std::int64_t i = global_thread(); i < n; i += grid_stride()) q[i] = beta == 0.0 ? z[i] : z[i] + beta * q[i];
 }
 
-__device__ bool step_allowed(const double* S) {
-  const double qAq = S[cg_slot::qAq];
-  return S[cg_slot::status] == 0.0 && qAq > 0.0 && isfinite(qAq);
-}
-
 __global__ void step_kernel(const double* __restrict__ S, const double* __restrict__ q,
                             const double* __restrict__ Aq, double* __restrict__ x, double* __restrict__ r,
                             std::int64_t n, double* __restrict__ partial) {
   wait_for_prior_grid();
   double rr = 0.0;
-  if (step_allowed(S)) {
+  if (cg_step_allowed(S)) {
     const double alpha = S[cg_slot::rz] / S[cg_slot::qAq];
     for (std::int64_t i = global_thread(); i < n; i += grid_stride()) {
       x[i] += alpha * q[i];
@@ -46,21 +41,11 @@ __global__ void step_finish_kernel(double* S, std::size_t size, const double* __
   const double rr = sum_partials(partial, m);
   if (threadIdx.x != 0) return;
   if (S[cg_slot::status] != 0.0) return;  // stopped before this update: nothing changed
-  if (!step_allowed(S)) {
+  if (!cg_step_allowed(S)) {
     S[cg_slot::status] = 1.0;
     return;
   }
-  S[cg_slot::rz_old] = S[cg_slot::rz];
-  const std::size_t at = cg_slot::history + static_cast<std::size_t>(S[cg_slot::count]);
-  if (at < size) {
-    const double rn = sqrt(rr);
-    S[at] = rn;
-    S[cg_slot::count] += 1.0;
-    if (S[cg_slot::tolerance] > 0.0) {  // the host's test (Run::record), the same IEEE operations
-      const double rel = rn / S[cg_slot::bnorm];
-      if (!isfinite(rel) || rel <= S[cg_slot::tolerance]) S[cg_slot::status] = 2.0;
-    }
-  }
+  cg_record_step(S, size, sqrt(rr));
 }
 }  // namespace
 

@@ -20,13 +20,12 @@ void cg_direction(Scalars& s, const Vector& z, Vector& q, bool flexible) {
 
 void cg_step(Scalars& s, const Vector& q, const Vector& Aq, Vector& x, Vector& r) {
   double* S = s.data();
-  if (S[cg_slot::status] != 0.0) return;
-  const double qAq = S[cg_slot::qAq];
-  if (!(qAq > 0.0) || !std::isfinite(qAq)) {
+  if (S[cg_slot::status] != 0.0) return;  // stopped before this update: nothing changes
+  if (!cg_step_allowed(S)) {
     S[cg_slot::status] = 1.0;
     return;
   }
-  const double alpha = S[cg_slot::rz] / qAq;
+  const double alpha = S[cg_slot::rz] / S[cg_slot::qAq];
   const double *qp = q.data(), *ap = Aq.data();
   double *xp = x.data(), *rp = r.data();
   const std::int64_t n = static_cast<std::int64_t>(q.size());
@@ -35,17 +34,7 @@ void cg_step(Scalars& s, const Vector& q, const Vector& Aq, Vector& x, Vector& r
     xp[i] += alpha * qp[i];
     rp[i] -= alpha * ap[i];
   }
-  S[cg_slot::rz_old] = S[cg_slot::rz];
-  const std::size_t at = cg_slot::history + static_cast<std::size_t>(S[cg_slot::count]);
-  if (at < s.size()) {
-    const double rn = std::sqrt(dot(r, r));
-    S[at] = rn;
-    S[cg_slot::count] += 1.0;
-    if (S[cg_slot::tolerance] > 0.0) {
-      const double rel = rn / S[cg_slot::bnorm];
-      if (!std::isfinite(rel) || rel <= S[cg_slot::tolerance]) S[cg_slot::status] = 2.0;
-    }
-  }
+  cg_record_step(S, s.size(), std::sqrt(dot(r, r)));
 }
 
 }  // namespace saga::host
