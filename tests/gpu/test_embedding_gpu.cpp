@@ -120,6 +120,16 @@ TEST_CASE("GPU zero-copy: a solve from device pointers keeps no copy of the matr
     REQUIRE(saga_solver_result(h64, &its, &conv, &rel) == SAGA_OK);
     CHECK(its == rc.iterations);
     CHECK(x64.to_vector() == xc.to_vector());
+    // Solved again into the same array (the kept CG workspace and graph), then
+    // after the workspace is released (made again): bitwise the first solve.
+    for (int k = 0; k < 2; ++k) {
+      if (k == 1) REQUIRE(saga_solver_release_workspace(h64) == SAGA_OK);
+      x64.set_zero();
+      REQUIRE(saga_solver_solve_device(h64, b.data(), x64.data()) == SAGA_OK);
+      REQUIRE(saga_solver_result(h64, &its, &conv, &rel) == SAGA_OK);
+      CHECK(its == rc.iterations);
+      CHECK(x64.to_vector() == xc.to_vector());
+    }
     REQUIRE(saga_solver_resetup_device(h64, v2.data(), 0) == SAGA_OK);
     x64.set_zero();
     REQUIRE(saga_solver_solve_device(h64, b.data(), x64.data()) == SAGA_OK);
