@@ -264,23 +264,39 @@ BinnedPlan& plan_of(const CsrMatrix& A, int max_units = kUnits) {
 }
 
 // ---- the kernels -------------------------------------------------------------------------------
+// A's columns and values are read once per product. With kStream they are
+// loaded evict-first (ld.global.cs), so that they do not push the reused
+// entries of x out of L1 and L2: the row blocks and the long rows' chunks
+// (thirty-seventh session, docs/spmv.md: level 1 of 3D 7-pt 7%, 27-point 1-2%,
+// R-MAT 2%, nothing slower). The warp bin and the thread bin load A normally:
+// evict-first slowed the warp bin by 15% (2D 9-point, eighteenth session).
+template <bool kStream, class T>
+__device__ inline T load_a(const T* p) {
+  if constexpr (kStream)
+    return __ldcs(p);
+  else
+    return *p;
+}
+
 // prod[k - k0] = v[k] x[col[k]] for k = first, first + kStride, ... < end: the
 // staging loop of the row blocks (kStride = the CTA) and of the warp bin
 // (kStride = a warp), four loads in flight per thread before any use.
-template <int kStride, class Value, class In>
+template <int kStride, bool kStream, class Value, class In>
 __device__ inline void stage_products(offset_t first, offset_t end, offset_t k0, const index_t* __restrict__ ci,
                                       const Value* __restrict__ v, In x, double* __restrict__ prod) {
   offset_t k = first;
   for (; k + 3 * kStride < end; k += 4 * kStride) {
-    const index_t c0 = ci[k], c1 = ci[k + kStride], c2 = ci[k + 2 * kStride], c3 = ci[k + 3 * kStride];
-    const double v0 = v[k], v1 = v[k + kStride], v2 = v[k + 2 * kStride], v3 = v[k + 3 * kStride];
+    const index_t c0 = load_a<kStream>(ci + k), c1 = load_a<kStream>(ci + k + kStride),
+                  c2 = load_a<kStream>(ci + k + 2 * kStride), c3 = load_a<kStream>(ci + k + 3 * kStride);
+    const double v0 = load_a<kStream>(v + k), v1 = load_a<kStream>(v + k + kStride),
+                 v2 = load_a<kStream>(v + k + 2 * kStride), v3 = load_a<kStream>(v + k + 3 * kStride);
     const double x0 = x(c0), x1 = x(c1), x2 = x(c2), x3 = x(c3);
     prod[k - k0] = v0 * x0;
     prod[k + kStride - k0] = v1 * x1;
     prod[k + 2 * kStride - k0] = v2 * x2;
     prod[k + 3 * kStride - k0] = v3 * x3;
   }
-  for (; k < end; k += kStride) prod[k - k0] = v[k] * x(ci[k]);
+  for (; k < end; k += kStride) prod[k - k0] = load_a<kStream>(v + k) * x(load_a<kStream>(ci + k));
 }
 // How a CTA block treats its rows, from their mean length (the tuning knobs of
 // the component, docs/spmv.md).
@@ -323,7 +339,7 @@ __global__ __launch_bounds__(kBlock) void rows_kernel(const index_t* __restrict_
       if (threadIdx.x % V == 0) pre_first = out.pre(r_first);
     }
     const offset_t kend = stage ? min(k1, k0 + units + 32) : k0;  // staged entries: [k0, kend)
-    stage_products<kBlock>(k0 + threadIdx.x, kend, k0, ci, v, x, prod);
+    stage_products<kBlock, true>(k0 + threadIdx.x, kend, k0, ci, v, x, prod);
     __syncthreads();
     // Rows of up to 32 V entries: a group of V lanes each; longer ones (up to
     // units) wait for the warps below; longer still were split (chunks_kernel).
@@ -408,7 +424,7 @@ __global__ __launch_bounds__(kBlock) void chunks_kernel(const index_t* __restric
   const offset_t b = min(rp[r + 1], a + units);
   double s = 0.0;
 #pragma unroll 4
-  for (offset_t k = a + threadIdx.x; k < b; k += kBlock) s += v[k] * x(ci[k]);
+  for (offset_t k = a + threadIdx.x; k < b; k += kBlock) s += load_a<true>(v + k) * x(load_a<true>(ci + k));
   s = block_sum<kBlock>(s);
   if (!finish) {  // long_rows_kernel adds the chunk sums
     if (threadIdx.x == 0) chunk_sum[c] = s;
@@ -501,7 +517,7 @@ __global__ __launch_bounds__(kBlock) void warp_rows_kernel(index_t n, const offs
       if (sub == 0) pre = out.pre(static_cast<index_t>(r));
     }
     const offset_t k0 = rp[r0], k1 = rp[r1];
-    stage_products<32>(k0 + lane, k1, k0, ci, v, x, prod);
+    stage_products<32, false>(k0 + lane, k1, k0, ci, v, x, prod);
     __syncwarp();
     double s = 0.0;
     if (r < r1)
