@@ -32,9 +32,6 @@ struct CgLaunch {
   }
 };
 
-// With `state`, the vectors, the scalars and the iteration's graph are kept
-// there for the next solve of the same operators and x (KrylovState), and
-// taken from there where an earlier solve left them.
 // Iterations to launch before the next convergence check: check_every where
 // it is > 0; else (auto) 1 on the host, where an iteration takes 1 ms or more
 // (a host wait is then under 2% of it) or before 3 iterations; else half the
@@ -45,6 +42,9 @@ struct CgLaunch {
 int iterations_before_check(int check_every, Space space, const std::vector<double>& history, double tolerance,
                             double seconds_per_iteration);
 
+// With `state`, the vectors, the scalars and the iteration's graph are kept
+// there for the next solve of the same operators and x (KrylovState), and
+// taken from there where an earlier solve left them.
 SolveResult conjugate_gradient(const LinearOperator& A, const LinearOperator* M, const Vector& b, Vector& x,
                                const SolverParams& p, bool flexible, const CgLaunch& launch = {},
                                std::unique_ptr<KrylovState>* state = nullptr);
