@@ -95,3 +95,67 @@ TEST_CASE("SpMV row blocks: bounds and whole waves over random sizes and GPUs") 
   }
   MESSAGE("seed " << seed);
 }
+
+TEST_CASE("SpMV row blocks: the staged products of a block (hand-computed)") {
+  // Short rows inside the block: every product staged.
+  CHECK(spmv_block_staged_end(100, 190, 200, 256) == 200);
+  // Short rows reaching past units + 32 products: staging stops there (the
+  // rest is summed from global memory).
+  CHECK(spmv_block_staged_end(100, 300, 400, 256) == 388);
+  // The last row is long (300 > 256 entries): staging stops at its start.
+  CHECK(spmv_block_staged_end(100, 180, 480, 256) == 180);
+  // The block is one long row: nothing staged.
+  CHECK(spmv_block_staged_end(100, 100, 1000, 256) == 100);
+  // A last row of exactly `units` entries is not long: staged up to the cap.
+  CHECK(spmv_block_staged_end(0, 20, 276, 256) == 276);
+  CHECK(spmv_block_staged_end(0, 40, 296, 256) == 288);
+}
+
+TEST_CASE("SpMV row blocks: a long row is its block's last, and none of its entries is staged") {
+  // The blocks of block_rows_kernel (sparse/cuda/spmv_binned.cu): block b owns
+  // the rows whose work offset row_ptr[r] + r lies in [b units, (b+1) units).
+  const std::uint64_t seed = fresh_seed();
+  std::mt19937_64 rng(seed);
+  std::int64_t long_rows = 0;
+  for (int trial = 0; trial < 200; ++trial) {
+    // Power-law row lengths (0 .. ~10^4 entries), the case long rows exist for.
+    const int n = std::uniform_int_distribution<int>(1, 3000)(rng);
+    const int units = std::uniform_int_distribution<int>(SpmvRowBlocks::min_units, 2304)(rng);
+    std::exponential_distribution<double> e(1.0);
+    std::vector<offset_t> rp(n + 1, 0);
+    for (int r = 0; r < n; ++r) rp[r + 1] = rp[r] + static_cast<offset_t>(std::min(2e4, std::exp(2.2 * e(rng))) - 1);
+    const std::int64_t total = std::int64_t{rp[n]} + n;
+    const std::int64_t blocks = total / units + 1;
+    std::vector<int> block_row(blocks + 1, n);  // block_row[b] = min{r : rp[r] + r >= b units}, at most n
+    int r = 0;
+    for (std::int64_t b = 0; b < blocks; ++b) {
+      while (r < n && std::int64_t{rp[r]} + r < b * units) ++r;
+      block_row[b] = r;
+    }
+    CAPTURE(trial);
+    CAPTURE(n);
+    CAPTURE(units);
+    std::int64_t covered = 0;
+    for (std::int64_t b = 0; b < blocks; ++b) {
+      const int r0 = block_row[b], r1 = block_row[b + 1];
+      if (r0 >= r1) continue;
+      const offset_t k0 = rp[r0], k1 = rp[r1];
+      const offset_t end = spmv_block_staged_end(k0, rp[r1 - 1], k1, units);
+      REQUIRE(end >= k0);
+      REQUIRE(end - k0 <= units + 32);  // fits the staging buffer
+      for (int q = r0; q < r1; ++q) {
+        if (rp[q + 1] - rp[q] > units) {
+          ++long_rows;
+          CHECK(q == r1 - 1);     // a long row is only ever the last
+          CHECK(end <= rp[q]);    // and none of its entries is staged
+        } else if (rp[q + 1] <= k0 + units + 32) {
+          CHECK(rp[q + 1] <= end);  // a short row within the cap: staged whole
+        }
+      }
+      covered += r1 - r0;
+    }
+    CHECK(covered == n);  // every row in exactly one block
+  }
+  CHECK(long_rows > 1000);  // the case was met (about 3% of the rows pass 2304 entries)
+  MESSAGE("seed " << seed);
+}
