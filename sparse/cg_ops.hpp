@@ -48,13 +48,31 @@ void cg_direction(Scalars& s, const Vector& z, Vector& q, bool flexible);
 // s[tolerance] or not finite; otherwise s[status] = 1 and nothing changes.
 void cg_step(Scalars& s, const Vector& q, const Vector& Aq, Vector& x, Vector& r);
 
-// What both backends' cg_step decide on the scalars S (size entries), written
-// once so that the device stops exactly where the host's test would.
+// What both backends' cg_direction and cg_step decide on the scalars S (size
+// entries), written once so that the device stops exactly where the host's
+// test would.
+// The direction's beta: 0 on the first iteration, else rz / rz_old (flexible:
+// -zAq / qAq).
+SAGA_HD inline double cg_beta(const double* S, bool flexible) {
+  if (S[cg_slot::count] == 1.0) return 0.0;
+  return flexible ? -S[cg_slot::zAq] / S[cg_slot::qAq] : S[cg_slot::rz] / S[cg_slot::rz_old];
+}
 // Whether the update may run: nothing stopped it and q^T A q is positive and finite.
 SAGA_HD inline bool cg_step_allowed(const double* S) {
   using std::isfinite;  // the host's; CUDA's own overload in device code
   const double qAq = S[cg_slot::qAq];
   return S[cg_slot::status] == 0.0 && qAq > 0.0 && isfinite(qAq);
+}
+// The start of the update's bookkeeping, once ||r|| is to be recorded: false
+// where an earlier stop left everything as it was, or where q^T A q broke down
+// (then status = 1); true where the update ran and cg_record_step follows.
+SAGA_HD inline bool cg_update_ran(double* S) {
+  if (S[cg_slot::status] != 0.0) return false;  // stopped before this update: nothing changed
+  if (!cg_step_allowed(S)) {
+    S[cg_slot::status] = 1.0;
+    return false;
+  }
+  return true;
 }
 // After an update that ran, with rn = ||r||: rz_old = rz, history[count++] =
 // rn (while the history has room), and status 2 where the tolerance is set and

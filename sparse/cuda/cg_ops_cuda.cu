@@ -13,9 +13,7 @@ namespace {
 __global__ void direction_kernel(const double* __restrict__ S, bool flexible, const double* __restrict__ z,
                                  double* __restrict__ q, std::int64_t n) {
   wait_for_prior_grid();
-  const bool first = S[cg_slot::count] == 1.0;
-  const double beta =
-      first ? 0.0 : flexible ? -S[cg_slot::zAq] / S[cg_slot::qAq] : S[cg_slot::rz] / S[cg_slot::rz_old];
+  const double beta = cg_beta(S, flexible);
   for (std::int64_t i = global_thread(); i < n; i += grid_stride()) q[i] = beta == 0.0 ? z[i] : z[i] + beta * q[i];
 }
 
@@ -39,13 +37,7 @@ __global__ void step_kernel(const double* __restrict__ S, const double* __restri
 __global__ void step_finish_kernel(double* S, std::size_t size, const double* __restrict__ partial, int m) {
   wait_for_prior_grid();
   const double rr = sum_partials(partial, m);
-  if (threadIdx.x != 0) return;
-  if (S[cg_slot::status] != 0.0) return;  // stopped before this update: nothing changed
-  if (!cg_step_allowed(S)) {
-    S[cg_slot::status] = 1.0;
-    return;
-  }
-  cg_record_step(S, size, sqrt(rr));
+  if (threadIdx.x == 0 && cg_update_ran(S)) cg_record_step(S, size, sqrt(rr));
 }
 }  // namespace
 

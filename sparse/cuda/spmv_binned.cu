@@ -431,12 +431,9 @@ __global__ __launch_bounds__(kBlock) void chunks_kernel(const index_t* __restric
 #pragma unroll 4
   for (offset_t k = a + threadIdx.x; k < b; k += kBlock) s += load_a<true>(v + k) * x(load_a<true>(ci + k));
   s = block_sum<kBlock>(s);
-  if (!finish) {  // long_rows_kernel adds the chunk sums
-    if (threadIdx.x == 0) chunk_sum[c] = s;
-    return;
-  }
+  if (threadIdx.x == 0) chunk_sum[c] = s;
+  if (!finish) return;  // long_rows_kernel adds the chunk sums
   if (threadIdx.x == 0) {
-    chunk_sum[c] = s;
     __threadfence();  // the sum is visible before the count says so
     last = atomicAdd(row_done + i, 1u) + 1 == static_cast<unsigned>(c1 - c0);
   }

@@ -9,8 +9,7 @@ namespace saga::host {
 
 void cg_direction(Scalars& s, const Vector& z, Vector& q, bool flexible) {
   double* S = s.data();
-  const bool first = S[cg_slot::count] == 1.0;
-  const double beta = first ? 0.0 : flexible ? -S[cg_slot::zAq] / S[cg_slot::qAq] : S[cg_slot::rz] / S[cg_slot::rz_old];
+  const double beta = cg_beta(S, flexible);
   const double* zp = z.data();
   double* qp = q.data();
   const std::int64_t n = static_cast<std::int64_t>(q.size());
@@ -20,11 +19,9 @@ void cg_direction(Scalars& s, const Vector& z, Vector& q, bool flexible) {
 
 void cg_step(Scalars& s, const Vector& q, const Vector& Aq, Vector& x, Vector& r) {
   double* S = s.data();
-  if (S[cg_slot::status] != 0.0) return;  // stopped before this update: nothing changes
-  if (!cg_step_allowed(S)) {
-    S[cg_slot::status] = 1.0;
-    return;
-  }
+  // The host decides before the loops (the device's step_kernel decides on
+  // cg_step_allowed alone, its finish kernel on the same cg_update_ran).
+  if (!cg_update_ran(S)) return;
   const double alpha = S[cg_slot::rz] / S[cg_slot::qAq];
   const double *qp = q.data(), *ap = Aq.data();
   double *xp = x.data(), *rp = r.data();
