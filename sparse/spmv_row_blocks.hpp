@@ -70,8 +70,13 @@ inline bool spmv_blocks_in_one_small_wave(std::int64_t total, int units, int sms
 // staged: R-MAT 2^21 x 16 staged 2.55M products (7.9% of its entries) for
 // nothing before (thirty-seventh session). Otherwise the block stages at most
 // units + 32 products; rows reaching past them are summed from global memory.
+// The end of the rows the block itself sums: last_start where its last row is
+// longer than `units` (split into chunks), else k1.
+SAGA_HD inline offset_t spmv_block_short_rows_end(offset_t last_start, offset_t k1, int units) {
+  return k1 - last_start > units ? last_start : k1;
+}
 SAGA_HD inline offset_t spmv_block_staged_end(offset_t k0, offset_t last_start, offset_t k1, int units) {
-  const offset_t stop = k1 - last_start > units ? last_start : k1;
+  const offset_t stop = spmv_block_short_rows_end(last_start, k1, units);
   const offset_t cap = k0 + units + 32;
   return stop < cap ? stop : cap;
 }

@@ -320,14 +320,14 @@ __global__ __launch_bounds__(kBlock) void rows_kernel(const index_t* __restrict_
   const index_t r0 = block_row[blockIdx.x], r1 = block_row[blockIdx.x + 1];
   double mine = 0.0;  // this thread's share of the fused dot product
   if (r0 < r1) {      // the same for the whole CTA
-    const offset_t k0 = rp[r0], k1 = rp[r1], k_last = rp[r1 - 1];
+    const offset_t k0 = rp[r0], k1 = rp[r1];
     // A row of more than `units` entries can only be the block's last; its
     // chunks sum it (chunks_kernel), so it takes no part in the block's
     // staging (spmv_block_staged_end) nor in its lanes per row.
-    const bool long_last = k1 - k_last > units;
-    const index_t rows = r1 - r0 - (long_last ? 1 : 0);
-    const offset_t mean = rows > 0 ? ((long_last ? k_last : k1) - k0) / rows : 0;
-    const offset_t kend = stage ? spmv_block_staged_end(k0, k_last, k1, units) : k0;  // staged entries: [k0, kend)
+    const offset_t kstop = spmv_block_short_rows_end(rp[r1 - 1], k1, units);
+    const index_t rows = r1 - r0 - (kstop != k1 ? 1 : 0);
+    const offset_t mean = (kstop - k0) / max(rows, index_t{1});
+    const offset_t kend = stage ? min(kstop, k0 + units + 32) : k0;  // staged entries: [k0, kend)
     // Lanes per row, a power of two: enough for entries_per_lane at the mean
     // length, and enough to keep the CTA's threads busy when it has few rows.
     int V = 1;
