@@ -113,6 +113,7 @@ int main(int argc, char** argv) {
                                   {"binned units=1024", Component("binned", Options().set("max_units", 1024))},
                                   {"binned units=4096", Component("binned", Options().set("max_units", 4096))},
                                   {"binned units=8192", Component("binned", Options().set("max_units", 8192))},
+                                  {"binned no small vector", Component("binned", Options().set("small_vector", false))},
 
                                   {"cuSPARSE", Component("cusparse")},
                                   {"cuSPARSE ALG2", Component("cusparse", Options().set("alg", "csr_alg2"))}};
@@ -121,8 +122,8 @@ int main(int argc, char** argv) {
         "cuSPARSE ms | ALG2 ms | binned / best cuSPARSE |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
     std::string variants =
         "| matrix | binned | row blocks only | warp bin (thread_max_row 0) | thread bin to 16 | warp bin to 64 | epl=8 | "
-        "unstaged | max_units 1024 | max_units 4096 | max_units 8192 | scalar | csr_vector |\n"
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
+        "unstaged | max_units 1024 | max_units 4096 | max_units 8192 | small matrices in row blocks | scalar | csr_vector |\n"
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
     auto bench_matrix = [&](const std::string& name, const CsrMatrix& A) {
       if (!only.empty() && name.find(only) == std::string::npos) return;
       nlohmann::json r;
@@ -165,11 +166,12 @@ int main(int argc, char** argv) {
                            bytes / (ms["binned"] * 1e6), 100.0 * bytes / (ms["binned"] * 1e6) / bw,
                            f(ms["csr_vector"]), f(ms["scalar"]), f(ms["cuSPARSE"]), f(ms["cuSPARSE ALG2"]),
                            best_cus / ms["binned"]);
-      variants += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", name,
+      variants += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", name,
                               f(ms["binned"]), f(ms["binned blocks"]), f(ms["binned warp bin"]),
                               f(ms["binned thread<=16"]), f(ms["binned warp<=64"]), f(ms["binned epl=8"]),
                               f(ms["binned unstaged"]), f(ms["binned units=1024"]), f(ms["binned units=4096"]),
-                              f(ms["binned units=8192"]), f(ms["scalar"]), f(ms["csr_vector"]));
+                              f(ms["binned units=8192"]), f(ms["binned no small vector"]), f(ms["scalar"]),
+                              f(ms["csr_vector"]));
       out["spmv"].push_back(r);
       std::cout << "  spmv " << name << std::endl;
     };

@@ -21,6 +21,11 @@ struct SpmvRowBlocks {
   // SM is a wave whether the kernel runs 6 (40 registers) or 8 (32) CTAs an SM;
   // grids below half such a wave use waves of 6 CTAs an SM.
   static constexpr int wave_ctas_per_sm = 24, small_wave_ctas_per_sm = 6;
+  // Matrices of at most this many work units take the vector rows instead of
+  // row blocks (the binned component's small_vector option): level 2 of 3D
+  // 7-pt N=128 (211k units) 0.009 -> 0.008 ms; larger ones lost in the cycle
+  // (thirty-eighth session, docs/spmv.md).
+  static constexpr std::int64_t vector_max_units = std::int64_t{1} << 18;
 };
 
 // Units a block so that the blocks fill a whole number of waves of `wave` CTAs:
@@ -59,6 +64,16 @@ inline int spmv_row_block_units(std::int64_t total, int base, int sms) {
 // of launching a kernel for it (BinnedPlan::finish_in_chunks).
 inline bool spmv_blocks_in_one_small_wave(std::int64_t total, int units, int sms) {
   return total <= std::int64_t{SpmvRowBlocks::small_wave_ctas_per_sm} * sms * units;
+}
+
+inline bool spmv_small_for_vector_rows(std::int64_t total) { return total <= SpmvRowBlocks::vector_max_units; }
+
+// Lanes per row of the small matrices' vector kernel (and of csr_vector): the
+// smallest power of two from 2 to 32 at least the mean row length.
+inline int spmv_vector_lanes(std::int64_t nnz, std::int64_t rows) {
+  int V = 2;
+  while (V < 32 && static_cast<std::int64_t>(V) * rows < nnz) V *= 2;
+  return V;
 }
 
 // Where a row block's staged products end: the CTA stages the products of

@@ -306,6 +306,7 @@ struct BlockPolicy {
   int entries_per_lane;  // blocks: V lanes per row with V >= mean / entries_per_lane
   bool stage;            // blocks: stage the products in shared memory (else lanes read A directly)
   int max_units;         // about this many work units per row block (kMinUnits..kMaxUnits; make_plan)
+  bool small_vector;     // small matrices with no long row: vector_rows_kernel instead of row blocks
 };
 
 template <class Out, class Value, class In>
@@ -530,6 +531,33 @@ __global__ __launch_bounds__(kBlock) void warp_rows_kernel(index_t n, const offs
   if (partial) write_block_partial<kBlock>(mine, partial);
 }
 
+// Small matrices (at most SpmvRowBlocks::vector_max_units work units: the
+// coarsest levels and their transfers) with no row longer than `units`: V
+// lanes per row, the rows in index order, straight from global memory. A
+// product there takes a few microseconds, most of it a chain of dependent
+// loads; this kernel's chain is one step shorter than a row block's (no
+// block_row read, no staging barrier).
+template <class Out, class Value, class In>
+__global__ __launch_bounds__(kBlock) void vector_rows_kernel(index_t n, const offset_t* __restrict__ rp,
+                                                             const index_t* __restrict__ ci,
+                                                             const Value* __restrict__ v, In x, Out out, int V,
+                                                             double* __restrict__ partial) {
+  wait_for_prior_grid();
+  const std::int64_t r = global_thread() / V;
+  const int lane = threadIdx.x % V;
+  double s = 0.0, mine = 0.0;
+  typename Out::Pre pre{};
+  if (r < n) {
+    if (lane == 0) pre = out.pre(static_cast<index_t>(r));
+    const offset_t a = rp[r], b = rp[r + 1];
+#pragma unroll 4
+    for (offset_t k = a + lane; k < b; k += V) s += v[k] * x(ci[k]);
+  }
+  for (int off = V / 2; off > 0; off /= 2) s += __shfl_xor_sync(0xffffffffu, s, off);
+  if (r < n && lane == 0) mine = out(static_cast<index_t>(r), s, pre);
+  if (partial) write_block_partial<kBlock>(mine, partial);
+}
+
 __global__ void set_zero_kernel(double* p) {
   wait_for_prior_grid();
   *p = 0.0;
@@ -567,6 +595,13 @@ void run_bins(const CsrRef& A, const Value* v, BinnedPlan& p, In x, Out out, Blo
     partials_for(blocks);
     launch_dependent("binned SpMV warp_rows_kernel", warp_rows_kernel<Out, Value, In>, blocks, kBlock, smem, st,
                      A.rows, A.rp, A.ci, v, x, out, V, span, partial);
+  } else if (policy.small_vector && p.long_rows == 0 &&
+             spmv_small_for_vector_rows(static_cast<std::int64_t>(A.nnz) + A.rows)) {  // vector rows
+    const int V = spmv_vector_lanes(static_cast<std::int64_t>(A.nnz), A.rows);
+    const unsigned blocks = grid_for(static_cast<std::int64_t>(A.rows) * V, kBlock);
+    partials_for(blocks);
+    launch_dependent("binned SpMV vector_rows_kernel", vector_rows_kernel<Out, Value, In>, blocks, kBlock, 0, st,
+                     A.rows, A.rp, A.ci, v, x, out, V, partial);
   } else {  // row blocks, and the long rows after them
     // Where every row is long (a coarse level's dense inverse) the row blocks
     // would all be empty: not launched.
@@ -673,6 +708,7 @@ struct Binned {
     int entries_per_lane = 32;
     bool stage = true;
     int max_units = kUnits;
+    bool small_vector = true;
     template <class V>
     void visit(V& v) {
       v("thread_max_row", thread_max_row,
@@ -689,10 +725,14 @@ struct Binned {
         "lanes read A and x directly)");
       v("max_units", max_units, "row blocks: about this many work units (entries + rows) per CTA, spread so that the blocks fill whole "
         "waves (up to 1.5 times as many, or fewer for small matrices)", in_range(kMinUnits, kMaxUnits));
+      v("small_vector", small_vector, "matrices of at most 2^18 work units (entries + rows: coarse levels) with no "
+        "row longer than a block: V lanes per row straight from global memory, V from the mean row length (no "
+        "block plan read, no staging)");
     }
   };
   static std::unique_ptr<SpmvAlgorithm> make(const Params& p) {
-    return std::make_unique<BinnedSpmv>(BlockPolicy{p.thread_max_row, p.warp_max_row, p.entries_per_lane, p.stage, p.max_units});
+    return std::make_unique<BinnedSpmv>(BlockPolicy{p.thread_max_row, p.warp_max_row, p.entries_per_lane, p.stage, p.max_units,
+                                                     p.small_vector});
   }
 };
 struct Scalar {
@@ -739,7 +779,8 @@ void spmv_binned(double alpha, const CsrRef& A, void* plan, const Vector& x, dou
   if (A.rows == 0) return;
   SAGA_REQUIRE(plan, "binned SpMV on raw arrays: no plan (spmv_binned_plan)");
   const Binned::Params d;  // the component's default options
-  const BlockPolicy defaults{d.thread_max_row, d.warp_max_row, d.entries_per_lane, d.stage, d.max_units};
+  const BlockPolicy defaults{d.thread_max_row, d.warp_max_row, d.entries_per_lane, d.stage, d.max_units,
+                              d.small_vector};
   run_binned(A, *static_cast<BinnedPlan*>(plan), DirectX{x.data()}, AxpbyOut{alpha, beta, y.data(), y.data()}, defaults,
              nullptr, 0);
 }

@@ -7,6 +7,7 @@
 #include "sparse/cuda/cusparse_util.cuh"
 #include "sparse/cuda/kernels.hpp"
 #include "sparse/cuda/launch.cuh"
+#include "sparse/spmv_row_blocks.hpp"
 
 namespace saga::cuda {
 
@@ -47,17 +48,13 @@ struct CusparseSpmvPlan {
 
 void spmv_csr_vector(double alpha, const CsrMatrix& A, const Vector& x, double beta, Vector& y) {
   if (A.rows() == 0) return;
-  const double mean = static_cast<double>(A.nnz()) / A.rows();
-  if (mean <= 2)
-    launch_csr_vector<2>(alpha, A, x, beta, y);
-  else if (mean <= 4)
-    launch_csr_vector<4>(alpha, A, x, beta, y);
-  else if (mean <= 8)
-    launch_csr_vector<8>(alpha, A, x, beta, y);
-  else if (mean <= 16)
-    launch_csr_vector<16>(alpha, A, x, beta, y);
-  else
-    launch_csr_vector<32>(alpha, A, x, beta, y);
+  switch (spmv_vector_lanes(static_cast<std::int64_t>(A.nnz()), A.rows())) {
+    case 2: return launch_csr_vector<2>(alpha, A, x, beta, y);
+    case 4: return launch_csr_vector<4>(alpha, A, x, beta, y);
+    case 8: return launch_csr_vector<8>(alpha, A, x, beta, y);
+    case 16: return launch_csr_vector<16>(alpha, A, x, beta, y);
+    default: return launch_csr_vector<32>(alpha, A, x, beta, y);
+  }
 }
 
 static void spmv_cusparse_alg(double alpha, const CsrMatrix& A, const Vector& x, double beta, Vector& y, bool alg2) {

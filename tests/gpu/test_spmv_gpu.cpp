@@ -120,6 +120,10 @@ TEST_CASE("GPU SpMV: every device algorithm equals host (stencils, coarse levels
       algs.emplace_back("binned",
                         Options().set("thread_max_row", 0).set("warp_max_row", 0).set("entries_per_lane", 1));
       algs.emplace_back("binned", Options().set("thread_max_row", 0).set("warp_max_row", 0).set("stage", false));
+      // small matrices in vector rows (the default; every small case without long rows) or in row blocks
+      algs.emplace_back("binned", Options().set("thread_max_row", 0).set("warp_max_row", 0));
+      algs.emplace_back("binned",
+                        Options().set("thread_max_row", 0).set("warp_max_row", 0).set("small_vector", false));
       algs.emplace_back("binned", Options().set("thread_max_row", 0));
       algs.emplace_back("binned", Options().set("thread_max_row", 256));
       algs.emplace_back("binned", Options().set("thread_max_row", 0).set("warp_max_row", 0).set("max_units", 8192));

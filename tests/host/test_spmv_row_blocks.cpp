@@ -111,6 +111,23 @@ TEST_CASE("SpMV row blocks: the staged products of a block (hand-computed)") {
   CHECK(spmv_block_staged_end(0, 40, 296, 256) == 288);
 }
 
+TEST_CASE("SpMV row blocks: the small matrices' lanes per row (hand-computed)") {
+  // The smallest power of two from 2 to 32 at least the mean row length.
+  CHECK(spmv_vector_lanes(0, 10) == 2);
+  CHECK(spmv_vector_lanes(20, 10) == 2);     // mean 2
+  CHECK(spmv_vector_lanes(21, 10) == 4);     // mean 2.1
+  CHECK(spmv_vector_lanes(160, 10) == 16);   // mean 16
+  CHECK(spmv_vector_lanes(161, 10) == 32);   // mean 16.1
+  CHECK(spmv_vector_lanes(207535, 3939) == 32);  // level 2 of 3D 7-pt N=128 (mean 53)
+  CHECK(spmv_vector_lanes(7, 1) == 8);
+  // Which matrices take them: level 2 of 3D 7-pt N=128 does, level 1 of 3D
+  // 7-pt N=64 (28744 rows, 811882 entries) does not.
+  CHECK(spmv_small_for_vector_rows(207535 + 3939));
+  CHECK(spmv_small_for_vector_rows(262144));
+  CHECK_FALSE(spmv_small_for_vector_rows(262145));
+  CHECK_FALSE(spmv_small_for_vector_rows(811882 + 28744));
+}
+
 TEST_CASE("SpMV row blocks: a long row is its block's last, and none of its entries is staged") {
   // The blocks of block_rows_kernel (sparse/cuda/spmv_binned.cu): block b owns
   // the rows whose work offset row_ptr[r] + r lies in [b units, (b+1) units).
