@@ -23,8 +23,9 @@ struct SpmvRowBlocks {
   static constexpr int wave_ctas_per_sm = 24, small_wave_ctas_per_sm = 6;
   // Matrices of at most this many work units take the vector rows instead of
   // row blocks (the binned component's small_vector option): level 2 of 3D
-  // 7-pt N=128 (211k units) 0.009 -> 0.008 ms; larger ones lost in the cycle
-  // (thirty-eighth session, docs/spmv.md).
+  // 7-pt N=128 (211k units) 0.009 -> 0.007 ms, V(1,1) cycles 1-3% faster; the
+  // bound of one small wave (up to ~1.8M units) lost on level 1 of 3D 7-pt
+  // N=64 (840k units; thirty-eighth session, docs/spmv.md).
   static constexpr std::int64_t vector_max_units = std::int64_t{1} << 18;
 };
 
@@ -66,6 +67,8 @@ inline bool spmv_blocks_in_one_small_wave(std::int64_t total, int units, int sms
   return total <= std::int64_t{SpmvRowBlocks::small_wave_ctas_per_sm} * sms * units;
 }
 
+// Whether a matrix of `total` work units (entries + rows) is small enough for
+// the vector rows (it must also have no row longer than a block).
 inline bool spmv_small_for_vector_rows(std::int64_t total) { return total <= SpmvRowBlocks::vector_max_units; }
 
 // Lanes per row of the small matrices' vector kernel (and of csr_vector): the
@@ -76,20 +79,21 @@ inline int spmv_vector_lanes(std::int64_t nnz, std::int64_t rows) {
   return V;
 }
 
-// Where a row block's staged products end: the CTA stages the products of
-// entries [k0, end) in shared memory, k0 = row_ptr[first row], k1 = row_ptr[one
-// past its last row], last_start = row_ptr[its last row]. Block b owns the rows
-// whose work offset row_ptr[r] + r lies in [b units, (b+1) units), so a row of
-// more than `units` entries is always the last row of its block (the next row's
-// offset is past the block); its chunks sum it, and none of its entries is
-// staged: R-MAT 2^21 x 16 staged 2.55M products (7.9% of its entries) for
-// nothing before (thirty-seventh session). Otherwise the block stages at most
-// units + 32 products; rows reaching past them are summed from global memory.
-// The end of the rows the block itself sums: last_start where its last row is
-// longer than `units` (split into chunks), else k1.
+// The end of the entries a row block sums itself, k1 = row_ptr[one past its
+// last row], last_start = row_ptr[its last row]: last_start where that row is
+// longer than `units` (split into chunks, below), else k1.
 SAGA_HD inline offset_t spmv_block_short_rows_end(offset_t last_start, offset_t k1, int units) {
   return k1 - last_start > units ? last_start : k1;
 }
+// Where a row block's staged products end: the CTA stages the products of
+// entries [k0, end) in shared memory, k0 = row_ptr[first row]. Block b owns the
+// rows whose work offset row_ptr[r] + r lies in [b units, (b+1) units), so a row
+// of more than `units` entries is always the last row of its block (the next
+// row's offset is past the block); its chunks sum it, and none of its entries
+// is staged: R-MAT 2^21 x 16 staged 2.55M products (7.9% of its entries) for
+// nothing before (thirty-eighth session: 0.369 -> 0.349 ms). Otherwise the block
+// stages at most units + 32 products; rows reaching past them are summed from
+// global memory. rows_kernel computes the same as min(short-rows end, cap).
 SAGA_HD inline offset_t spmv_block_staged_end(offset_t k0, offset_t last_start, offset_t k1, int units) {
   const offset_t stop = spmv_block_short_rows_end(last_start, k1, units);
   const offset_t cap = k0 + units + 32;
