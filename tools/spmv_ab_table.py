@@ -1,0 +1,63 @@
+#!/usr/bin/env python3
+"""The comparison table of tools/device_spmv_ab.sh: DIR holds A1.json, B1.json,
+A2.json, ... (saga-bench-spmv --json of the base tree, A, and of this tree, B,
+run alternately). Prints, per SpMV matrix (binned ms), per problem's V(1,1)
+cycle (ms) and PCG solve (graph, ms), every round's A and B and the ratio of
+their medians (B / A: below 1 is a gain)."""
+import json
+import statistics
+import sys
+from pathlib import Path
+
+
+def rounds(directory, side):
+    runs = []
+    r = 1
+    while (directory / f"{side}{r}.json").exists():
+        runs.append(json.loads((directory / f"{side}{r}.json").read_text()))
+        r += 1
+    return runs
+
+
+def series(runs, section, key, value):
+    """{name: [value in round 1, round 2, ...]} for the entries of one section."""
+    out = {}
+    for run in runs:
+        for entry in run.get(section, []):
+            v = value(entry)
+            if v is not None:
+                out.setdefault(entry[key], []).append(v)
+    return out
+
+
+def table(title, a, b):
+    lines = [f"### {title}", "", "| | A (base) | B (this tree) | B / A |", "|---|---|---|---:|"]
+    for name in a:
+        if name not in b:
+            continue
+        ratio = statistics.median(b[name]) / statistics.median(a[name])
+        fa = " / ".join(f"{v:.3f}" for v in a[name])
+        fb = " / ".join(f"{v:.3f}" for v in b[name])
+        lines.append(f"| {name} | {fa} | {fb} | {ratio:.3f} |")
+    return "\n".join(lines) + "\n\n" if len(lines) > 4 else ""
+
+
+def main():
+    if len(sys.argv) != 2:
+        sys.exit("usage: spmv_ab_table.py DIR (with A1.json, B1.json, ...)")
+    directory = Path(sys.argv[1])
+    a, b = rounds(directory, "A"), rounds(directory, "B")
+    if not a or not b:
+        sys.exit(f"spmv_ab_table.py: no A1.json / B1.json in {directory}")
+    gpu = a[0].get("gpu", "?")
+    print(f"GPU {gpu}; {len(a)} rounds of A, {len(b)} of B (alternated); ms\n")
+    spmv = lambda e: e.get("ms", {}).get("binned")
+    print(table("SpMV (binned)", series(a, "spmv", "matrix", spmv), series(b, "spmv", "matrix", spmv)), end="")
+    cycle = lambda e: e.get("cycle_ms")
+    print(table("V(1,1) cycle", series(a, "solves", "problem", cycle), series(b, "solves", "problem", cycle)), end="")
+    pcg = lambda e: e.get("solve_ms_graph")
+    print(table("PCG solve (graph)", series(a, "solves", "problem", pcg), series(b, "solves", "problem", pcg)), end="")
+
+
+if __name__ == "__main__":
+    main()
