@@ -116,7 +116,7 @@ int main(int argc, char** argv) {
                                   {"binned units=1024", Component("binned", blocks().set("max_units", 1024))},
                                   {"binned units=4096", Component("binned", blocks().set("max_units", 4096))},
                                   {"binned units=8192", Component("binned", blocks().set("max_units", 8192))},
-                                  {"binned no small vector", Component("binned", Options().set("small_vector", false))},
+                                  {"binned no small vector", Component("binned", blocks())},
 
                                   {"cuSPARSE", Component("cusparse")},
                                   {"cuSPARSE ALG2", Component("cusparse", Options().set("alg", "csr_alg2"))}};

@@ -328,9 +328,7 @@ __global__ __launch_bounds__(kBlock) void rows_kernel(const index_t* __restrict_
     const offset_t kstop = spmv_block_short_rows_end(rp[r1 - 1], k1, units);
     const index_t rows = r1 - r0 - (kstop != k1 ? 1 : 0);
     const offset_t mean = (kstop - k0) / max(rows, index_t{1});
-    // staged entries: [k0, kend), spmv_block_staged_end (written from kstop:
-    // its first form kept three more values live, 40 registers for DotOut)
-    const offset_t kend = stage ? min(kstop, k0 + units + 32) : k0;
+    const offset_t kend = stage ? spmv_block_staged_end(k0, kstop, units) : k0;  // staged entries: [k0, kend)
     // Lanes per row, a power of two: enough for entries_per_lane at the mean
     // length, and enough to keep the CTA's threads busy when it has few rows.
     int V = 1;

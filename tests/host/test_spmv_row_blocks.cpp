@@ -96,19 +96,24 @@ TEST_CASE("SpMV row blocks: bounds and whole waves over random sizes and GPUs") 
   MESSAGE("seed " << seed);
 }
 
+// A block's staged end from its bounds (k0, its last row's start, k1), as rows_kernel derives it.
+static offset_t staged_end(offset_t k0, offset_t last_start, offset_t k1, int units) {
+  return spmv_block_staged_end(k0, spmv_block_short_rows_end(last_start, k1, units), units);
+}
+
 TEST_CASE("SpMV row blocks: the staged products of a block (hand-computed)") {
   // Short rows inside the block: every product staged.
-  CHECK(spmv_block_staged_end(100, 190, 200, 256) == 200);
+  CHECK(staged_end(100, 190, 200, 256) == 200);
   // Short rows reaching past units + 32 products: staging stops there (the
   // rest is summed from global memory).
-  CHECK(spmv_block_staged_end(100, 300, 400, 256) == 388);
+  CHECK(staged_end(100, 300, 400, 256) == 388);
   // The last row is long (300 > 256 entries): staging stops at its start.
-  CHECK(spmv_block_staged_end(100, 180, 480, 256) == 180);
+  CHECK(staged_end(100, 180, 480, 256) == 180);
   // The block is one long row: nothing staged.
-  CHECK(spmv_block_staged_end(100, 100, 1000, 256) == 100);
+  CHECK(staged_end(100, 100, 1000, 256) == 100);
   // A last row of exactly `units` entries is not long: staged up to the cap.
-  CHECK(spmv_block_staged_end(0, 20, 276, 256) == 276);
-  CHECK(spmv_block_staged_end(0, 40, 296, 256) == 288);
+  CHECK(staged_end(0, 20, 276, 256) == 276);
+  CHECK(staged_end(0, 40, 296, 256) == 288);
 }
 
 TEST_CASE("SpMV row blocks: the small matrices' lanes per row (hand-computed)") {
@@ -157,7 +162,7 @@ TEST_CASE("SpMV row blocks: a long row is its block's last, and none of its entr
       const int r0 = block_row[b], r1 = block_row[b + 1];
       if (r0 >= r1) continue;
       const offset_t k0 = rp[r0], k1 = rp[r1];
-      const offset_t end = spmv_block_staged_end(k0, rp[r1 - 1], k1, units);
+      const offset_t end = staged_end(k0, rp[r1 - 1], k1, units);
       REQUIRE(end >= k0);
       REQUIRE(end - k0 <= units + 32);  // fits the staging buffer
       for (int q = r0; q < r1; ++q) {
