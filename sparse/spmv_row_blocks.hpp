@@ -27,6 +27,7 @@ struct SpmvRowBlocks {
   // bound of one small wave (up to ~1.8M units) lost on level 1 of 3D 7-pt
   // N=64 (840k units; thirty-eighth session, docs/spmv.md).
   static constexpr std::int64_t vector_max_units = std::int64_t{1} << 18;
+  static constexpr int vector_max_per_lane = 8;
 };
 
 // Units a block so that the blocks fill a whole number of waves of `wave` CTAs:
@@ -67,16 +68,23 @@ inline bool spmv_blocks_in_one_small_wave(std::int64_t total, int units, int sms
   return total <= std::int64_t{SpmvRowBlocks::small_wave_ctas_per_sm} * sms * units;
 }
 
-// Whether a matrix of `total` work units (entries + rows) is small enough for
-// the vector rows (it must also have no row longer than a block).
-inline bool spmv_small_for_vector_rows(std::int64_t total) { return total <= SpmvRowBlocks::vector_max_units; }
-
 // Lanes per row of the small matrices' vector kernel (and of csr_vector): the
 // smallest power of two from 2 to 32 at least the mean row length.
 inline int spmv_vector_lanes(std::int64_t nnz, std::int64_t rows) {
   int V = 2;
   while (V < 32 && static_cast<std::int64_t>(V) * rows < nnz) V *= 2;
   return V;
+}
+
+// Whether a matrix (nnz entries, rows, its longest row max_row) takes the
+// vector rows: at most vector_max_units work units, and no row of more than
+// vector_max_per_lane entries a lane — V comes from the mean, so one long row
+// of a small skewed matrix would be summed by a few lanes in a long serial
+// loop, where the row blocks give it a warp. Such rows are at most 8 x 32 = 256
+// <= min_units entries: never split into chunks.
+inline bool spmv_vector_rows_fit(std::int64_t nnz, std::int64_t rows, std::int64_t max_row) {
+  return nnz + rows <= SpmvRowBlocks::vector_max_units &&
+         max_row <= std::int64_t{SpmvRowBlocks::vector_max_per_lane} * spmv_vector_lanes(nnz, rows);
 }
 
 // The end of the entries a row block sums itself, k1 = row_ptr[one past its

@@ -70,6 +70,9 @@ std::vector<Case> cases(std::mt19937_64& rng) {
   c.push_back({"27-pt N=60 (whole waves)", poisson(Stencil::fe3d_27pt, 60, Space::host)});
   c.push_back({"ragged 3000 x 120000 (rows up to 1e5)", from_host_csr(ragged(sized(3000, 600), 120000, 100000, rng), Space::host)});
   c.push_back({"ragged 20000 x 5000", from_host_csr(ragged(sized(20000, 4000), 5000, 5000, rng), Space::host)});
+  // Small with a few rows far above the mean (no row split): row blocks, not
+  // vector rows (spmv_vector_rows_fit).
+  c.push_back({"ragged 4000 x 4000 (rows up to 200)", from_host_csr(ragged(4000, 4000, 200, rng), Space::host)});
   RmatParams rp;
   rp.scale = sized(14, 11);
   rp.edges = 12;

@@ -125,12 +125,21 @@ TEST_CASE("SpMV row blocks: the small matrices' lanes per row (hand-computed)") 
   CHECK(spmv_vector_lanes(161, 10) == 32);   // mean 16.1
   CHECK(spmv_vector_lanes(207535, 3939) == 32);  // level 2 of 3D 7-pt N=128 (mean 53)
   CHECK(spmv_vector_lanes(7, 1) == 8);
-  // Which matrices take them: level 2 of 3D 7-pt N=128 does, level 1 of 3D
-  // 7-pt N=64 (28744 rows, 811882 entries) does not.
-  CHECK(spmv_small_for_vector_rows(207535 + 3939));
-  CHECK(spmv_small_for_vector_rows(262144));
-  CHECK_FALSE(spmv_small_for_vector_rows(262145));
-  CHECK_FALSE(spmv_small_for_vector_rows(811882 + 28744));
+  // Which matrices take them: level 2 of 3D 7-pt N=128 (max row 82) and level
+  // 3 (60 rows, 1976 entries, max 57) do, level 1 of 3D 7-pt N=64 (28744 rows,
+  // 811882 entries) does not.
+  CHECK(spmv_vector_rows_fit(207535, 3939, 82));
+  CHECK(spmv_vector_rows_fit(1976, 60, 57));
+  CHECK_FALSE(spmv_vector_rows_fit(811882, 28744, 40));
+  // The bound on work units: 2^18 exactly.
+  CHECK(spmv_vector_rows_fit(262144 - 1000, 1000, 200));
+  CHECK_FALSE(spmv_vector_rows_fit(262145 - 1000, 1000, 200));
+  // A skewed small matrix: mean 3 (V = 4 lanes), so rows up to 32 entries fit
+  // and a row of 33 sends the matrix to the row blocks.
+  CHECK(spmv_vector_rows_fit(3000, 1000, 32));
+  CHECK_FALSE(spmv_vector_rows_fit(3000, 1000, 33));
+  // Every row that fits is at most a row block's smallest units: never split.
+  CHECK(SpmvRowBlocks::vector_max_per_lane * 32 <= SpmvRowBlocks::min_units);
 }
 
 TEST_CASE("SpMV row blocks: a long row is its block's last, and none of its entries is staged") {
