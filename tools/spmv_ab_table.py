@@ -2,7 +2,7 @@
 """The comparison table of tools/device_spmv_ab.sh: DIR holds A1.json, B1.json,
 A2.json, ... (saga-bench-spmv --json of the base tree, A, and of this tree, B,
 run alternately). Prints, per SpMV matrix (binned ms), per problem's V(1,1)
-cycle (ms) and PCG solve (graph, ms), every round's A and B and the ratio of
+cycle (ms; kernel by kernel and in a graph) and PCG solve (graph, ms), every round's A and B and the ratio of
 their medians (B / A: below 1 is a gain)."""
 import json
 import statistics
@@ -55,6 +55,9 @@ def main():
     print(table("SpMV (binned)", series(a, "spmv", "matrix", spmv), series(b, "spmv", "matrix", spmv)), end="")
     cycle = lambda e: e.get("cycle_ms")
     print(table("V(1,1) cycle", series(a, "solves", "problem", cycle), series(b, "solves", "problem", cycle)), end="")
+    in_graph = lambda e: e.get("cycle_graph_ms")
+    print(table("V(1,1) cycle in a graph", series(a, "solves", "problem", in_graph),
+                series(b, "solves", "problem", in_graph)), end="")
     pcg = lambda e: e.get("solve_ms_graph")
     print(table("PCG solve (graph)", series(a, "solves", "problem", pcg), series(b, "solves", "problem", pcg)), end="")
 
