@@ -88,6 +88,10 @@ int main(int argc, char** argv) {
   app.add_flag("--quick", quick, "small sizes only (smoke run)");
   app.add_option("--only", only, "SpMV: only the matrices whose name contains this (profiling runs)");
   app.add_flag("--no-solves", no_solves, "skip the V-cycle and PCG parts");
+  bool profile_cycle = false;
+  app.add_flag("--profile-cycle", profile_cycle,
+               "run one V(1,1) cycle of each problem (kernel by kernel, dependent launches) with the CUDA profiler's "
+               "collection on, and only that: `ncu --profile-from-start off` then lists the cycle's kernels");
   app.add_option("--solve-only", solve_only,
                  "V-cycle and PCG: only the problems whose name (e.g. \"3d7 N=64\") contains this (profiling runs)");
   CLI11_PARSE(app, argc, argv);
@@ -270,6 +274,7 @@ int main(int argc, char** argv) {
           const double fb = cycle_floor_bytes(h, passes);
           Vector z(A.rows(), Space::device, "cycle output");
           solver.preconditioner().apply(b, z);
+          if (profile_cycle && run.dependent) device::profiled([&] { solver.preconditioner().apply(b, z); });
           const std::string mode = run.dependent ? "" : "_plain";
           std::vector<double> t;
           for (int k = 0; k < repeat; ++k) t.push_back(device::elapsed_ms([&] { solver.preconditioner().apply(b, z); }));

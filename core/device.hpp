@@ -140,4 +140,10 @@ class Graph {
 // events on the active executor's stream (host clock when built without CUDA).
 double elapsed_ms(const std::function<void()>& fn);
 
+// Runs fn() with the CUDA profiler's collection on (cudaProfilerStart / Stop),
+// so that a profiler started with collection off (`ncu --profile-from-start
+// off`) sees only fn()'s kernels; the device is synchronised before and after.
+// Just runs fn() when built without CUDA.
+void profiled(const std::function<void()>& fn);
+
 }  // namespace saga::device

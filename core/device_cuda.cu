@@ -10,6 +10,8 @@
 #include <mutex>
 #include <string>
 
+#include <cuda_profiler_api.h>
+
 #include "core/cuda_check.cuh"
 #include "core/device.hpp"
 #include "core/executor.hpp"
@@ -503,6 +505,14 @@ bool Graph::capture(const std::function<void()>& fn, std::string* why) {
 void Graph::launch() const {
   SAGA_REQUIRE(exec_ != nullptr, "Graph::launch: nothing was captured");
   SAGA_CUDA(cudaGraphLaunch(static_cast<cudaGraphExec_t>(exec_), stream()));
+}
+
+void profiled(const std::function<void()>& fn) {
+  SAGA_CUDA(cudaDeviceSynchronize());
+  SAGA_CUDA(cudaProfilerStart());
+  fn();
+  SAGA_CUDA(cudaDeviceSynchronize());
+  SAGA_CUDA(cudaProfilerStop());
 }
 
 double elapsed_ms(const std::function<void()>& fn) {
