@@ -28,6 +28,7 @@ struct SpmvRowBlocks {
   // N=64 (840k units; thirty-eighth session, docs/spmv.md).
   static constexpr std::int64_t vector_max_units = std::int64_t{1} << 18;
   static constexpr int vector_max_per_lane = 8;
+  static constexpr int vector_max_row = 1024;
 };
 
 // Units a block so that the blocks fill a whole number of waves of `wave` CTAs:
@@ -76,17 +77,19 @@ inline int spmv_vector_lanes(std::int64_t nnz, std::int64_t rows) {
   return V;
 }
 
-// Whether a matrix (nnz entries, rows, its longest row max_row; `units` the
-// row blocks' units, over which a row is split) takes the vector rows: at most
-// vector_max_units work units, no split row, and no row of more than
-// vector_max_per_lane times the larger of V and the mean row length. V comes
-// from the mean, so one long row of a small skewed matrix would be summed by a
-// few lanes in a long serial loop, where the row blocks give it a warp; rows
-// all about as long (a coarse level's restriction, mean 220 a row) loop alike
-// and stay (the thirty-ninth session measured the V-only bound sending such a
-// restriction to the row blocks: PCG 3D 7-pt N=64 2.6% slower).
-inline bool spmv_vector_rows_fit(std::int64_t nnz, std::int64_t rows, std::int64_t max_row, std::int64_t units) {
-  if (rows <= 0 || nnz + rows > SpmvRowBlocks::vector_max_units || max_row > units) return false;
+// Whether a matrix (nnz entries, rows, its longest row max_row) takes the
+// vector rows: at most vector_max_units work units, no row longer than
+// vector_max_row (a warp's loop of at most 32 entries a lane), and none of
+// more than vector_max_per_lane times the larger of V and the mean row length.
+// V comes from the mean, so one long row of a small skewed matrix would be
+// summed by a few lanes in a long serial loop, where the row blocks give it a
+// warp; rows all about as long (a coarse level's restriction, mean ~200 a row;
+// a coarse dense inverse) loop alike and stay, even where they are longer than
+// the row blocks' units: there the row blocks would split them into chunks,
+// two or three launches of a few microseconds each instead of one.
+inline bool spmv_vector_rows_fit(std::int64_t nnz, std::int64_t rows, std::int64_t max_row) {
+  if (rows <= 0 || nnz + rows > SpmvRowBlocks::vector_max_units || max_row > SpmvRowBlocks::vector_max_row)
+    return false;
   const std::int64_t mean = (nnz + rows - 1) / rows;
   return max_row <= std::int64_t{SpmvRowBlocks::vector_max_per_lane} * std::max<std::int64_t>(spmv_vector_lanes(nnz, rows), mean);
 }

@@ -532,8 +532,8 @@ __global__ __launch_bounds__(kBlock) void warp_rows_kernel(index_t n, const offs
 }
 
 // Small matrices (at most SpmvRowBlocks::vector_max_units work units: the
-// coarsest levels and their transfers) with no split row and none far above
-// the mean (spmv_vector_rows_fit): V
+// coarsest levels and their transfers) with no row far above the mean
+// (spmv_vector_rows_fit): V
 // lanes per row, the rows in index order, straight from global memory. A
 // product there takes a few microseconds, most of it a chain of dependent
 // loads; this kernel's chain is one step shorter than a row block's (no
@@ -596,7 +596,7 @@ void run_bins(const CsrRef& A, const Value* v, BinnedPlan& p, In x, Out out, Blo
     partials_for(blocks);
     launch_dependent("binned SpMV warp_rows_kernel", warp_rows_kernel<Out, Value, In>, blocks, kBlock, smem, st,
                      A.rows, A.rp, A.ci, v, x, out, V, span, partial);
-  } else if (policy.small_vector && spmv_vector_rows_fit(A.nnz, A.rows, p.max_row, p.units)) {  // small, even rows
+  } else if (policy.small_vector && spmv_vector_rows_fit(A.nnz, A.rows, p.max_row)) {  // small, even rows
     const int V = spmv_vector_lanes(static_cast<std::int64_t>(A.nnz), A.rows);
     const unsigned blocks = grid_for(static_cast<std::int64_t>(A.rows) * V, kBlock);
     partials_for(blocks);
@@ -726,8 +726,8 @@ struct Binned {
       v("max_units", max_units, "row blocks: about this many work units (entries + rows) per CTA, spread so that the blocks fill whole "
         "waves (up to 1.5 times as many, or fewer for small matrices)", in_range(kMinUnits, kMaxUnits));
       v("small_vector", small_vector, "matrices of at most 2^18 work units (entries + rows: coarse levels) with no "
-        "row longer than a block nor than 8 times the larger of V and the mean row length: V lanes per row "
-        "straight from global memory, V from the mean row length (no block plan read, no staging)");
+        "row longer than 1024 entries nor than 8 times the larger of V and the mean row length: V lanes per row "
+        "straight from global memory, V from the mean row length (no block plan read, no staging, no row split)");
     }
   };
   static std::unique_ptr<SpmvAlgorithm> make(const Params& p) {

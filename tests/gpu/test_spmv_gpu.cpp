@@ -73,6 +73,18 @@ std::vector<Case> cases(std::mt19937_64& rng) {
   // Small with a few rows far above the mean (no row split): row blocks, not
   // vector rows (spmv_vector_rows_fit).
   c.push_back({"ragged 4000 x 4000 (rows up to 200)", from_host_csr(ragged(4000, 4000, 200, rng), Space::host)});
+  // Small with every row long and about as long (a coarse restriction, a dense
+  // inverse): vector rows, rows longer than the small matrix's block units.
+  {
+    std::uniform_int_distribution<index_t> len(300, 450), col(0, 499);
+    HostCsr h{500, 500, {0}, {}, {}};
+    for (index_t i = 0; i < 500; ++i) {
+      std::vector<index_t> cs(static_cast<std::size_t>(len(rng)));
+      for (auto& j : cs) j = col(rng);
+      append_row(h, std::move(cs), rng);
+    }
+    c.push_back({"even long rows 500 x 500 (about 230-300 a row)", from_host_csr(std::move(h), Space::host)});
+  }
   RmatParams rp;
   rp.scale = sized(14, 11);
   rp.edges = 12;

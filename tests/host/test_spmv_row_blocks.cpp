@@ -125,32 +125,34 @@ TEST_CASE("SpMV row blocks: the small matrices' lanes per row (hand-computed)") 
   CHECK(spmv_vector_lanes(161, 10) == 32);   // mean 16.1
   CHECK(spmv_vector_lanes(207535, 3939) == 32);  // level 2 of 3D 7-pt N=128 (mean 53)
   CHECK(spmv_vector_lanes(7, 1) == 8);
-  // Which matrices take them (units 2048 unless said): level 2 of 3D 7-pt
-  // N=128 (max row 82) and level 3 (60 rows, 1976 entries, max 57) do, level 1
-  // of 3D 7-pt N=64 (28744 rows, 811882 entries) does not.
-  CHECK(spmv_vector_rows_fit(207535, 3939, 82, 2048));
-  CHECK(spmv_vector_rows_fit(1976, 60, 57, 2048));
-  CHECK_FALSE(spmv_vector_rows_fit(811882, 28744, 40, 2048));
+  // Which matrices take them: level 2 of 3D 7-pt N=128 (max row 82) and
+  // level 3 (60 rows, 1976 entries, max 57) do, level 1 of 3D 7-pt N=64
+  // (28744 rows, 811882 entries) does not.
+  CHECK(spmv_vector_rows_fit(207535, 3939, 82));
+  CHECK(spmv_vector_rows_fit(1976, 60, 57));
+  CHECK_FALSE(spmv_vector_rows_fit(811882, 28744, 40));
   // The bound on work units: 2^18 exactly.
-  CHECK(spmv_vector_rows_fit(262144 - 1000, 1000, 200, 2048));
-  CHECK_FALSE(spmv_vector_rows_fit(262145 - 1000, 1000, 200, 2048));
+  CHECK(spmv_vector_rows_fit(262144 - 1000, 1000, 200));
+  CHECK_FALSE(spmv_vector_rows_fit(262145 - 1000, 1000, 200));
   // A skewed small matrix: mean 3 (V = 4 lanes), so rows up to 32 entries fit
   // and a row of 33 sends the matrix to the row blocks.
-  CHECK(spmv_vector_rows_fit(3000, 1000, 32, 2048));
-  CHECK_FALSE(spmv_vector_rows_fit(3000, 1000, 33, 2048));
-  // Rows all about as long as the longest stay, past 8 V: a restriction of
-  // mean 220 a row (V = 32) with a row of 400, a dense 300 x 300 block (a
-  // dense 676 x 676 one is past 2^18 work units).
-  CHECK(spmv_vector_rows_fit(676 * 220, 676, 400, 2048));
-  CHECK(spmv_vector_rows_fit(300 * 300, 300, 300, 2048));
-  CHECK_FALSE(spmv_vector_rows_fit(676 * 676, 676, 676, 2048));
-  CHECK_FALSE(spmv_vector_rows_fit(676 * 220, 676, 8 * 220 + 1, 2048));
-  // No row split over the row blocks' units: a row longer than them sends the
-  // matrix to the row blocks and their chunks, however even.
-  CHECK_FALSE(spmv_vector_rows_fit(300 * 300, 300, 300, 256));
-  CHECK(spmv_vector_rows_fit(300 * 300, 300, 300, 300));
+  CHECK(spmv_vector_rows_fit(3000, 1000, 32));
+  CHECK_FALSE(spmv_vector_rows_fit(3000, 1000, 33));
+  // Rows all about as long as the longest stay past 8 V, longer than a small
+  // matrix's row blocks (units from 256) too: a restriction of mean 220 a row
+  // (V = 32) with a row of 400, a dense 300 x 300 block (a dense 676 x 676
+  // one is past 2^18 work units).
+  CHECK(spmv_vector_rows_fit(676 * 220, 676, 400));
+  CHECK(spmv_vector_rows_fit(300 * 300, 300, 300));
+  CHECK_FALSE(spmv_vector_rows_fit(676 * 676, 676, 676));
+  CHECK_FALSE(spmv_vector_rows_fit(676 * 220, 676, 8 * 220 + 1));
+  // No row longer than 1024 entries (32 a lane), however even: one row of
+  // 70000, 200 rows of 1025.
+  CHECK(spmv_vector_rows_fit(200 * 1024, 200, 1024));
+  CHECK_FALSE(spmv_vector_rows_fit(200 * 1025, 200, 1025));
+  CHECK_FALSE(spmv_vector_rows_fit(70000, 1, 70000));
   // And no rows at all: nothing to take.
-  CHECK_FALSE(spmv_vector_rows_fit(0, 0, 0, 2048));
+  CHECK_FALSE(spmv_vector_rows_fit(0, 0, 0));
 }
 
 TEST_CASE("SpMV row blocks: a long row is its block's last, and none of its entries is staged") {
