@@ -29,6 +29,7 @@ struct SpmvRowBlocks {
   static constexpr std::int64_t vector_max_units = std::int64_t{1} << 18;
   static constexpr int vector_max_per_lane = 8;
   static constexpr int vector_max_row = 1024;
+  static constexpr std::int64_t dense_max_cols = 4096;  // 16 entries a lane at 256 lanes a row
 };
 
 // Units a block so that the blocks fill a whole number of waves of `wave` CTAs:
@@ -92,6 +93,25 @@ inline bool spmv_vector_rows_fit(std::int64_t nnz, std::int64_t rows, std::int64
     return false;
   const std::int64_t mean = (nnz + rows - 1) / rows;
   return max_row <= std::int64_t{SpmvRowBlocks::vector_max_per_lane} * std::max<std::int64_t>(spmv_vector_lanes(nnz, rows), mean);
+}
+
+// Dense rows: every row holds every column (a coarse level's dense inverse,
+// nnz = rows x cols; CsrMatrix's columns are sorted and distinct, and the
+// binned plan checks the pattern on the device too). Their kernel reads no
+// column index: a lane's loads do not wait for one another, where the vector
+// rows' x waits for its column and the row blocks split rows this long into
+// chunks (three launches). Only for rows of 32 to dense_max_cols entries.
+inline bool spmv_dense_rows_fit(std::int64_t nnz, std::int64_t rows, std::int64_t cols) {
+  return rows > 0 && cols >= 32 && cols <= SpmvRowBlocks::dense_max_cols && nnz == rows * cols;
+}
+
+// Lanes per dense row: a power of two from 32 to 256 (a CTA), doubled while
+// each lane keeps at least 4 entries and the rows fill at most one wave of
+// 2048 threads an SM (`sms` multiprocessors): 676 x 676 takes 128 lanes a row.
+inline int spmv_dense_lanes(std::int64_t rows, std::int64_t cols, int sms) {
+  int G = 32;
+  while (G < 256 && 2 * G * 4 <= cols && rows * 2 * G <= std::int64_t{sms} * 2048) G *= 2;
+  return G;
 }
 
 // The end of the entries a row block sums itself, k1 = row_ptr[one past its

@@ -12,6 +12,19 @@ import sys
 from pathlib import Path
 
 
+def short_name(name):
+    """'void ns::<unnamed>::rows_kernel<ns::AxpbyOut, double, ns::DirectX>(int, ...)' -> 'rows_kernel<AxpbyOut, double, DirectX>'."""
+    for junk in ("void ", "(anonymous namespace)::", "unnamed>::", "saga::cuda::", "saga::"):
+        name = name.replace(junk, "")
+    depth = 0
+    for i, ch in enumerate(name):  # cut the parameter list: the first '(' outside the template arguments
+        depth += ch == "<"
+        depth -= ch == ">"
+        if ch == "(" and depth == 0:
+            return name[:i]
+    return name
+
+
 def kernels(csv_path):
     """The ncu rows of the file: [{name, grid, block, us, dram_mb}], in launch order."""
     lines = [l for l in csv_path.read_text(errors="replace").splitlines() if l.startswith('"')]
@@ -31,7 +44,7 @@ def kernels(csv_path):
             except ValueError:
                 return 0.0
         name = r.get("Kernel Name", "?")
-        out.append({"name": name.split("(")[0].split("<")[0].replace("void ", ""), "grid": r.get("launch__grid_size", "?"),
+        out.append({"name": short_name(name), "grid": r.get("launch__grid_size", "?"),
                     "block": r.get("launch__block_size", "?"), "us": t / 1e3,  # ns -> µs
                     "dram_mb": (num("dram__bytes_read.sum") + num("dram__bytes_write.sum")) / 1e6})
     return out

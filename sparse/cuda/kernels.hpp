@@ -23,6 +23,8 @@ struct SpmvBinsInfo {
   int units = 0;         // work units per row block
   offset_t max_row = 0;  // the longest row
   bool finish_in_chunks = false;  // the chunks' CTAs write the long rows (else a kernel of their own)
+  bool dense = false;             // every row holds every column: the dense rows kernel
+  int dense_lanes = 32;           // its lanes a row
 };
 SpmvBinsInfo spmv_binned_info(const CsrMatrix& A);
 // CSR arrays that no CsrMatrix owns (a compact DCSR's): the binned SpMV with

@@ -166,6 +166,10 @@ struct BinnedPlan {
   // a launch saved counts. Not on large matrices: the count and the fence make
   // every chunk CTA longer, which cost R-MAT 1-6% (thirty-sixth session).
   bool finish_in_chunks = false;
+  // Every row holds every column (spmv_dense_rows_fit, the pattern checked
+  // here): dense_rows_kernel, dense_lanes lanes a row.
+  bool dense = false;
+  int dense_lanes = 32;
 };
 
 // Block b owns the rows r whose work offset w(r) = row_ptr[r] + r lies in
@@ -207,6 +211,16 @@ __global__ void chunk_owner_kernel(index_t long_rows, const index_t* chunk_ptr, 
   for (index_t c = chunk_ptr[i]; c < chunk_ptr[i + 1]; ++c) owner[c] = static_cast<index_t>(i);
 }
 
+// Flags *bad where the pattern is not dense: row r starting elsewhere than
+// r cols, or entry k holding another column than k mod cols.
+__global__ void dense_pattern_kernel(index_t n, index_t cols, const offset_t* __restrict__ rp,
+                                     const index_t* __restrict__ ci, int* bad) {
+  const std::int64_t i = global_thread();
+  const std::int64_t nnz = static_cast<std::int64_t>(n) * cols;
+  if (i <= n && static_cast<std::int64_t>(rp[i]) != i * cols) *bad = 1;
+  if (i < nnz && ci[i] != i % cols) *bad = 1;
+}
+
 BinnedPlan make_plan(const CsrRef& A, int max_units) {
   BinnedPlan p;
   const index_t n = A.rows;
@@ -235,6 +249,14 @@ BinnedPlan make_plan(const CsrRef& A, int max_units) {
   prim::exclusive_scan_total(chunks.data(), chunk_start.data(), n);
   p.max_row = max_row.get(0);
   p.long_rows = pos.get(n);
+  if (spmv_dense_rows_fit(static_cast<std::int64_t>(A.nnz), n, A.cols)) {
+    Array<int> bad = Array<int>::zeros(1, Space::device, "SpMV dense pattern flag");
+    const std::int64_t items = std::max<std::int64_t>(static_cast<std::int64_t>(A.nnz), std::int64_t{n} + 1);
+    dense_pattern_kernel<<<grid_for(items), kThreads, 0, st>>>(n, A.cols, A.rp, A.ci, bad.data());
+    SAGA_CUDA_LAUNCH("dense_pattern_kernel");
+    p.dense = bad.get(0) == 0;
+    p.dense_lanes = spmv_dense_lanes(n, A.cols, multiprocessor_count());
+  }
   if (p.long_rows == 0) return p;
   p.chunks = chunk_start.get(n);
   p.long_row = Array<index_t>(p.long_rows, Space::device, "SpMV long rows");
@@ -306,7 +328,8 @@ struct BlockPolicy {
   int entries_per_lane;  // blocks: V lanes per row with V >= mean / entries_per_lane
   bool stage;            // blocks: stage the products in shared memory (else lanes read A directly)
   int max_units;         // about this many work units per row block (kMinUnits..kMaxUnits; make_plan)
-  bool small_vector;     // small matrices with no long row: vector_rows_kernel instead of row blocks
+  bool small_vector;     // small matrices with no row far above the mean: vector_rows_kernel instead of row blocks
+  bool dense_rows;       // matrices whose rows hold every column: dense_rows_kernel
 };
 
 template <class Out, class Value, class In>
@@ -559,6 +582,40 @@ __global__ __launch_bounds__(kBlock) void vector_rows_kernel(index_t n, const of
   if (partial) write_block_partial<kBlock>(mine, partial);
 }
 
+// Dense rows (BinnedPlan::dense: every row holds every column, a coarse
+// level's dense inverse): G lanes a row (32 to 256: a CTA holds 256 / G rows),
+// column j of row r at r cols + j. No column index is read, so a lane's loads
+// are all in flight at once, where the vector rows' x waits for its column;
+// the row blocks would split rows this long into chunks (three launches).
+// The warps of a row add their sums in a fixed order.
+template <class Out, class Value, class In>
+__global__ __launch_bounds__(kBlock) void dense_rows_kernel(index_t n, index_t cols, const Value* __restrict__ v, In x,
+                                                            Out out, int G, double* __restrict__ partial) {
+  __shared__ double warp_sum[kBlock / 32];
+  wait_for_prior_grid();
+  const std::int64_t r = static_cast<std::int64_t>(blockIdx.x) * (kBlock / G) + threadIdx.x / G;
+  const int lane = threadIdx.x % G;
+  double s = 0.0, mine = 0.0;
+  typename Out::Pre pre{};
+  if (r < n) {
+    if (lane == 0) pre = out.pre(static_cast<index_t>(r));
+    const Value* row = v + r * cols;
+#pragma unroll 8
+    for (index_t j = lane; j < cols; j += G) s += row[j] * x(j);
+  }
+  for (int off = 16; off > 0; off /= 2) s += __shfl_xor_sync(0xffffffffu, s, off);
+  if (G > 32) {  // the row's warps: their lane 0s leave their sums, the row's lane 0 adds them
+    if (threadIdx.x % 32 == 0) warp_sum[threadIdx.x / 32] = s;
+    __syncthreads();
+    if (lane == 0) {
+      s = 0.0;
+      for (int w = 0; w < G / 32; ++w) s += warp_sum[threadIdx.x / 32 + w];
+    }
+  }
+  if (r < n && lane == 0) mine = out(static_cast<index_t>(r), s, pre);
+  if (partial) write_block_partial<kBlock>(mine, partial);
+}
+
 __global__ void set_zero_kernel(double* p) {
   wait_for_prior_grid();
   *p = 0.0;
@@ -577,7 +634,13 @@ void run_bins(const CsrRef& A, const Value* v, BinnedPlan& p, In x, Out out, Blo
     parts = blocks;
     partial = dot ? dot->scratch(blocks) : nullptr;
   };
-  if (p.max_row <= policy.thread_max_row) {  // the thread bin holds every row
+  if (policy.dense_rows && p.dense) {  // every row holds every column
+    const int G = p.dense_lanes;
+    const unsigned blocks = static_cast<unsigned>((static_cast<std::int64_t>(A.rows) + kBlock / G - 1) / (kBlock / G));
+    partials_for(blocks);
+    launch_dependent("binned SpMV dense_rows_kernel", dense_rows_kernel<Out, Value, In>, blocks, kBlock, 0, st,
+                     A.rows, A.cols, v, x, out, G, partial);
+  } else if (p.max_row <= policy.thread_max_row) {  // the thread bin holds every row
     const unsigned blocks = grid_for(A.rows, kBlock);
     partials_for(blocks);
     launch_dependent("binned SpMV thread_rows_kernel", thread_rows_kernel<Out, Value, In>, blocks, kBlock, 0, st,
@@ -709,6 +772,7 @@ struct Binned {
     bool stage = true;
     int max_units = kUnits;
     bool small_vector = true;
+    bool dense_rows = true;
     template <class V>
     void visit(V& v) {
       v("thread_max_row", thread_max_row,
@@ -728,11 +792,13 @@ struct Binned {
       v("small_vector", small_vector, "matrices of at most 2^18 work units (entries + rows: coarse levels) with no "
         "row longer than 1024 entries nor than 8 times the larger of V and the mean row length: V lanes per row "
         "straight from global memory, V from the mean row length (no block plan read, no staging, no row split)");
+      v("dense_rows", dense_rows, "matrices whose every row holds every column (32 to 4096 of them: a coarse "
+        "level's dense inverse): 32 to 256 lanes a row, no column index read");
     }
   };
   static std::unique_ptr<SpmvAlgorithm> make(const Params& p) {
     return std::make_unique<BinnedSpmv>(BlockPolicy{p.thread_max_row, p.warp_max_row, p.entries_per_lane, p.stage, p.max_units,
-                                                     p.small_vector});
+                                                     p.small_vector, p.dense_rows});
   }
 };
 struct Scalar {
@@ -780,14 +846,14 @@ void spmv_binned(double alpha, const CsrRef& A, void* plan, const Vector& x, dou
   SAGA_REQUIRE(plan, "binned SpMV on raw arrays: no plan (spmv_binned_plan)");
   const Binned::Params d;  // the component's default options
   const BlockPolicy defaults{d.thread_max_row, d.warp_max_row, d.entries_per_lane, d.stage, d.max_units,
-                              d.small_vector};
+                              d.small_vector, d.dense_rows};
   run_binned(A, *static_cast<BinnedPlan*>(plan), DirectX{x.data()}, AxpbyOut{alpha, beta, y.data(), y.data()}, defaults,
              nullptr, 0);
 }
 
 SpmvBinsInfo spmv_binned_info(const CsrMatrix& A) {
   const BinnedPlan& p = plan_of(A);
-  return SpmvBinsInfo{p.blocks, p.long_rows, p.chunks, p.units, p.max_row, p.finish_in_chunks};
+  return SpmvBinsInfo{p.blocks, p.long_rows, p.chunks, p.units, p.max_row, p.finish_in_chunks, p.dense, p.dense_lanes};
 }
 
 void add_spmv_binned(SpmvRegistry& r) { r.add<Binned>(); }

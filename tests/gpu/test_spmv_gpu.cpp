@@ -85,6 +85,20 @@ std::vector<Case> cases(std::mt19937_64& rng) {
     }
     c.push_back({"even long rows 500 x 500 (about 230-300 a row)", from_host_csr(std::move(h), Space::host)});
   }
+  // Dense rows (every row holds every column: a coarse dense inverse) at 32,
+  // 64 (4000 rows fill a wave), 128 and 256 lanes a row (spmv_dense_lanes).
+  for (const auto& [rows, cols] : std::vector<std::pair<index_t, index_t>>{{60, 60}, {4000, 600}, {676, 676}, {40, 3000}}) {
+    std::uniform_real_distribution<double> V(-1.0, 1.0);
+    HostCsr h{rows, cols, {0}, {}, {}};
+    for (index_t i = 0; i < rows; ++i) {
+      for (index_t j = 0; j < cols; ++j) {
+        h.col.push_back(j);
+        h.val.push_back(V(rng));
+      }
+      h.row_ptr.push_back(static_cast<offset_t>(h.col.size()));
+    }
+    c.push_back({fmt::format("dense {} x {}", rows, cols), from_host_csr(std::move(h), Space::host)});
+  }
   RmatParams rp;
   rp.scale = sized(14, 11);
   rp.edges = 12;
@@ -174,6 +188,8 @@ TEST_CASE("GPU binned SpMV: bins, fused products against their composition, bitw
     offset_t longest = 0;
     for (index_t i = 0; i < hh.rows; ++i) longest = std::max(longest, hh.row_ptr[i + 1] - hh.row_ptr[i]);
     CHECK(bins.max_row == longest);
+    CHECK(bins.dense == spmv_dense_rows_fit(static_cast<std::int64_t>(Ah.nnz()), Ah.rows(), Ah.cols()));
+    if (bins.dense) CHECK(bins.dense_lanes == spmv_dense_lanes(Ah.rows(), Ah.cols(), device::info().multiprocessors));
     CHECK((bins.long_rows > 0) == (longest > bins.units));
     // The plan follows the row-block rule (its invariants: host test "SpMV row
     // blocks"); the last block may be empty.

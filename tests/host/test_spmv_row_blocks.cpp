@@ -155,6 +155,27 @@ TEST_CASE("SpMV row blocks: the small matrices' lanes per row (hand-computed)") 
   CHECK_FALSE(spmv_vector_rows_fit(0, 0, 0));
 }
 
+TEST_CASE("SpMV row blocks: dense rows and their lanes (hand-computed)") {
+  // Every row holds every column, 32 to 4096 of them.
+  CHECK(spmv_dense_rows_fit(676 * 676, 676, 676));
+  CHECK(spmv_dense_rows_fit(40 * 3000, 40, 3000));
+  CHECK(spmv_dense_rows_fit(32, 1, 32));
+  CHECK(spmv_dense_rows_fit(4096, 1, 4096));
+  CHECK_FALSE(spmv_dense_rows_fit(676 * 676 - 1, 676, 676));  // one entry missing
+  CHECK_FALSE(spmv_dense_rows_fit(31 * 60, 60, 31));          // rows too short: the thread or warp bins
+  CHECK_FALSE(spmv_dense_rows_fit(4097, 1, 4097));            // rows too long: chunks over many CTAs
+  CHECK_FALSE(spmv_dense_rows_fit(70000, 70000, 1));
+  CHECK_FALSE(spmv_dense_rows_fit(0, 0, 100));
+  // Lanes: doubled from 32 while each keeps 4 entries and the rows fit one
+  // wave of 2048 threads an SM (132 SMs: 270336 threads).
+  CHECK(spmv_dense_lanes(676, 676, 132) == 128);   // 5.3 entries a lane, 86528 threads
+  CHECK(spmv_dense_lanes(60, 60, 132) == 32);      // fewer than 4 entries a lane at 64
+  CHECK(spmv_dense_lanes(40, 3000, 132) == 256);   // a CTA a row
+  CHECK(spmv_dense_lanes(4000, 4000, 132) == 64);  // 4000 x 128 lanes would pass one wave
+  CHECK(spmv_dense_lanes(676, 511, 132) == 32 * 2);  // 128 lanes would leave 3.99 entries a lane
+  CHECK(spmv_dense_lanes(676, 512, 132) == 128);
+}
+
 TEST_CASE("SpMV row blocks: a long row is its block's last, and none of its entries is staged") {
   // The blocks of block_rows_kernel (sparse/cuda/spmv_binned.cu): block b owns
   // the rows whose work offset row_ptr[r] + r lies in [b units, (b+1) units).
