@@ -38,6 +38,23 @@ TEST_CASE("scan: int32 counts summed into 64-bit offsets past 2^31 (hand case an
   CHECK_THROWS_AS(exclusive_scan_total(big, short_out), Error);  // the output must hold n + 1
 }
 
+TEST_CASE("checked_offset: a count past the build's offsets is an error naming it, and the 64-bit build") {
+  CHECK(checked_offset(0, "nothing") == 0);
+  CHECK(checked_offset(2147483647, "the largest 32-bit count") == 2147483647);
+  CHECK_THROWS_WITH_AS(checked_offset(-1, "a negative count"), doctest::Contains("a negative count has -1 entries"),
+                       InputError);
+#if SAGA_WIDE_OFFSETS
+  CHECK(checked_offset(std::int64_t{1} << 33, "3D 7-pt N = 1100") == (std::int64_t{1} << 33));
+#else
+  // 3D 7-pt N = 700 (2.40G nonzeros) in the default build: the message names
+  // the matrix, its size and how to build for it.
+  const std::int64_t n = 7LL * 700 * 700 * 700 - 6LL * 700 * 700;
+  const std::string names = fmt::format("Poisson matrix has {} entries, more than the 32-bit offsets", n);
+  CHECK_THROWS_WITH_AS(checked_offset(n, "Poisson matrix"), doctest::Contains(names.c_str()), InputError);
+  CHECK_THROWS_WITH_AS(checked_offset(n, "Poisson matrix"), doctest::Contains("-DSAGA_OFFSET_BITS=64"), InputError);
+#endif
+}
+
 TEST_CASE("COO to CSR sums duplicates and sorts columns (hand case)") {
   CooMatrix coo;
   coo.rows = 3;
