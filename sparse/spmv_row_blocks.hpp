@@ -84,10 +84,10 @@ inline int spmv_vector_lanes(std::int64_t nnz, std::int64_t rows) {
 // more than vector_max_per_lane times the larger of V and the mean row length.
 // V comes from the mean, so one long row of a small skewed matrix would be
 // summed by a few lanes in a long serial loop, where the row blocks give it a
-// warp; rows all about as long (a coarse level's restriction, mean ~200 a row;
-// a coarse dense inverse) loop alike and stay, even where they are longer than
-// the row blocks' units: there the row blocks would split them into chunks,
-// two or three launches of a few microseconds each instead of one.
+// warp; rows all about as long (a coarse level's restriction, ~200 a row; a
+// 27-point coarse operator) loop alike and stay, even where they are longer
+// than the row blocks' units: there the row blocks would split them into
+// chunks, two or three launches of a few microseconds each instead of one.
 inline bool spmv_vector_rows_fit(std::int64_t nnz, std::int64_t rows, std::int64_t max_row) {
   if (rows <= 0 || nnz + rows > SpmvRowBlocks::vector_max_units || max_row > SpmvRowBlocks::vector_max_row)
     return false;

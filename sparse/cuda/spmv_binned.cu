@@ -555,9 +555,9 @@ __global__ __launch_bounds__(kBlock) void warp_rows_kernel(index_t n, const offs
 }
 
 // Small matrices (at most SpmvRowBlocks::vector_max_units work units: the
-// coarsest levels and their transfers) with no row far above the mean
-// (spmv_vector_rows_fit): V
-// lanes per row, the rows in index order, straight from global memory. A
+// coarsest levels and their transfers) with no row far above the mean nor
+// over 1024 entries (spmv_vector_rows_fit): V lanes per row (spmv_vector_lanes),
+// the rows in index order, straight from global memory. A
 // product there takes a few microseconds, most of it a chain of dependent
 // loads; this kernel's chain is one step shorter than a row block's (no
 // block_row read, no staging barrier).
