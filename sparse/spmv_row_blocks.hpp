@@ -78,6 +78,20 @@ inline int spmv_vector_lanes(std::int64_t nnz, std::int64_t rows) {
   return V;
 }
 
+// Lanes per row of the vector rows: V (spmv_vector_lanes) where the mean row
+// has at most 32 entries; above, doubled from 32 up to 256 (a CTA a row) while
+// each lane keeps at least 2 entries of the mean row and the rows fill at most
+// one wave of 2048 threads an SM (`sms` multiprocessors). Few long rows (R3 of
+// 3D 27-pt N=101: 40 rows of ~1000, 32 entries a lane at 32 lanes) are then
+// spread over more of the GPU.
+inline int spmv_vector_rows_lanes(std::int64_t nnz, std::int64_t rows, int sms) {
+  int G = spmv_vector_lanes(nnz, rows);
+  if (G < 32 || rows <= 0) return G;
+  const std::int64_t mean = (nnz + rows - 1) / rows;
+  while (G < 256 && 2 * G * 2 <= mean && rows * 2 * G <= std::int64_t{sms} * 2048) G *= 2;
+  return G;
+}
+
 // Whether a matrix (nnz entries, rows, its longest row max_row) takes the
 // vector rows: at most vector_max_units work units, no row longer than
 // vector_max_row (a warp's loop of at most 32 entries a lane), and none of

@@ -167,7 +167,7 @@ struct BinnedPlan {
   // every chunk CTA longer, which cost R-MAT 1-6% (thirty-sixth session).
   bool finish_in_chunks = false;
   // Every row holds every column (spmv_dense_rows_fit, the pattern checked
-  // here): dense_rows_kernel, dense_lanes lanes a row.
+  // here): lane_rows_kernel<..., true>, dense_lanes lanes a row.
   bool dense = false;
   int dense_lanes = 32;
 };
@@ -328,8 +328,8 @@ struct BlockPolicy {
   int entries_per_lane;  // blocks: V lanes per row with V >= mean / entries_per_lane
   bool stage;            // blocks: stage the products in shared memory (else lanes read A directly)
   int max_units;         // about this many work units per row block (kMinUnits..kMaxUnits; make_plan)
-  bool small_vector;     // small matrices with no row far above the mean: vector_rows_kernel instead of row blocks
-  bool dense_rows;       // matrices whose rows hold every column: dense_rows_kernel
+  bool small_vector;     // small matrices with no row far above the mean: the vector rows instead of row blocks
+  bool dense_rows;       // matrices whose rows hold every column: the dense rows
 };
 
 template <class Out, class Value, class In>
@@ -554,43 +554,22 @@ __global__ __launch_bounds__(kBlock) void warp_rows_kernel(index_t n, const offs
   if (partial) write_block_partial<kBlock>(mine, partial);
 }
 
-// Small matrices (at most SpmvRowBlocks::vector_max_units work units: the
-// coarsest levels and their transfers) with no row far above the mean nor
-// over 1024 entries (spmv_vector_rows_fit): V lanes per row (spmv_vector_lanes),
-// the rows in index order, straight from global memory. A
-// product there takes a few microseconds, most of it a chain of dependent
-// loads; this kernel's chain is one step shorter than a row block's (no
-// block_row read, no staging barrier).
-template <class Out, class Value, class In>
-__global__ __launch_bounds__(kBlock) void vector_rows_kernel(index_t n, const offset_t* __restrict__ rp,
-                                                             const index_t* __restrict__ ci,
-                                                             const Value* __restrict__ v, In x, Out out, int V,
-                                                             double* __restrict__ partial) {
-  wait_for_prior_grid();
-  const std::int64_t r = global_thread() / V;
-  const int lane = threadIdx.x % V;
-  double s = 0.0, mine = 0.0;
-  typename Out::Pre pre{};
-  if (r < n) {
-    if (lane == 0) pre = out.pre(static_cast<index_t>(r));
-    const offset_t a = rp[r], b = rp[r + 1];
-#pragma unroll 4
-    for (offset_t k = a + lane; k < b; k += V) s += v[k] * x(ci[k]);
-  }
-  for (int off = V / 2; off > 0; off /= 2) s += __shfl_xor_sync(0xffffffffu, s, off);
-  if (r < n && lane == 0) mine = out(static_cast<index_t>(r), s, pre);
-  if (partial) write_block_partial<kBlock>(mine, partial);
-}
-
-// Dense rows (BinnedPlan::dense: every row holds every column, a coarse
-// level's dense inverse): G lanes a row (32 to 256: a CTA holds 256 / G rows),
-// column j of row r at r cols + j. No column index is read, so a lane's loads
-// are all in flight at once, where the vector rows' x waits for its column;
-// the row blocks would split rows this long into chunks (three launches).
-// The warps of a row add their sums in a fixed order.
-template <class Out, class Value, class In>
-__global__ __launch_bounds__(kBlock) void dense_rows_kernel(index_t n, index_t cols, const Value* __restrict__ v, In x,
-                                                            Out out, int G, double* __restrict__ partial) {
+// G lanes a row, the rows in index order, straight from global memory: the
+// vector rows (kDense false: small matrices with no row far above the mean,
+// spmv_vector_rows_fit; G from spmv_vector_rows_lanes) and the dense rows
+// (kDense true: every row holds every column, a coarse level's dense inverse;
+// G from spmv_dense_lanes). A product there takes a few microseconds, most of
+// it a chain of dependent loads: one step shorter than a row block's (no
+// block_row read, no staging barrier), and in dense rows one more step shorter
+// (column j of row r at r cols + j: no column index read, so a lane's loads are
+// all in flight at once). G from 2 to 256 (a CTA holds 256 / G rows): up to 32
+// the row's lanes add their sums by shuffles within their warp, beyond it the
+// row's warps add theirs in shared memory, in a fixed order.
+template <class Out, class Value, class In, bool kDense>
+__global__ __launch_bounds__(kBlock) void lane_rows_kernel(index_t n, index_t cols, const offset_t* __restrict__ rp,
+                                                           const index_t* __restrict__ ci,
+                                                           const Value* __restrict__ v, In x, Out out, int G,
+                                                           double* __restrict__ partial) {
   __shared__ double warp_sum[kBlock / 32];
   wait_for_prior_grid();
   const std::int64_t r = static_cast<std::int64_t>(blockIdx.x) * (kBlock / G) + threadIdx.x / G;
@@ -599,11 +578,17 @@ __global__ __launch_bounds__(kBlock) void dense_rows_kernel(index_t n, index_t c
   typename Out::Pre pre{};
   if (r < n) {
     if (lane == 0) pre = out.pre(static_cast<index_t>(r));
-    const Value* row = v + r * cols;
+    if constexpr (kDense) {
+      const Value* row = v + r * cols;
 #pragma unroll 8
-    for (index_t j = lane; j < cols; j += G) s += row[j] * x(j);
+      for (index_t j = lane; j < cols; j += G) s += row[j] * x(j);
+    } else {
+      const offset_t a = rp[r], b = rp[r + 1];
+#pragma unroll 4
+      for (offset_t k = a + lane; k < b; k += G) s += v[k] * x(ci[k]);
+    }
   }
-  for (int off = 16; off > 0; off /= 2) s += __shfl_xor_sync(0xffffffffu, s, off);
+  for (int off = (G < 32 ? G : 32) / 2; off > 0; off /= 2) s += __shfl_xor_sync(0xffffffffu, s, off);
   if (G > 32) {  // the row's warps: their lane 0s leave their sums, the row's lane 0 adds them
     if (threadIdx.x % 32 == 0) warp_sum[threadIdx.x / 32] = s;
     __syncthreads();
@@ -638,8 +623,8 @@ void run_bins(const CsrRef& A, const Value* v, BinnedPlan& p, In x, Out out, Blo
     const int G = p.dense_lanes;
     const unsigned blocks = static_cast<unsigned>((static_cast<std::int64_t>(A.rows) + kBlock / G - 1) / (kBlock / G));
     partials_for(blocks);
-    launch_dependent("binned SpMV dense_rows_kernel", dense_rows_kernel<Out, Value, In>, blocks, kBlock, 0, st,
-                     A.rows, A.cols, v, x, out, G, partial);
+    launch_dependent("binned SpMV dense rows", lane_rows_kernel<Out, Value, In, true>, blocks, kBlock, 0, st,
+                     A.rows, A.cols, A.rp, A.ci, v, x, out, G, partial);
   } else if (p.max_row <= policy.thread_max_row) {  // the thread bin holds every row
     const unsigned blocks = grid_for(A.rows, kBlock);
     partials_for(blocks);
@@ -660,11 +645,11 @@ void run_bins(const CsrRef& A, const Value* v, BinnedPlan& p, In x, Out out, Blo
     launch_dependent("binned SpMV warp_rows_kernel", warp_rows_kernel<Out, Value, In>, blocks, kBlock, smem, st,
                      A.rows, A.rp, A.ci, v, x, out, V, span, partial);
   } else if (policy.small_vector && spmv_vector_rows_fit(A.nnz, A.rows, p.max_row)) {  // small, even rows
-    const int V = spmv_vector_lanes(static_cast<std::int64_t>(A.nnz), A.rows);
-    const unsigned blocks = grid_for(static_cast<std::int64_t>(A.rows) * V, kBlock);
+    const int G = spmv_vector_rows_lanes(static_cast<std::int64_t>(A.nnz), A.rows, multiprocessor_count());
+    const unsigned blocks = static_cast<unsigned>((static_cast<std::int64_t>(A.rows) + kBlock / G - 1) / (kBlock / G));
     partials_for(blocks);
-    launch_dependent("binned SpMV vector_rows_kernel", vector_rows_kernel<Out, Value, In>, blocks, kBlock, 0, st,
-                     A.rows, A.rp, A.ci, v, x, out, V, partial);
+    launch_dependent("binned SpMV vector rows", lane_rows_kernel<Out, Value, In, false>, blocks, kBlock, 0, st,
+                     A.rows, A.cols, A.rp, A.ci, v, x, out, G, partial);
   } else {  // row blocks, and the long rows after them
     // Where every row is long (a coarse level's dense inverse) the row blocks
     // would all be empty: not launched.

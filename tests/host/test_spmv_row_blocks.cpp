@@ -155,6 +155,19 @@ TEST_CASE("SpMV row blocks: the small matrices' lanes per row (hand-computed)") 
   CHECK_FALSE(spmv_vector_rows_fit(0, 0, 0));
 }
 
+TEST_CASE("SpMV row blocks: the vector rows' lanes past 32 (hand-computed)") {
+  // Up to a mean of 32 entries: V, as spmv_vector_lanes.
+  CHECK(spmv_vector_rows_lanes(3000, 1000, 132) == 4);
+  CHECK(spmv_vector_rows_lanes(207535, 3939, 132) == 32);  // mean 53: 64 lanes would leave 0.8 a lane
+  // Above: doubled while each lane keeps 2 entries of the mean row and the rows
+  // fit one wave (132 SMs: 270336 threads).
+  CHECK(spmv_vector_rows_lanes(676 * 180, 676, 132) == 64);     // R1 of 3D 7-pt N=64: 2.8 a lane
+  CHECK(spmv_vector_rows_lanes(40 * 1000, 40, 132) == 256);     // R3 of 27-pt N=101: 3.9 a lane
+  CHECK(spmv_vector_rows_lanes(848 * 250, 848, 132) == 64);     // 128 lanes would leave 1.95 a lane
+  CHECK(spmv_vector_rows_lanes(8000 * 1000, 8000, 132) == 32);  // 8000 x 64 lanes would pass one wave
+  CHECK(spmv_vector_rows_lanes(0, 0, 132) == 2);
+}
+
 TEST_CASE("SpMV row blocks: dense rows and their lanes (hand-computed)") {
   // Every row holds every column, 32 to 4096 of them.
   CHECK(spmv_dense_rows_fit(676 * 676, 676, 676));
