@@ -776,7 +776,8 @@ struct Binned {
         "waves (up to 1.5 times as many, or fewer for small matrices)", in_range(kMinUnits, kMaxUnits));
       v("small_vector", small_vector, "matrices of at most 2^18 work units (entries + rows: coarse levels) with no "
         "row longer than 1024 entries nor than 8 times the larger of V and the mean row length: V lanes per row "
-        "straight from global memory, V from the mean row length (no block plan read, no staging, no row split)");
+        "straight from global memory, V from the mean row length, up to 256 where it passes 32 (no block plan read, "
+        "no staging, no row split)");
       v("dense_rows", dense_rows, "matrices whose every row holds every column (32 to 4096 of them: a coarse "
         "level's dense inverse): 32 to 256 lanes a row, no column index read");
     }
