@@ -2,7 +2,9 @@
 """The table of tools/device_cycle_profile.sh: DIR holds pN.name (the problem),
 pN.json (saga-bench-spmv's timed cycle) and pN.csv (ncu --csv --page raw of one
 cycle's kernels, the bench's own output lines mixed in). Prints, per problem,
-each kernel in launch order (name, grid, µs, DRAM MB) and the sum of the
+each kernel in launch order (name, grid, µs, DRAM MB, GB/s and % of the bench's copy bandwidth: DRAM bytes
+over the kernel's own time; bytes the L2 serves do not count, so a small problem's working set that stays
+in L2 shows low percentages) and the sum of the
 kernels' times against the cycle's measured time: the rest is the time between
 kernels (launch, dependency wait, ramp and tail of each grid)."""
 import csv
@@ -61,13 +63,18 @@ def main():
         name = (d / f"p{i}.name").read_text().strip()
         ks = kernels(d / f"p{i}.csv") if (d / f"p{i}.csv").exists() else []
         cyc = graph = floor = None
+        bw = 0.0  # the bench's copy bandwidth, GB/s
         if (d / f"p{i}.json").exists():
             j = json.loads((d / f"p{i}.json").read_text())
+            bw = j.get("copy_bandwidth_gbs", 0.0)
             for s in j.get("solves", []):
                 cyc, graph, floor = s.get("cycle_ms"), s.get("cycle_graph_ms"), s.get("cycle_floor_ms")
-        print(f"### {name}\n\n| # | kernel | grid | block | µs | DRAM MB |\n|---:|---|---:|---:|---:|---:|")
+        print(f"### {name}\n\n| # | kernel | grid | block | µs | DRAM MB | GB/s | % of copy |\n"
+              "|---:|---|---:|---:|---:|---:|---:|---:|")
         for n, k in enumerate(ks, 1):
-            print(f"| {n} | {k['name']} | {k['grid']} | {k['block']} | {k['us']:.1f} | {k['dram_mb']:.1f} |")
+            gbs = k["dram_mb"] / k["us"] * 1e3 if k["us"] > 0 else 0.0  # MB per µs is TB/s: x 1000 for GB/s
+            pct = f"{100 * gbs / bw:.0f}%" if bw else "-"
+            print(f"| {n} | {k['name']} | {k['grid']} | {k['block']} | {k['us']:.1f} | {k['dram_mb']:.1f} | {gbs:.0f} | {pct} |")
         total = sum(k["us"] for k in ks)
         print()
         line = f"{len(ks)} kernels, {total:.1f} µs together"
