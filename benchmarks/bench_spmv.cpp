@@ -90,8 +90,9 @@ int main(int argc, char** argv) {
   app.add_flag("--no-solves", no_solves, "skip the V-cycle and PCG parts");
   bool profile_cycle = false;
   app.add_flag("--profile-cycle", profile_cycle,
-               "run one V(1,1) cycle of each problem (kernel by kernel, dependent launches) with the CUDA profiler's "
-               "collection on, and only that: `ncu --profile-from-start off` then lists the cycle's kernels");
+               "also run one V(1,1) cycle of each problem (kernel by kernel, dependent launches) with the CUDA "
+               "profiler's collection on, and collection off for everything else: `ncu --profile-from-start off` then "
+               "lists only that cycle's kernels");
   app.add_option("--solve-only", solve_only,
                  "V-cycle and PCG: only the problems whose name (e.g. \"3d7 N=64\") contains this (profiling runs)");
   CLI11_PARSE(app, argc, argv);

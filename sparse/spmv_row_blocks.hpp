@@ -78,18 +78,24 @@ inline int spmv_vector_lanes(std::int64_t nnz, std::int64_t rows) {
   return V;
 }
 
-// Lanes per row of the vector rows: V (spmv_vector_lanes) where the mean row
-// has at most 32 entries; above, doubled from 32 up to 256 (a CTA a row) while
-// each lane keeps at least 2 entries of the mean row and the rows fill at most
-// one wave of 2048 threads an SM (`sms` multiprocessors). Few long rows (R3 of
-// 3D 27-pt N=101: 40 rows of ~1000, 32 entries a lane at 32 lanes) are then
-// spread over more of the GPU.
-inline int spmv_vector_rows_lanes(std::int64_t nnz, std::int64_t rows, int sms) {
-  int G = spmv_vector_lanes(nnz, rows);
-  if (G < 32 || rows <= 0) return G;
-  const std::int64_t mean = (nnz + rows - 1) / rows;
-  while (G < 256 && 2 * G * 2 <= mean && rows * 2 * G <= std::int64_t{sms} * 2048) G *= 2;
+// Lanes per row for `rows` rows of `row_len` entries, past a warp: a power of
+// two from 32 up to 256 (a CTA a row), doubled while each lane keeps at least
+// `per_lane` entries and the rows fill at most one wave of 2048 threads an SM
+// (`sms` multiprocessors). Shared by the vector rows and the dense rows below.
+inline int spmv_wide_lanes(std::int64_t rows, std::int64_t row_len, int per_lane, int sms) {
+  int G = 32;
+  while (G < 256 && 2 * G * per_lane <= row_len && rows * 2 * G <= std::int64_t{sms} * 2048) G *= 2;
   return G;
+}
+
+// Lanes per row of the vector rows: V (spmv_vector_lanes) where the mean row
+// has at most 32 entries; above, spmv_wide_lanes with 2 entries a lane of the
+// mean row. Few long rows (R3 of 3D 27-pt N=101: 40 rows of ~1000, 32 entries
+// a lane at 32 lanes) are then spread over more of the GPU.
+inline int spmv_vector_rows_lanes(std::int64_t nnz, std::int64_t rows, int sms) {
+  const int V = spmv_vector_lanes(nnz, rows);
+  if (V < 32 || rows <= 0) return V;
+  return spmv_wide_lanes(rows, (nnz + rows - 1) / rows, 2, sms);
 }
 
 // Whether a matrix (nnz entries, rows, its longest row max_row) takes the
@@ -119,14 +125,9 @@ inline bool spmv_dense_rows_fit(std::int64_t nnz, std::int64_t rows, std::int64_
   return rows > 0 && cols >= 32 && cols <= SpmvRowBlocks::dense_max_cols && nnz == rows * cols;
 }
 
-// Lanes per dense row: a power of two from 32 to 256 (a CTA), doubled while
-// each lane keeps at least 4 entries and the rows fill at most one wave of
-// 2048 threads an SM (`sms` multiprocessors): 676 x 676 takes 128 lanes a row.
-inline int spmv_dense_lanes(std::int64_t rows, std::int64_t cols, int sms) {
-  int G = 32;
-  while (G < 256 && 2 * G * 4 <= cols && rows * 2 * G <= std::int64_t{sms} * 2048) G *= 2;
-  return G;
-}
+// Lanes per dense row: spmv_wide_lanes with 4 entries a lane (measured for
+// the 676 x 676 coarse inverse, which takes 128 lanes a row).
+inline int spmv_dense_lanes(std::int64_t rows, std::int64_t cols, int sms) { return spmv_wide_lanes(rows, cols, 4, sms); }
 
 // The end of the entries a row block sums itself, k1 = row_ptr[one past its
 // last row], last_start = row_ptr[its last row]: last_start where that row is
