@@ -58,7 +58,7 @@ double cycle_floor_bytes(const Hierarchy& h, nlohmann::json& passes) {
   for (std::size_t l = 0; l + 1 < L.size(); ++l) {
     const double n = L[l].A.rows(), nc = L[l + 1].A.rows();
     const double a = static_cast<double>(L[l].A.bytes());
-    if (cuda::fuse_relax_from_zero(L[l].A.rows())) {
+    if (cuda::fuse_relax_from_zero(L[l].A)) {
       add(l, "pre-smooth x = omega D^-1 b and residual r = b - A x, one pass", a + 8.0 * 4 * n);
     } else {
       add(l, "pre-smooth x = omega D^-1 b", 8.0 * 3 * n);

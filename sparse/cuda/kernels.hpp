@@ -40,9 +40,10 @@ struct CsrRef {
 };
 std::shared_ptr<void> spmv_binned_plan(const CsrRef& A);
 void spmv_binned(double alpha, const CsrRef& A, void* plan, const Vector& x, double beta, Vector& y);
-// Whether the binned algorithm fuses a relaxation sweep from zero into the
-// residual's product on a matrix of `rows` rows (where w and b fit in half the L2).
-bool fuse_relax_from_zero(index_t rows);
+// Whether the binned algorithm (default options) fuses a relaxation sweep from
+// zero into the residual's product on A: where w and b fit in half the L2 and
+// A's rows go to the thread bin or A is small (spmv_binned.cu).
+bool fuse_relax_from_zero(const CsrMatrix& A);
 void spmv_cusparse(double alpha, const CsrMatrix& A, const Vector& x, double beta, Vector& y);
 CsrMatrix spgemm_esc(const CsrMatrix& A, const CsrMatrix& B, const SpgemmOptions& opt, SpgemmStats* stats);
 CsrMatrix spgemm_cusparse(const CsrMatrix& A, const CsrMatrix& B, const SpgemmOptions& opt, SpgemmStats* stats);

@@ -606,6 +606,22 @@ __global__ void set_zero_kernel(double* p) {
   *p = 0.0;
 }
 
+// Whether relax_from_zero (x = ω w b, r = b − A x) runs as one pass over A
+// under `policy`: only where w and b fit in half the L2, since every entry
+// then gathers both (x_j formed where it is read), and only where A's rows go
+// to the thread bin (a warp's gathers of a stencil are contiguous) or A has
+// fewer than kRelaxFromZeroMaxEntries entries. On larger matrices of longer
+// rows the two gathers an entry cost more than the vector pass they save
+// (fortieth session, H200 ncu: 3D 27-pt N=101's fine level 120 µs fused
+// against 104 + 8 for the product and the pass; level 1 of 3D 7-pt N=128 41
+// against 35 + 3; docs/spmv.md). Below, the pass's launch costs more.
+constexpr offset_t kRelaxFromZeroMaxEntries = 3 << 19;  // about 1.5M
+bool fuses_relax_from_zero(const CsrMatrix& A, const BlockPolicy& policy) {
+  static const long long l2 = device_attribute(cudaDevAttrL2CacheSize);
+  if (16LL * A.rows() > l2 / 2) return false;
+  return A.nnz() < kRelaxFromZeroMaxEntries || plan_of(A, policy.max_units).max_row <= policy.thread_max_row;
+}
+
 // One product with output functor `out`; with `dot`, (*dot)[slot] = Σ out's
 // returns. A's arrays and its plan (made with policy.max_units) from the caller.
 template <class Out, class Value, class In>
@@ -736,7 +752,7 @@ class BinnedSpmv final : public SpmvAlgorithm {
   }
   void relax_from_zero(const CsrMatrix& A, const Vector& b, const Vector& w, double omega, Vector& x,
                        Vector& r) const override {
-    if (!fuse_relax_from_zero(A.rows())) return SpmvAlgorithm::relax_from_zero(A, b, w, omega, x, r);
+    if (!fuses_relax_from_zero(A, p_)) return SpmvAlgorithm::relax_from_zero(A, b, w, omega, x, r);
     run_binned(A, RelaxedFromZeroX{w.data(), b.data(), omega},
                RelaxFromZeroOut{b.data(), w.data(), omega, x.data(), r.data()}, p_, nullptr, 0);
   }
@@ -802,9 +818,10 @@ struct Scalar {
 // on the H100 (50 MB of L2) the fused pass made 3D 7-pt N=512's solve 6%
 // slower, was even at N=128 (2.1M rows) and saved 5-10% of an iteration on
 // 0.26-1M-row problems (a launch and a vector pass per level).
-bool fuse_relax_from_zero(index_t rows) {
-  static const long long l2 = device_attribute(cudaDevAttrL2CacheSize);
-  return 16LL * rows <= l2 / 2;
+bool fuse_relax_from_zero(const CsrMatrix& A) {
+  const Binned::Params d;  // the component's default options
+  return fuses_relax_from_zero(A, BlockPolicy{d.thread_max_row, d.warp_max_row, d.entries_per_lane, d.stage,
+                                              d.max_units, d.small_vector, d.dense_rows});
 }
 
 void spmv_scalar(double alpha, const CsrMatrix& A, const Vector& x, double beta, Vector& y) {
