@@ -798,10 +798,12 @@ struct Binned {
         "level's dense inverse): 32 to 256 lanes a row, no column index read");
     }
   };
-  static std::unique_ptr<SpmvAlgorithm> make(const Params& p) {
-    return std::make_unique<BinnedSpmv>(BlockPolicy{p.thread_max_row, p.warp_max_row, p.entries_per_lane, p.stage, p.max_units,
-                                                     p.small_vector, p.dense_rows});
+  // The kernels' policy of these options (Params{}: the component's defaults).
+  static BlockPolicy policy(const Params& p) {
+    return BlockPolicy{p.thread_max_row, p.warp_max_row, p.entries_per_lane, p.stage, p.max_units,
+                       p.small_vector, p.dense_rows};
   }
+  static std::unique_ptr<SpmvAlgorithm> make(const Params& p) { return std::make_unique<BinnedSpmv>(policy(p)); }
 };
 struct Scalar {
   static constexpr const char* name = "scalar";
@@ -812,17 +814,13 @@ struct Scalar {
 };
 }  // namespace
 
-// Whether relax_from_zero fuses its sweep into the product on a matrix of
-// `rows` rows: where the w and b it gathers at every column (16 B a row) fit
-// in half the L2 cache. Above, the separate vector pass streams them better:
-// on the H100 (50 MB of L2) the fused pass made 3D 7-pt N=512's solve 6%
-// slower, was even at N=128 (2.1M rows) and saved 5-10% of an iteration on
-// 0.26-1M-row problems (a launch and a vector pass per level).
-bool fuse_relax_from_zero(const CsrMatrix& A) {
-  const Binned::Params d;  // the component's default options
-  return fuses_relax_from_zero(A, BlockPolicy{d.thread_max_row, d.warp_max_row, d.entries_per_lane, d.stage,
-                                              d.max_units, d.small_vector, d.dense_rows});
-}
+// Whether relax_from_zero fuses its sweep into the product on A with the
+// component's default options (fuses_relax_from_zero). The L2 bound: where w
+// and b (16 B a row) do not fit in half the L2 the separate vector pass streams
+// them better — on the H100 (50 MB of L2) the fused pass made 3D 7-pt N=512's
+// solve 6% slower, was even at N=128 (2.1M rows) and saved 5-10% of an
+// iteration on 0.26-1M-row problems (a launch and a vector pass per level).
+bool fuse_relax_from_zero(const CsrMatrix& A) { return fuses_relax_from_zero(A, Binned::policy(Binned::Params{})); }
 
 void spmv_scalar(double alpha, const CsrMatrix& A, const Vector& x, double beta, Vector& y) {
   if (A.rows() == 0) return;
@@ -847,11 +845,8 @@ std::shared_ptr<void> spmv_binned_plan(const CsrRef& A) {
 void spmv_binned(double alpha, const CsrRef& A, void* plan, const Vector& x, double beta, Vector& y) {
   if (A.rows == 0) return;
   SAGA_REQUIRE(plan, "binned SpMV on raw arrays: no plan (spmv_binned_plan)");
-  const Binned::Params d;  // the component's default options
-  const BlockPolicy defaults{d.thread_max_row, d.warp_max_row, d.entries_per_lane, d.stage, d.max_units,
-                              d.small_vector, d.dense_rows};
-  run_binned(A, *static_cast<BinnedPlan*>(plan), DirectX{x.data()}, AxpbyOut{alpha, beta, y.data(), y.data()}, defaults,
-             nullptr, 0);
+  run_binned(A, *static_cast<BinnedPlan*>(plan), DirectX{x.data()}, AxpbyOut{alpha, beta, y.data(), y.data()},
+             Binned::policy(Binned::Params{}), nullptr, 0);
 }
 
 SpmvBinsInfo spmv_binned_info(const CsrMatrix& A) {
