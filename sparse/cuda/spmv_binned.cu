@@ -637,7 +637,7 @@ void run_bins(const CsrRef& A, const Value* v, BinnedPlan& p, In x, Out out, Blo
   };
   if (policy.dense_rows && p.dense) {  // every row holds every column
     const int G = p.dense_lanes;
-    const unsigned blocks = static_cast<unsigned>((static_cast<std::int64_t>(A.rows) + kBlock / G - 1) / (kBlock / G));
+    const unsigned blocks = grid_for(static_cast<std::int64_t>(A.rows) * G, kBlock);  // kBlock / G rows a CTA
     partials_for(blocks);
     launch_dependent("binned SpMV dense rows", lane_rows_kernel<Out, Value, In, true>, blocks, kBlock, 0, st,
                      A.rows, A.cols, A.rp, A.ci, v, x, out, G, partial);
@@ -662,7 +662,7 @@ void run_bins(const CsrRef& A, const Value* v, BinnedPlan& p, In x, Out out, Blo
                      A.rows, A.rp, A.ci, v, x, out, V, span, partial);
   } else if (policy.small_vector && spmv_vector_rows_fit(A.nnz, A.rows, p.max_row)) {  // small, even rows
     const int G = spmv_vector_rows_lanes(static_cast<std::int64_t>(A.nnz), A.rows, multiprocessor_count());
-    const unsigned blocks = static_cast<unsigned>((static_cast<std::int64_t>(A.rows) + kBlock / G - 1) / (kBlock / G));
+    const unsigned blocks = grid_for(static_cast<std::int64_t>(A.rows) * G, kBlock);  // kBlock / G rows a CTA
     partials_for(blocks);
     launch_dependent("binned SpMV vector rows", lane_rows_kernel<Out, Value, In, false>, blocks, kBlock, 0, st,
                      A.rows, A.cols, A.rp, A.ci, v, x, out, G, partial);
