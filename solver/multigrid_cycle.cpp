@@ -1,5 +1,8 @@
 #include "solver/multigrid_cycle.hpp"
 
+#include <algorithm>
+
+#include "core/device.hpp"
 #include "sparse/spmv.hpp"
 #include "sparse/vector_ops.hpp"
 
@@ -58,16 +61,6 @@ MultigridCycle::MultigridCycle(const Hierarchy& h, const CycleParams& params) : 
   const Space s = h.space();
   validate(params_, h.params().levels, s);
   shape_ = cycles().create(params_.cycle, s);
-  // The SpMV analyses of every operator the cycle applies, made now rather
-  // than inside the first solve.
-  for (std::size_t l = 0; l < L.size(); ++l) {
-    spmv_prepare(L[l].A);
-    if (l + 1 < L.size()) {
-      spmv_prepare(L[l].P);
-      spmv_prepare(L[l].R);
-    }
-  }
-  spmv_prepare(h.coarse().inverse);
   for (std::size_t l = 0; l < L.size(); ++l) {
     const CycleParams here = params_.at_level(h.params().levels, static_cast<int>(l));
     pre_.push_back(here.pre_sweeps);
@@ -85,6 +78,26 @@ MultigridCycle::MultigridCycle(const Hierarchy& h, const CycleParams& params) : 
       xc_.emplace_back();
     }
   }
+  // The SpMV analyses of every operator the cycle applies, made now rather
+  // than inside the first solve, with the room the binned SpMV may keep for its
+  // sliced copies (sparse/cuda/spmv_sliced.cuh): what the process already held
+  // at its peak (the setup's, on the seed problems) less what is in use now and
+  // the Krylov method's vectors, so that the copies do not raise the peak.
+  std::size_t room = 0;
+  if (s == Space::device && !L.empty()) {
+    const device::PoolUsage u = device::pool_usage();
+    const std::size_t krylov = kKrylovVectorsReserved * sizeof(double) * static_cast<std::size_t>(L[0].A.rows());
+    if (u.peak > u.current + krylov) room = u.peak - u.current - krylov;
+  }
+  const auto prepare = [&room](const CsrMatrix& A) { room -= std::min(room, spmv_prepare(A, room)); };
+  for (std::size_t l = 0; l < L.size(); ++l) {
+    prepare(L[l].A);
+    if (l + 1 < L.size()) {
+      prepare(L[l].R);
+      prepare(L[l].P);
+    }
+  }
+  prepare(h.coarse().inverse);
 }
 
 void MultigridCycle::apply(const Vector& r, Vector& z) const {

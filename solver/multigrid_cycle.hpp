@@ -18,6 +18,10 @@ namespace saga {
 
 class MultigridCycle final : public LinearOperator {
  public:
+  // Fine-level vectors a Krylov method holds beside the cycle (CG: x, b, r, z,
+  // p, A p, with room to spare), left free when the cycle's SpMV copies are
+  // sized against the process's peak memory.
+  static constexpr int kKrylovVectorsReserved = 8;
   // The hierarchy must outlive the cycle. Runs on the hierarchy's executor.
   MultigridCycle(const Hierarchy& h, const CycleParams& params);
   // z = cycle(r) with zero initial guess.

@@ -158,7 +158,9 @@ void spmv_relax_from_zero(const CsrMatrix& A, const Vector& b, const Vector& w, 
   default_algorithm(A.space()).relax_from_zero(A, b, w, omega, x, r);
 }
 
-void spmv_prepare(const CsrMatrix& A) { default_algorithm(A.space()).prepare(A); }
+std::size_t spmv_prepare(const CsrMatrix& A, std::size_t extra_bytes) {
+  return default_algorithm(A.space()).prepare(A, extra_bytes);
+}
 
 void spmv(double alpha, const CsrMatrix& A, const Vector& x, double beta, Vector& y) {
   check(A, x, y);

@@ -46,7 +46,13 @@ class SpmvAlgorithm {
                                Vector& r) const;
   // Builds what the algorithm keeps with A (its analysis), so that the first
   // product does not pay for it (and a CUDA graph capture finds it made).
-  virtual void prepare(const CsrMatrix& A) const { (void)A; }
+  // extra_bytes: device memory it may keep beyond its plan (the binned
+  // SpMV's sliced copy, made only here); returns the bytes it took of them.
+  virtual std::size_t prepare(const CsrMatrix& A, std::size_t extra_bytes) const {
+    (void)A;
+    (void)extra_bytes;
+    return 0;
+  }
 };
 using SpmvRegistry = Registry<SpmvAlgorithm>;
 const SpmvRegistry& spmv_registry();
@@ -83,7 +89,8 @@ void spmv_smoothed_prolongation(const CsrMatrix& A, const Vector& w, double omeg
                                 const Vector& scale, const Vector& e, const Vector& x, Vector& x_out);
 void spmv_relax_from_zero(const CsrMatrix& A, const Vector& b, const Vector& w, double omega, Vector& x, Vector& r);
 // Builds the default algorithm's analysis of A now (MultigridCycle does this for
-// every operator of the hierarchy when it is made).
-void spmv_prepare(const CsrMatrix& A);
+// every operator of the hierarchy when it is made), keeping at most
+// extra_bytes of device memory beyond it; returns what it kept of them.
+std::size_t spmv_prepare(const CsrMatrix& A, std::size_t extra_bytes = 0);
 
 }  // namespace saga

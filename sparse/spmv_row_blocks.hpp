@@ -151,4 +151,49 @@ SAGA_HD inline offset_t spmv_block_staged_end(offset_t k0, offset_t short_end, i
   const offset_t cap = k0 + units + 32;
   return short_end < cap ? short_end : cap;
 }
+// Sliced rows (sparse/cuda/spmv_sliced.cuh; docs/spmv.md, forty-first
+// session): rows of 9 to 64 entries in slices of 32, each slice's entries
+// stored step by step (entry k of every row that has one, longest row first),
+// one thread a row. On the H200 this beat the warp bin and the row blocks by
+// 10-18% on 2D 9-pt, 3D 27-pt and the coarse operators of 3D 7-pt (level 1
+// and R0: 150-220k rows of ~30), and lost on matrices of few rows (level 1 of
+// 3D 27-pt N=101, 39k rows: 9 warps an SM leave each thread's chain of loads
+// exposed) and to the thread bin (7-point rows).
+struct SpmvSliced {
+  static constexpr int max_row = 64;             // the longest row one thread loops over
+  static constexpr int min_warps_per_sm = 16;    // fewer rows: the row blocks
+  // Up to this many warps of rows an SM, 8 entries in flight a thread, else 4:
+  // the 8-entry kernels take 40-48 registers (40 resident warps an SM at 48), so
+  // only grids well within one wave of them gain (3D 27-pt N=64's fine level,
+  // 62 warps an SM, lost 9% of its cycle at 8).
+  static constexpr int wide_unroll_warps_per_sm = 32;
+  static constexpr int wide_unroll_mean_row = 32;
+  // The copy (columns and values in slice order, a slot a row) may take at
+  // most this fraction of the device memory available when it is made.
+  static constexpr int memory_share_divisor = 4;
+};
+
+// Whether the sliced rows take a matrix of `rows` rows whose longest row is
+// max_row (thread_max_row: the thread bin's bound, which keeps its matrices).
+inline bool spmv_sliced_fit(std::int64_t rows, std::int64_t max_row, int thread_max_row, int sms) {
+  return max_row > thread_max_row && max_row <= SpmvSliced::max_row &&
+         rows >= std::int64_t{32} * SpmvSliced::min_warps_per_sm * sms;
+}
+
+// Entries a thread loads before it uses them: 8 where the slices make at most
+// wide_unroll_warps_per_sm warps an SM (few threads: each needs more loads in
+// flight; level 1 of 3D 7-pt N=101, 97618 rows, 0.024 -> 0.021 ms) or the mean
+// row passes wide_unroll_mean_row entries (R0 of 3D 7-pt N=128, 33.5 a row:
+// 0.049 -> 0.045 ms), else 4 (the fine 27-point matrix at N=101 0.107 -> 0.100).
+inline int spmv_sliced_unroll(std::int64_t rows, std::int64_t nnz, int sms) {
+  if (rows <= 0) return 4;
+  const bool few = (rows + 31) / 32 <= std::int64_t{SpmvSliced::wide_unroll_warps_per_sm} * sms;
+  return few || nnz > std::int64_t{SpmvSliced::wide_unroll_mean_row} * rows ? 8 : 4;
+}
+
+// Bytes of a matrix's sliced copy: its columns and values (value_bytes each)
+// in slice order and a 4-byte slot a row.
+inline std::int64_t spmv_sliced_bytes(std::int64_t rows, std::int64_t nnz, int value_bytes) {
+  return nnz * (4 + value_bytes) + 4 * rows;
+}
 }  // namespace saga

@@ -25,6 +25,7 @@ struct SpmvBinsInfo {
   bool finish_in_chunks = false;  // the chunks' CTAs write the long rows (else a kernel of their own)
   bool dense = false;             // every row holds every column: the dense rows kernel
   int dense_lanes = 32;           // its lanes a row
+  bool sliced = false;            // the default options send it to the sliced rows (spmv_sliced_fit)
 };
 SpmvBinsInfo spmv_binned_info(const CsrMatrix& A);
 // CSR arrays that no CsrMatrix owns (a compact DCSR's): the binned SpMV with

@@ -20,7 +20,11 @@
 //  - rows longer than 32 V (and up to `units`) in a block of shorter ones: one
 //    warp each, in row order (round-robin over the warps);
 //  - rows longer than `units`: a CTA per chunk of `units` entries, then one
-//    thread per row sums its chunk sums in chunk order.
+//    thread per row sums its chunk sums in chunk order;
+//  - sliced rows: before all of the above but the dense rows and the thread
+//    bin, matrices of many rows of at most 64 entries read a copy of their
+//    entries stored slice by slice (sparse/cuda/spmv_sliced.cuh), where the
+//    device memory has room for it.
 // Every sum has a fixed order, so results are bitwise reproducible. The
 // kernels take an output functor (y = αAx + βz, the residual, a Jacobi sweep,
 // y = Ax with x·y) so that the solve's fused products cost one pass over A.
@@ -29,7 +33,10 @@
 #include "sparse/cuda/block_reduce.cuh"
 #include "sparse/cuda/kernels.hpp"
 #include "sparse/cuda/launch.cuh"
+#include "core/device.hpp"
+#include "core/log.hpp"
 #include "sparse/cuda/primitives.hpp"
+#include "sparse/cuda/spmv_sliced.cuh"
 #include "sparse/spmv_row_blocks.hpp"
 
 namespace saga::cuda {
@@ -330,6 +337,8 @@ struct BlockPolicy {
   int max_units;         // about this many work units per row block (kMinUnits..kMaxUnits; make_plan)
   bool small_vector;     // small matrices with no row far above the mean: the vector rows instead of row blocks
   bool dense_rows;       // matrices whose rows hold every column: the dense rows
+  enum class Sliced { off, automatic, on };
+  Sliced sliced;         // the sliced rows: never, by spmv_sliced_fit, or wherever no row passes 64 entries
 };
 
 template <class Out, class Value, class In>
@@ -713,6 +722,126 @@ void run_binned(const CsrRef& A, BinnedPlan& p, In x, Out out, BlockPolicy polic
     run_bins(A, A.v, p, x, out, policy, dot, slot);
 }
 
+// ---- the sliced rows (spmv_sliced.cuh) ---------------------------------------------------------
+// The pattern's part of the sliced copy (a structural analysis: it survives
+// new values). `made` false: the device had no room for the copy when it was
+// asked for, and the matrix keeps its bins.
+struct SlicedRows {
+  bool made = false;
+  int unroll = 4;         // spmv_sliced_unroll
+  Array<unsigned> slot;   // rows: (length << 5) | row within the slice, by rank
+  Array<index_t> col;     // nnz: the columns in slice order
+};
+// The values' part (dropped with the values): float or double as A stores them.
+struct SlicedValues {
+  Array<double> d;
+  Array<float> f;
+};
+
+// Whether `policy` sends A (its plan p) to the sliced rows. The dense rows keep
+// theirs; so does every matrix with policy.sliced off.
+bool takes_sliced(const CsrMatrix& A, const BinnedPlan& p, const BlockPolicy& policy) {
+  if (policy.sliced == BlockPolicy::Sliced::off || (policy.dense_rows && p.dense)) return false;
+  if (policy.sliced == BlockPolicy::Sliced::on) return p.max_row <= SpmvSliced::max_row;
+  return spmv_sliced_fit(A.rows(), p.max_row, policy.thread_max_row, multiprocessor_count());
+}
+
+SlicedRows make_sliced_rows(const CsrMatrix& A) {
+  SlicedRows S;
+  const std::int64_t bytes = spmv_sliced_bytes(A.rows(), A.nnz(), A.single_precision() ? 4 : 8);
+  if (bytes > static_cast<std::int64_t>(device::available_memory_recent() / SpmvSliced::memory_share_divisor)) {
+    log_info("binned SpMV: no sliced copy of a {} x {} matrix ({} entries, {:.1f} MiB): too little device memory "
+             "available; its bins serve it", A.rows(), A.cols(), A.nnz(), bytes / 1048576.0);
+    return S;
+  }
+  try {
+    const cudaStream_t st = ::saga::device_stream();
+    const index_t n = A.rows();
+    const unsigned grid = grid_for(static_cast<std::int64_t>(n + 31) / 32 * 32);
+    S.slot = Array<unsigned>(static_cast<std::size_t>(n), Space::device, "SpMV sliced slots");
+    S.col = Array<index_t>(static_cast<std::size_t>(A.nnz()), Space::device, "SpMV sliced columns");
+    slice_slots_kernel<<<grid, kThreads, 0, st>>>(n, A.row_ptr().data(), S.slot.data());
+    SAGA_CUDA_LAUNCH("slice_slots_kernel");
+    slice_entries_kernel<<<grid, kThreads, 0, st>>>(n, A.row_ptr().data(), S.slot.data(), A.col().data(),
+                                                    S.col.data());
+    SAGA_CUDA_LAUNCH("slice_entries_kernel (columns)");
+    S.unroll = spmv_sliced_unroll(n, A.nnz(), multiprocessor_count());
+    S.made = true;
+  } catch (const DeviceOutOfMemory&) {
+    S = SlicedRows{};
+    log_info("binned SpMV: no sliced copy of a {} x {} matrix: out of device memory; its bins serve it", A.rows(),
+             A.cols());
+  }
+  return S;
+}
+
+SlicedValues make_sliced_values(const CsrMatrix& A, const SlicedRows& S) {
+  SlicedValues V;
+  const cudaStream_t st = ::saga::device_stream();
+  const index_t n = A.rows();
+  const unsigned grid = grid_for(static_cast<std::int64_t>(n + 31) / 32 * 32);
+  if (A.single_precision()) {
+    V.f = Array<float>(static_cast<std::size_t>(A.nnz()), Space::device, "SpMV sliced values");
+    slice_entries_kernel<<<grid, kThreads, 0, st>>>(n, A.row_ptr().data(), S.slot.data(), A.val_single().data(),
+                                                    V.f.data());
+  } else {
+    V.d = Array<double>(static_cast<std::size_t>(A.nnz()), Space::device, "SpMV sliced values");
+    slice_entries_kernel<<<grid, kThreads, 0, st>>>(n, A.row_ptr().data(), S.slot.data(), A.val().data(),
+                                                    V.d.data());
+  }
+  SAGA_CUDA_LAUNCH("slice_entries_kernel (values)");
+  return V;
+}
+
+template <class Out, class Value, class In, int U>
+void launch_sliced(const CsrMatrix& A, const SlicedRows& S, const Value* v, In x, Out out, double* partial,
+                   unsigned blocks) {
+  launch_dependent("binned SpMV sliced rows", sliced_rows_kernel<Out, Value, In, U>, blocks, kBlock, 0,
+                   ::saga::device_stream(), A.rows(), A.row_ptr().data(), S.slot.data(), S.col.data(), v, x, out,
+                   partial);
+}
+
+// One product over A's sliced copy where `policy` and A take the sliced rows
+// and the copy is there or can be made; false (nothing launched) otherwise.
+template <class Out, class In>
+bool run_sliced(const CsrMatrix& A, const BinnedPlan& p, In x, Out out, const BlockPolicy& policy, Scalars* dot,
+                int slot) {
+  if (!takes_sliced(A, p, policy)) return false;
+  // Under sliced: auto the copy is made by prepare() alone, where the caller
+  // gave it room; its values are made again here after they change.
+  if (policy.sliced == BlockPolicy::Sliced::automatic && !A.has_analysis("spmv.sliced")) return false;
+  SlicedRows& S = A.structural_analysis<SlicedRows>("spmv.sliced", make_sliced_rows);
+  if (!S.made) return false;
+  const SlicedValues* V = nullptr;
+  try {
+    V = &A.analysis<SlicedValues>("spmv.sliced.values",
+                                  [&](const CsrMatrix& M) { return make_sliced_values(M, S); });
+  } catch (const DeviceOutOfMemory&) {  // no room for the values now: the bins from here on
+    log_info("binned SpMV: no sliced values for a {} x {} matrix: out of device memory; its bins serve it",
+             A.rows(), A.cols());
+    S = SlicedRows{};
+    return false;
+  }
+  const unsigned blocks = grid_for(static_cast<std::int64_t>(A.rows() + 31) / 32 * 32, kBlock);
+  double* partial = dot ? dot->scratch(blocks) : nullptr;
+  if (A.single_precision()) {
+    if (S.unroll == 8)
+      launch_sliced<Out, float, In, 8>(A, S, V->f.data(), x, out, partial, blocks);
+    else
+      launch_sliced<Out, float, In, 4>(A, S, V->f.data(), x, out, partial, blocks);
+  } else {
+    if (S.unroll == 8)
+      launch_sliced<Out, double, In, 8>(A, S, V->d.data(), x, out, partial, blocks);
+    else
+      launch_sliced<Out, double, In, 4>(A, S, V->d.data(), x, out, partial, blocks);
+  }
+  if (dot) {
+    launch_dependent("binned SpMV dot", sum_partials_into<false>, 1, kSumThreads, 0, ::saga::device_stream(), partial,
+                     static_cast<long long>(blocks), dot->data() + slot);
+  }
+  return true;
+}
+
 // The CsrMatrix entry: an empty matrix has no plan (only the dot to clear).
 template <class Out, class In>
 void run_binned(const CsrMatrix& A, In x, Out out, BlockPolicy policy, Scalars* dot, int slot) {
@@ -722,14 +851,32 @@ void run_binned(const CsrMatrix& A, In x, Out out, BlockPolicy policy, Scalars* 
     }
     return;
   }
-  run_binned(ref_of(A), plan_of(A, policy.max_units), x, out, policy, dot, slot);
+  BinnedPlan& p = plan_of(A, policy.max_units);
+  if (run_sliced(A, p, x, out, policy, dot, slot)) return;
+  run_binned(ref_of(A), p, x, out, policy, dot, slot);
 }
 
 class BinnedSpmv final : public SpmvAlgorithm {
  public:
   explicit BinnedSpmv(BlockPolicy p) : p_(p) {}
-  void prepare(const CsrMatrix& A) const override {
-    if (A.rows() > 0) plan_of(A, p_.max_units);
+  // The plan, and the sliced copy where the matrix takes it and it fits in
+  // extra_bytes (made now rather than inside a solve's first iteration; under
+  // sliced: auto, only here).
+  std::size_t prepare(const CsrMatrix& A, std::size_t extra_bytes) const override {
+    if (A.rows() == 0) return 0;
+    const BinnedPlan& p = plan_of(A, p_.max_units);
+    if (!takes_sliced(A, p, p_) || A.has_analysis("spmv.sliced")) return 0;
+    const std::int64_t bytes = spmv_sliced_bytes(A.rows(), A.nnz(), A.single_precision() ? 4 : 8);
+    if (p_.sliced == BlockPolicy::Sliced::automatic && static_cast<std::size_t>(bytes) > extra_bytes) return 0;
+    SlicedRows& S = A.structural_analysis<SlicedRows>("spmv.sliced", make_sliced_rows);
+    if (!S.made) return 0;
+    try {
+      A.analysis<SlicedValues>("spmv.sliced.values", [&](const CsrMatrix& M) { return make_sliced_values(M, S); });
+    } catch (const DeviceOutOfMemory&) {
+      S = SlicedRows{};
+      return 0;
+    }
+    return static_cast<std::size_t>(bytes);
   }
   void apply(double alpha, const CsrMatrix& A, const Vector& x, double beta, Vector& y) const override {
     run_binned(A, DirectX{x.data()}, AxpbyOut{alpha, beta, y.data(), y.data()}, p_, nullptr, 0);
@@ -774,6 +921,7 @@ struct Binned {
     int max_units = kUnits;
     bool small_vector = true;
     bool dense_rows = true;
+    std::string sliced = "auto";
     template <class V>
     void visit(V& v) {
       v("thread_max_row", thread_max_row,
@@ -796,12 +944,19 @@ struct Binned {
         "no staging, no row split)");
       v("dense_rows", dense_rows, "matrices whose every row holds every column (32 to 4096 of them: a coarse "
         "level's dense inverse): 32 to 256 lanes a row, no column index read");
+      v("sliced", sliced, "matrices whose rows hold at most 64 entries, past the thread bin and with at least 16 "
+        "warps of rows an SM: a copy of their entries stored slice by slice (32 rows, entry k of each row in "
+        "turn), one thread a row (auto: where the copy takes at most a quarter of the available device memory; "
+        "on: wherever no row passes 64 entries, any size; off: never)", one_of({"auto", "on", "off"}));
     }
   };
   // The kernels' policy of these options (Params{}: the component's defaults).
   static BlockPolicy policy(const Params& p) {
+    const BlockPolicy::Sliced sliced = p.sliced == "off"  ? BlockPolicy::Sliced::off
+                                       : p.sliced == "on" ? BlockPolicy::Sliced::on
+                                                          : BlockPolicy::Sliced::automatic;
     return BlockPolicy{p.thread_max_row, p.warp_max_row, p.entries_per_lane, p.stage, p.max_units,
-                       p.small_vector, p.dense_rows};
+                       p.small_vector, p.dense_rows, sliced};
   }
   static std::unique_ptr<SpmvAlgorithm> make(const Params& p) { return std::make_unique<BinnedSpmv>(policy(p)); }
 };
@@ -851,7 +1006,9 @@ void spmv_binned(double alpha, const CsrRef& A, void* plan, const Vector& x, dou
 
 SpmvBinsInfo spmv_binned_info(const CsrMatrix& A) {
   const BinnedPlan& p = plan_of(A);
-  return SpmvBinsInfo{p.blocks, p.long_rows, p.chunks, p.units, p.max_row, p.finish_in_chunks, p.dense, p.dense_lanes};
+  return SpmvBinsInfo{p.blocks,           p.long_rows, p.chunks,      p.units,
+                      p.max_row,          p.finish_in_chunks, p.dense, p.dense_lanes,
+                      takes_sliced(A, p, Binned::policy(Binned::Params{}))};
 }
 
 void add_spmv_binned(SpmvRegistry& r) { r.add<Binned>(); }

@@ -157,6 +157,9 @@ TEST_CASE("GPU SpMV: every device algorithm equals host (stencils, coarse levels
       algs.emplace_back("binned", Options().set("thread_max_row", 256));
       algs.emplace_back("binned", Options().set("thread_max_row", 0).set("warp_max_row", 0).set("max_units", 8192));
       algs.emplace_back("binned", Options().set("thread_max_row", 0).set("warp_max_row", 0).set("max_units", 300));
+      // the sliced rows wherever no row passes 64 entries (any size), and never
+      algs.emplace_back("binned", Options().set("sliced", "on"));
+      algs.emplace_back("binned", Options().set("sliced", "off"));
       algs.emplace_back("cusparse", Options().set("alg", "csr_alg2"));
       for (const Component& alg : algs) {
         CAPTURE(alg.name);
@@ -256,6 +259,135 @@ TEST_CASE("GPU binned SpMV: bins, fused products against their composition, bitw
   // Both ways of finishing long rows ran (the R-MAT 2^18 case is small under SAGA_TEST_SIZE=small).
   CHECK(long_rows_finished_in_chunks > 0);
   if (!small_test_sizes()) CHECK(long_rows_own_kernel > 0);
+}
+
+namespace {
+// rows x rows with rows of 9 to `upto` distinct random columns (every 101st
+// row empty, every 7th of 64 entries): the sliced rows' matrices.
+HostCsr sliced_rows_matrix(index_t rows, index_t upto, std::mt19937_64& rng) {
+  std::uniform_int_distribution<index_t> L(9, upto), C(0, rows - 1);
+  HostCsr h{rows, rows, {0}, {}, {}};
+  for (index_t i = 0; i < rows; ++i) {
+    const index_t len = i % 101 == 0 ? 0 : i % 7 == 0 ? 64 : L(rng);
+    std::vector<index_t> c;
+    while (static_cast<index_t>(c.size()) < len) {
+      const index_t j = C(rng);
+      if (std::find(c.begin(), c.end(), j) == c.end()) c.push_back(j);
+    }
+    append_row(h, std::move(c), rng);
+  }
+  return h;
+}
+}  // namespace
+
+// The sliced rows sum each row in CSR order, as the thread bin does: every
+// product of the solve phase must give the thread bin's bits, with double and
+// float values, and the default options must take them where the rule says.
+TEST_CASE("GPU binned SpMV sliced rows: every fused product equals the thread bin bitwise; new values reach the copy") {
+  std::mt19937_64 rng(fresh_seed());
+  const int sms = device::info().multiprocessors;
+  // Past the default rule's bound (16 warps of rows an SM), with a part-filled
+  // last slice: rows of 9-64 (mean ~40: 8 entries in flight a thread), and
+  // rows of 9-40 on 64 warps an SM (mean ~30: 4).
+  struct Shape {
+    index_t rows, upto;
+    int unroll;
+  };
+  for (const Shape shape : {Shape{32 * SpmvSliced::min_warps_per_sm * sms + 777, 64, 8},
+                            Shape{32 * 2 * SpmvSliced::wide_unroll_warps_per_sm * sms + 777, 40, 4}}) {
+    const index_t rows = shape.rows;
+    CAPTURE(rows);
+    const CsrMatrix Ah = from_host_csr(sliced_rows_matrix(rows, shape.upto, rng), Space::host);
+    CHECK(spmv_sliced_unroll(rows, Ah.nnz(), sms) == shape.unroll);
+    CsrMatrix Ad = Ah.to(Space::device);
+    const auto bins = cuda::spmv_binned_info(Ad);
+    CHECK(bins.max_row == 64);
+    CHECK(bins.sliced);
+    CHECK(spmv_sliced_fit(rows, 64, 8, sms));
+    CHECK_FALSE(spmv_sliced_fit(32 * SpmvSliced::min_warps_per_sm * sms - 1, 64, 8, sms));
+    {  // The default options (sliced: auto) make the copy only in spmv_prepare, and only within the room given.
+      const Vector x0 = random_vector(rows, rng(), Space::device);
+      Vector y0(rows, Space::device);
+      spmv(1.0, Ad, x0, 0.0, y0);
+      CHECK_FALSE(Ad.has_analysis("spmv.sliced"));
+      const std::size_t bytes = static_cast<std::size_t>(spmv_sliced_bytes(rows, Ad.nnz(), 8));
+      CHECK(spmv_prepare(Ad, bytes - 1) == 0);
+      CHECK_FALSE(Ad.has_analysis("spmv.sliced"));
+      CHECK(spmv_prepare(Ad, bytes) == bytes);
+      CHECK(Ad.has_analysis("spmv.sliced"));
+      CHECK(spmv_prepare(Ad, bytes) == 0);  // made once
+    }
+    const auto sliced = spmv_registry().create(Component("binned", Options().set("sliced", "on")), Space::device);
+    const auto thread =
+        spmv_registry().create(Component("binned", Options().set("sliced", "off").set("thread_max_row", 64)), Space::device);
+    const auto blocks = spmv_registry().create(Component("binned", Options().set("sliced", "off")), Space::device);
+    const Vector x = random_vector(rows, rng(), Space::device), z = random_vector(rows, rng(), Space::device);
+    const Vector w = random_vector(rows, rng(), Space::device);
+    const Vector xh = x.to(Space::host);
+    // The tentative prolongation's aggregates: 4 rows each, every 13th row in none.
+    std::vector<index_t> agg_h(rows);
+    for (index_t i = 0; i < rows; ++i) agg_h[i] = i % 13 == 0 ? -1 : i / 4;
+    const Array<index_t> agg = Array<index_t>::from_vector(agg_h, Space::device);
+    const Vector scale = random_vector(rows / 4 + 1, rng(), Space::device), e = random_vector(rows / 4 + 1, rng(), Space::device);
+    for (const bool single : {false, true}) {
+      CAPTURE(single);
+      if (single) Ad.store_values_single();
+      // Every output functor, once through each algorithm: the vectors it writes.
+      auto run = [&](const SpmvAlgorithm& a) {
+        std::vector<std::vector<double>> out;
+        Vector y(rows, Space::device), y2(rows, Space::device);
+        a.apply(0.7, Ad, x, 0.0, y);
+        out.push_back(y.to_vector());
+        a.apply_add(-0.6, Ad, x, 1.7, z, y);
+        out.push_back(y.to_vector());
+        Scalars s(2, Space::device);
+        a.relax(Ad, x, z, w, 0.66, y, &s, 1);
+        out.push_back(y.to_vector());
+        out.push_back({s.head(2)[1]});
+        a.apply_dot(Ad, x, y, s, 0);
+        out.push_back(y.to_vector());
+        out.push_back({s.head(1)[0]});
+        a.smoothed_prolongation(Ad, w, 0.66, agg, scale, e, z, y);
+        out.push_back(y.to_vector());
+        a.relax_from_zero(Ad, z, w, 0.66, y, y2);
+        out.push_back(y.to_vector());
+        out.push_back(y2.to_vector());
+        return out;
+      };
+      const auto got = run(*sliced), want = run(*thread), other = run(*blocks);
+      REQUIRE(got.size() == want.size());
+      CHECK(run(*sliced) == got);  // repeatable, bit for bit
+      for (std::size_t k = 0; k < got.size(); ++k) {
+        CAPTURE(k);
+        if (got[k].size() > 1) {
+          CHECK(got[k] == want[k]);  // each row bit for bit
+          CHECK(max_rel_diff(got[k], other[k]) < 1e-11);
+        } else {  // a fused dot: its CTAs add their rows in rank order, not row order
+          CHECK(std::abs(got[k][0] - want[k][0]) <= 1e-12 * std::max(1.0, std::abs(want[k][0])) * std::sqrt(double(rows)));
+        }
+      }
+      // The default options (sliced: auto) take the sliced rows here.
+      Vector yd(rows, Space::device);
+      spmv(0.7, Ad, x, 0.0, yd);
+      CHECK(yd.to_vector() == got[0]);
+      // ... and the host's product within rounding (the values as the device stores them).
+      Vector yh(rows, Space::host);
+      spmv(0.7, Ad.to(Space::host), xh, 0.0, yh);
+      CHECK(max_rel_diff(yd.to_vector(), yh.to_vector()) < 1e-12);
+    }
+    // New values (the same pattern): the copy of the values is made again by
+    // the next product, under the default options too.
+    Ad.store_values_double();
+    Vector y1(rows, Space::device), y2(rows, Space::device);
+    spmv(1.0, Ad, x, 0.0, y1);
+    saga::scale(2.0, Ad.mutable_val());
+    CHECK(Ad.has_analysis("spmv.sliced"));  // the pattern's part stays
+    spmv(1.0, Ad, x, 0.0, y2);
+    const auto a1 = y1.to_vector(), a2 = y2.to_vector();
+    bool doubled = true;
+    for (std::size_t i = 0; i < a1.size(); ++i) doubled = doubled && a2[i] == 2.0 * a1[i];
+    CHECK(doubled);
+  }
 }
 
 TEST_CASE("GPU multigrid cycle with r . z fused into its last sweep equals cycle + dot, and the host cycle") {

@@ -189,6 +189,35 @@ TEST_CASE("SpMV row blocks: dense rows and their lanes (hand-computed)") {
   CHECK(spmv_dense_lanes(676, 512, 132) == 128);
 }
 
+TEST_CASE("SpMV sliced rows: which matrices take them, their unroll and their copy's bytes (hand-computed)") {
+  // 132 SMs: at least 16 x 32 x 132 = 67584 rows; rows past the thread bin
+  // (8 entries) and at most 64 entries.
+  CHECK(spmv_sliced_fit(222081, 42, 8, 132));    // level 1 of 3D 7-pt N=128 (rows of 15-42)
+  CHECK(spmv_sliced_fit(1030301, 27, 8, 132));   // 3D 27-pt N=101
+  CHECK(spmv_sliced_fit(1048576, 9, 8, 132));    // 2D 9-pt N=1024
+  CHECK(spmv_sliced_fit(67584, 64, 8, 132));
+  CHECK_FALSE(spmv_sliced_fit(67583, 64, 8, 132));   // too few rows: the row blocks (level 1 of 27-pt N=101: 39304)
+  CHECK_FALSE(spmv_sliced_fit(39304, 27, 8, 132));
+  CHECK_FALSE(spmv_sliced_fit(2097152, 7, 8, 132));  // the thread bin's (3D 7-pt)
+  CHECK_FALSE(spmv_sliced_fit(2097152, 8, 8, 132));
+  CHECK_FALSE(spmv_sliced_fit(1030301, 65, 8, 132));  // a row past 64 entries
+  CHECK(spmv_sliced_fit(2097152, 7, 0, 132));         // with the thread bin off
+  // 8 entries in flight a thread up to 32 warps of rows an SM (135168 rows on
+  // 132 SMs) or past a mean of 32 entries a row, else 4.
+  CHECK(spmv_sliced_unroll(97618, 2792802, 132) == 8);    // level 1 of 3D 7-pt N=101
+  CHECK(spmv_sliced_unroll(135168, 135168 * 9, 132) == 8);
+  CHECK(spmv_sliced_unroll(135169, 135169 * 9, 132) == 4);
+  CHECK(spmv_sliced_unroll(222081, 6451957, 132) == 4);   // level 1 of 3D 7-pt N=128 (29.1 a row)
+  CHECK(spmv_sliced_unroll(222081, 7436431, 132) == 8);   // its R0 (33.5 a row)
+  CHECK(spmv_sliced_unroll(200000, 6400000, 132) == 4);   // a mean of 32 exactly
+  CHECK(spmv_sliced_unroll(200000, 6400001, 132) == 8);
+  CHECK(spmv_sliced_unroll(262144, 6859000, 132) == 4);   // 3D 27-pt N=64
+  CHECK(spmv_sliced_unroll(0, 0, 132) == 4);
+  // Columns (4 B) and values (4 or 8 B) an entry, a 4-byte slot a row.
+  CHECK(spmv_sliced_bytes(222081, 6451957, 8) == 6451957LL * 12 + 4 * 222081);
+  CHECK(spmv_sliced_bytes(1030301, 27270901, 4) == 27270901LL * 8 + 4 * 1030301);
+}
+
 TEST_CASE("SpMV row blocks: a long row is its block's last, and none of its entries is staged") {
   // The blocks of block_rows_kernel (sparse/cuda/spmv_binned.cu): block b owns
   // the rows whose work offset row_ptr[r] + r lies in [b units, (b+1) units).

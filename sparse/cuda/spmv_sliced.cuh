@@ -1,0 +1,117 @@
+#pragma once
+// Sliced rows: the binned SpMV's path for matrices whose rows all hold 9 to 64
+// entries (2D 9-point, 3D 27-point, the coarse operators and restrictions of
+// 3D 7-point; spmv_sliced_fit, sparse/spmv_row_blocks.hpp).
+//
+// The rows are cut into slices of 32 consecutive rows, one warp each, one
+// thread a row. Within a slice the rows are ranked by length, longest first
+// (ties by row), and the slice's entries — exactly its rows' CSR range
+// [row_ptr[32 s], row_ptr[32 s + 32]) — are stored again step by step: entry 0
+// of every row in rank order, then entry 1 of every row that has one, and so
+// on. At step k the rows still running are ranks 0 .. c_k - 1, so the warp's
+// load is c_k consecutive columns and c_k consecutive values: coalesced, with
+// no padding, no shared memory and no barrier, and each thread sums its row in
+// CSR order (the thread bin's order). Step k's entries start at row_ptr[32 s]
+// + c_0 + ... + c_{k-1}; the warp counts c_k with a ballot, so nothing but a
+// 4-byte slot a row is stored besides the copy: slot[32 s + rank] = (length
+// << 5) | (row - 32 s).
+//
+// The row blocks stage the same coalesced loads in shared memory and sum
+// them after a CTA barrier; the sliced rows were 10-18% faster (H200,
+// forty-first session, docs/spmv.md), at the price of a copy of the columns and
+// values (kept as analyses of the matrix: the columns and slots with the
+// pattern, the values until they change).
+#include <cstdint>
+
+#include "sparse/cuda/block_reduce.cuh"
+#include "sparse/cuda/launch.cuh"
+
+namespace saga::cuda {
+
+// slot[32 s + rank] for every slice s (one warp a slice): each row's rank by
+// length among the slice's rows, longest first, ties by row.
+__global__ void slice_slots_kernel(index_t n, const offset_t* __restrict__ rp, unsigned* __restrict__ slot) {
+  const std::int64_t t = global_thread();
+  const int lane = threadIdx.x % 32;
+  const std::int64_t s0 = t - lane;
+  if (s0 >= n) return;  // the whole warp
+  const int len = t < n ? static_cast<int>(rp[t + 1] - rp[t]) : -1;  // rows past n rank last
+  int rank = 0;
+  for (int j = 0; j < 32; ++j) {
+    const int other = __shfl_sync(0xffffffffu, len, j);
+    rank += other > len || (other == len && j < lane);
+  }
+  if (t < n) slot[s0 + rank] = (static_cast<unsigned>(len) << 5) | static_cast<unsigned>(lane);
+}
+
+// dst = src (the columns or the values, CSR order) in slice order.
+template <class T>
+__global__ void slice_entries_kernel(index_t n, const offset_t* __restrict__ rp, const unsigned* __restrict__ slot,
+                                     const T* __restrict__ src, T* __restrict__ dst) {
+  const std::int64_t t = global_thread();
+  const int lane = threadIdx.x % 32;
+  const std::int64_t s0 = t - lane;
+  if (s0 >= n) return;
+  const unsigned info = t < n ? slot[t] : 0u;
+  const int len = static_cast<int>(info >> 5);
+  const offset_t first = t < n ? rp[s0 + (info & 31u)] : 0;
+  const int longest = __shfl_sync(0xffffffffu, len, 0);
+  offset_t at = rp[s0];
+  for (int k = 0; k < longest; ++k) {
+    const unsigned running = __ballot_sync(0xffffffffu, len > k);
+    if (len > k) dst[at + lane] = src[first + k];
+    at += __popc(running);
+  }
+}
+
+// One product over the sliced copy: s = (A x)_r for each row, then out(r, s).
+// U entries of a row are loaded before any is used. Every CTA writes one
+// partial of the fused dot where `partial` is set.
+template <class Out, class Value, class In, int U>
+__global__ __launch_bounds__(256) void sliced_rows_kernel(index_t n, const offset_t* __restrict__ rp,
+                                                          const unsigned* __restrict__ slot,
+                                                          const index_t* __restrict__ ci,
+                                                          const Value* __restrict__ v, In x, Out out,
+                                                          double* __restrict__ partial) {
+  wait_for_prior_grid();
+  const std::int64_t t = global_thread();
+  const int lane = threadIdx.x % 32;
+  const std::int64_t s0 = t - lane;
+  double mine = 0.0;
+  if (s0 < n) {  // the same for the whole warp
+    const unsigned info = t < n ? slot[t] : 0u;
+    const int len = static_cast<int>(info >> 5);
+    const index_t r = static_cast<index_t>(s0 + (info & 31u));
+    typename Out::Pre pre{};
+    if (t < n) pre = out.pre(r);
+    const int longest = __shfl_sync(0xffffffffu, len, 0);
+    offset_t at = rp[s0];
+    double s = 0.0;
+    int k = 0;
+    for (; k + U <= longest; k += U) {
+      index_t c[U];
+      Value a[U];
+#pragma unroll
+      for (int u = 0; u < U; ++u) {
+        const unsigned running = __ballot_sync(0xffffffffu, len > k + u);
+        if (len > k + u) {
+          c[u] = ci[at + lane];
+          a[u] = v[at + lane];
+        }
+        at += __popc(running);
+      }
+#pragma unroll
+      for (int u = 0; u < U; ++u)
+        if (len > k + u) s += a[u] * x(c[u]);
+    }
+    for (; k < longest; ++k) {
+      const unsigned running = __ballot_sync(0xffffffffu, len > k);
+      if (len > k) s += v[at + lane] * x(ci[at + lane]);
+      at += __popc(running);
+    }
+    if (t < n) mine = out(r, s, pre);
+  }
+  if (partial) write_block_partial<256>(mine, partial);
+}
+
+}  // namespace saga::cuda
