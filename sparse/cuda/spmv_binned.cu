@@ -30,11 +30,11 @@
 // y = Ax with x·y) so that the solve's fused products cost one pass over A.
 #include <memory>
 
+#include "core/device.hpp"
+#include "core/log.hpp"
 #include "sparse/cuda/block_reduce.cuh"
 #include "sparse/cuda/kernels.hpp"
 #include "sparse/cuda/launch.cuh"
-#include "core/device.hpp"
-#include "core/log.hpp"
 #include "sparse/cuda/primitives.hpp"
 #include "sparse/cuda/spmv_sliced.cuh"
 #include "sparse/spmv_row_blocks.hpp"
@@ -946,8 +946,10 @@ struct Binned {
         "level's dense inverse): 32 to 256 lanes a row, no column index read");
       v("sliced", sliced, "matrices whose rows hold at most 64 entries, past the thread bin and with at least 16 "
         "warps of rows an SM: a copy of their entries stored slice by slice (32 rows, entry k of each row in "
-        "turn), one thread a row (auto: where the copy takes at most a quarter of the available device memory; "
-        "on: wherever no row passes 64 entries, any size; off: never)", one_of({"auto", "on", "off"}));
+        "turn), one thread a row (auto: the copy made only where a cycle prepares the matrix, in the room it "
+        "gives under the process's peak device memory, and at most a quarter of the available memory; on: "
+        "wherever no row passes 64 entries, any size, made at the first product; off: never)",
+        one_of({"auto", "on", "off"}));
     }
   };
   // The kernels' policy of these options (Params{}: the component's defaults).
@@ -1006,9 +1008,8 @@ void spmv_binned(double alpha, const CsrRef& A, void* plan, const Vector& x, dou
 
 SpmvBinsInfo spmv_binned_info(const CsrMatrix& A) {
   const BinnedPlan& p = plan_of(A);
-  return SpmvBinsInfo{p.blocks,           p.long_rows, p.chunks,      p.units,
-                      p.max_row,          p.finish_in_chunks, p.dense, p.dense_lanes,
-                      takes_sliced(A, p, Binned::policy(Binned::Params{}))};
+  return SpmvBinsInfo{p.blocks,  p.long_rows, p.chunks, p.units, p.max_row, p.finish_in_chunks, p.dense,
+                      p.dense_lanes, takes_sliced(A, p, Binned::policy(Binned::Params{}))};
 }
 
 void add_spmv_binned(SpmvRegistry& r) { r.add<Binned>(); }

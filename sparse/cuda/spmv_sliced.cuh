@@ -30,7 +30,8 @@ namespace saga::cuda {
 
 // slot[32 s + rank] for every slice s (one warp a slice): each row's rank by
 // length among the slice's rows, longest first, ties by row.
-__global__ void slice_slots_kernel(index_t n, const offset_t* __restrict__ rp, unsigned* __restrict__ slot) {
+// (static: a kernel defined in a header, one copy per translation unit.)
+static __global__ void slice_slots_kernel(index_t n, const offset_t* __restrict__ rp, unsigned* __restrict__ slot) {
   const std::int64_t t = global_thread();
   const int lane = threadIdx.x % 32;
   const std::int64_t s0 = t - lane;
