@@ -757,7 +757,7 @@ SlicedRows make_sliced_rows(const CsrMatrix& A) {
   try {
     const cudaStream_t st = ::saga::device_stream();
     const index_t n = A.rows();
-    const unsigned grid = grid_for(static_cast<std::int64_t>(n + 31) / 32 * 32);
+    const unsigned grid = grid_for(n);  // CTAs of 256 threads: whole slices
     S.slot = Array<unsigned>(static_cast<std::size_t>(n), Space::device, "SpMV sliced slots");
     S.col = Array<index_t>(static_cast<std::size_t>(A.nnz()), Space::device, "SpMV sliced columns");
     slice_slots_kernel<<<grid, kThreads, 0, st>>>(n, A.row_ptr().data(), S.slot.data());
@@ -779,7 +779,7 @@ SlicedValues make_sliced_values(const CsrMatrix& A, const SlicedRows& S) {
   SlicedValues V;
   const cudaStream_t st = ::saga::device_stream();
   const index_t n = A.rows();
-  const unsigned grid = grid_for(static_cast<std::int64_t>(n + 31) / 32 * 32);
+  const unsigned grid = grid_for(n);  // CTAs of 256 threads: whole slices
   if (A.single_precision()) {
     V.f = Array<float>(static_cast<std::size_t>(A.nnz()), Space::device, "SpMV sliced values");
     slice_entries_kernel<<<grid, kThreads, 0, st>>>(n, A.row_ptr().data(), S.slot.data(), A.val_single().data(),
@@ -791,6 +791,21 @@ SlicedValues make_sliced_values(const CsrMatrix& A, const SlicedRows& S) {
   }
   SAGA_CUDA_LAUNCH("slice_entries_kernel (values)");
   return V;
+}
+
+// A's sliced copy (its pattern's part S, made) with its values, made again
+// where they changed; null where the device has no room for them (S is then
+// dropped and the matrix keeps its bins from here on).
+const SlicedValues* sliced_values_of(const CsrMatrix& A, SlicedRows& S) {
+  try {
+    return &A.analysis<SlicedValues>("spmv.sliced.values",
+                                     [&](const CsrMatrix& M) { return make_sliced_values(M, S); });
+  } catch (const DeviceOutOfMemory&) {
+    log_info("binned SpMV: no sliced values for a {} x {} matrix: out of device memory; its bins serve it",
+             A.rows(), A.cols());
+    S = SlicedRows{};
+    return nullptr;
+  }
 }
 
 template <class Out, class Value, class In, int U>
@@ -812,17 +827,9 @@ bool run_sliced(const CsrMatrix& A, const BinnedPlan& p, In x, Out out, const Bl
   if (policy.sliced == BlockPolicy::Sliced::automatic && !A.has_analysis("spmv.sliced")) return false;
   SlicedRows& S = A.structural_analysis<SlicedRows>("spmv.sliced", make_sliced_rows);
   if (!S.made) return false;
-  const SlicedValues* V = nullptr;
-  try {
-    V = &A.analysis<SlicedValues>("spmv.sliced.values",
-                                  [&](const CsrMatrix& M) { return make_sliced_values(M, S); });
-  } catch (const DeviceOutOfMemory&) {  // no room for the values now: the bins from here on
-    log_info("binned SpMV: no sliced values for a {} x {} matrix: out of device memory; its bins serve it",
-             A.rows(), A.cols());
-    S = SlicedRows{};
-    return false;
-  }
-  const unsigned blocks = grid_for(static_cast<std::int64_t>(A.rows() + 31) / 32 * 32, kBlock);
+  const SlicedValues* V = sliced_values_of(A, S);
+  if (!V) return false;
+  const unsigned blocks = grid_for(A.rows(), kBlock);  // whole slices of 32 rows
   double* partial = dot ? dot->scratch(blocks) : nullptr;
   if (A.single_precision()) {
     if (S.unroll == 8)
@@ -869,14 +876,7 @@ class BinnedSpmv final : public SpmvAlgorithm {
     const std::int64_t bytes = spmv_sliced_bytes(A.rows(), A.nnz(), A.single_precision() ? 4 : 8);
     if (p_.sliced == BlockPolicy::Sliced::automatic && static_cast<std::size_t>(bytes) > extra_bytes) return 0;
     SlicedRows& S = A.structural_analysis<SlicedRows>("spmv.sliced", make_sliced_rows);
-    if (!S.made) return 0;
-    try {
-      A.analysis<SlicedValues>("spmv.sliced.values", [&](const CsrMatrix& M) { return make_sliced_values(M, S); });
-    } catch (const DeviceOutOfMemory&) {
-      S = SlicedRows{};
-      return 0;
-    }
-    return static_cast<std::size_t>(bytes);
+    return S.made && sliced_values_of(A, S) ? static_cast<std::size_t>(bytes) : 0;
   }
   void apply(double alpha, const CsrMatrix& A, const Vector& x, double beta, Vector& y) const override {
     run_binned(A, DirectX{x.data()}, AxpbyOut{alpha, beta, y.data(), y.data()}, p_, nullptr, 0);
