@@ -19,6 +19,7 @@
 #include "sparse/csr_ops.hpp"
 #include "sparse/csr_ops_functors.hpp"
 #include "sparse/spgemm.hpp"
+#include "sparse/spmv.hpp"
 #include "sparse/transpose.hpp"
 #include "sparse/vector_ops.hpp"
 
@@ -682,6 +683,14 @@ ResetupStats Hierarchy::resetup(CsrMatrix A, const ResetupOptions& options) {
   if (s == Space::device) device::available_memory();  // the products' budgets start from the driver's count
   const auto product = spgemm_registry().create(params_.spgemm, s);
   const std::string spgemm_name = spgemm_registry().resolve(params_.spgemm, s);
+  // The solve phase's copies of the operators (the binned SpMV's sliced rows)
+  // go first: the resetup's own products (the Lanczos steps) would otherwise
+  // make their values again at its peak. The next cycle makes them again.
+  for (const Level& L : levels_) {
+    spmv_release(L.A);
+    spmv_release(L.P);
+    spmv_release(L.R);
+  }
   A.share_structural_analyses(old);  // the same pattern (checked above): its SpMV plan holds
   levels_.front().A = std::move(A);
   for (std::size_t l = 0; l < levels_.size(); ++l) {

@@ -123,6 +123,11 @@ class CsrMatrix {
   }
   // The values were written in place (the pattern is the same).
   void values_changed() { analyses_.clear(); }
+  // Drops the analysis `key`, whichever kind it is (nothing where there is none).
+  void drop_analysis(const std::string& key) const {
+    analyses_.erase(key);
+    structural_.erase(key);
+  }
   // Takes the structural analyses of `same_pattern`, a matrix whose row_ptr and
   // col the caller has checked to be equal to this one's (resetup does).
   void share_structural_analyses(const CsrMatrix& same_pattern) { structural_ = same_pattern.structural_; }

@@ -53,6 +53,9 @@ class SpmvAlgorithm {
     (void)extra_bytes;
     return 0;
   }
+  // Frees what prepare() kept beyond the plan (a resetup does, before its own
+  // products; the next cycle prepares again).
+  virtual void release(const CsrMatrix& A) const { (void)A; }
 };
 using SpmvRegistry = Registry<SpmvAlgorithm>;
 const SpmvRegistry& spmv_registry();
@@ -92,5 +95,7 @@ void spmv_relax_from_zero(const CsrMatrix& A, const Vector& b, const Vector& w, 
 // every operator of the hierarchy when it is made), keeping at most
 // extra_bytes of device memory beyond it; returns what it kept of them.
 std::size_t spmv_prepare(const CsrMatrix& A, std::size_t extra_bytes = 0);
+// Frees what spmv_prepare kept with A beyond its plan.
+void spmv_release(const CsrMatrix& A);
 
 }  // namespace saga

@@ -878,6 +878,10 @@ class BinnedSpmv final : public SpmvAlgorithm {
     SlicedRows& S = A.structural_analysis<SlicedRows>("spmv.sliced", make_sliced_rows);
     return S.made && sliced_values_of(A, S) ? static_cast<std::size_t>(bytes) : 0;
   }
+  void release(const CsrMatrix& A) const override {
+    A.drop_analysis("spmv.sliced");
+    A.drop_analysis("spmv.sliced.values");
+  }
   void apply(double alpha, const CsrMatrix& A, const Vector& x, double beta, Vector& y) const override {
     run_binned(A, DirectX{x.data()}, AxpbyOut{alpha, beta, y.data(), y.data()}, p_, nullptr, 0);
   }

@@ -11,6 +11,7 @@
 #include "api/saga.hpp"
 #include "problems/rmat.hpp"
 #include "problems/structured.hpp"
+#include "solver/multigrid_cycle.hpp"
 #include "sparse/cg_ops.hpp"
 #include "sparse/cuda/kernels.hpp"
 #include "sparse/spmv.hpp"
@@ -388,6 +389,36 @@ TEST_CASE("GPU binned SpMV sliced rows: every fused product equals the thread bi
     for (std::size_t i = 0; i < a1.size(); ++i) doubled = doubled && a2[i] == 2.0 * a1[i];
     CHECK(doubled);
   }
+}
+
+// The cycle makes the sliced copies of its operators; a resetup frees them
+// before its own products and the next cycle makes them again, and the
+// products give the same results with and without them.
+TEST_CASE("GPU sliced rows: made by the cycle, freed by a resetup, made again by the next cycle") {
+  std::mt19937_64 rng(fresh_seed());
+  const int sms = device::info().multiprocessors;
+  // 3D 27-pt with at least 16 warps of rows an SM on the fine level (N=41: 68921 rows on 132 SMs).
+  index_t N = 20;
+  while (static_cast<std::int64_t>(N) * N * N < std::int64_t{32} * SpmvSliced::min_warps_per_sm * sms) ++N;
+  CAPTURE(N);
+  const CsrMatrix A = poisson(Stencil::fe3d_27pt, N, Space::device);
+  Hierarchy h(A.clone(), SetupParams{});
+  const CsrMatrix& A0 = h.levels().front().A;
+  CHECK_FALSE(A0.has_analysis("spmv.sliced"));  // the setup's own products made none
+  const Vector r = random_vector(A.rows(), rng(), Space::device);
+  Vector z1(A.rows(), Space::device), z2(A.rows(), Space::device);
+  {
+    const MultigridCycle cycle(h, CycleParams{});
+    REQUIRE(h.levels().front().A.has_analysis("spmv.sliced"));  // room under the setup's peak
+    cycle.apply(r, z1);
+  }
+  h.resetup(A.clone());
+  CHECK_FALSE(h.levels().front().A.has_analysis("spmv.sliced"));
+  CHECK_FALSE(h.levels().front().A.has_analysis("spmv.sliced.values"));
+  const MultigridCycle cycle(h, CycleParams{});
+  CHECK(h.levels().front().A.has_analysis("spmv.sliced"));
+  cycle.apply(r, z2);
+  CHECK(z2.to_vector() == z1.to_vector());  // the same values: the same cycle, bit for bit
 }
 
 TEST_CASE("GPU multigrid cycle with r . z fused into its last sweep equals cycle + dot, and the host cycle") {

@@ -265,6 +265,14 @@ TEST_CASE("analysis cache is dropped when the matrix changes") {
   CHECK_FALSE(A.has_analysis("count"));
   A.analysis<offset_t>("count", make);
   CHECK(built == 2);
+  // drop_analysis: one key of either kind, the others kept.
+  A.structural_analysis<offset_t>("rows", [](const CsrMatrix& M) { return offset_t{M.rows()}; });
+  A.drop_analysis("count");
+  CHECK_FALSE(A.has_analysis("count"));
+  CHECK(A.has_analysis("rows"));
+  A.drop_analysis("rows");
+  CHECK_FALSE(A.has_analysis("rows"));
+  A.drop_analysis("none");  // nothing there: nothing happens
 }
 
 TEST_CASE("random_vector is the sequential splitmix64 stream, computed per entry") {
