@@ -127,6 +127,10 @@ int main(int argc, char** argv) {
                                   {"binned units=8192", Component("binned", blocks().set("max_units", 8192))},
                                   {"binned no small vector", Component("binned", blocks())},
                                   {"binned no sliced", Component("binned", unsliced())},
+                                  {"binned vector rows to 2^20",
+                                   Component("binned", Options().set("vector_max_units", 1 << 20))},
+                                  {"binned vector rows to 2^24",
+                                   Component("binned", Options().set("vector_max_units", 1 << 24))},
 
                                   {"cuSPARSE", Component("cusparse")},
                                   {"cuSPARSE ALG2", Component("cusparse", Options().set("alg", "csr_alg2"))}};
@@ -135,9 +139,9 @@ int main(int argc, char** argv) {
         "cuSPARSE ms | ALG2 ms | binned / best cuSPARSE |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
     std::string variants =
         "| matrix | binned | row blocks only | warp bin (thread_max_row 0) | thread bin to 16 | warp bin to 64 | epl=8 | "
-        "unstaged | max_units 1024 | max_units 4096 | max_units 8192 | small matrices in row blocks | no sliced rows | scalar | "
-        "csr_vector |\n"
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
+        "unstaged | max_units 1024 | max_units 4096 | max_units 8192 | small matrices in row blocks | no sliced rows | "
+        "vector rows to 2^20 units | to 2^24 | scalar | csr_vector |\n"
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
     auto bench_matrix = [&](const std::string& name, const CsrMatrix& A) {
       if (!only.empty() && name.find(only) == std::string::npos) return;
       nlohmann::json r;
@@ -183,12 +187,12 @@ int main(int argc, char** argv) {
                            bytes / (ms["binned"] * 1e6), 100.0 * bytes / (ms["binned"] * 1e6) / bw,
                            f(ms["csr_vector"]), f(ms["scalar"]), f(ms["cuSPARSE"]), f(ms["cuSPARSE ALG2"]),
                            best_cus / ms["binned"]);
-      variants += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", name,
+      variants += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", name,
                               f(ms["binned"]), f(ms["binned blocks"]), f(ms["binned warp bin"]),
                               f(ms["binned thread<=16"]), f(ms["binned warp<=64"]), f(ms["binned epl=8"]),
                               f(ms["binned unstaged"]), f(ms["binned units=1024"]), f(ms["binned units=4096"]),
                               f(ms["binned units=8192"]), f(ms["binned no small vector"]), f(ms["binned no sliced"]),
-                              f(ms["scalar"]),
+                              f(ms["binned vector rows to 2^20"]), f(ms["binned vector rows to 2^24"]), f(ms["scalar"]),
                               f(ms["csr_vector"]));
       out["spmv"].push_back(r);
       std::cout << "  spmv " << name << std::endl;
@@ -213,6 +217,14 @@ int main(int argc, char** argv) {
         bench_matrix(fmt::format("3d7 N={} level {}", quick ? 32 : 128, l), h.levels()[l].A);
       bench_matrix(fmt::format("3d7 N={} P0", quick ? 32 : 128), h.levels()[0].P);
       bench_matrix(fmt::format("3d7 N={} R0", quick ? 32 : 128), h.levels()[0].R);
+      if (h.levels().size() > 2) bench_matrix(fmt::format("3d7 N={} R1", quick ? 32 : 128), h.levels()[1].R);
+    }
+    if (!quick) {  // the restriction and level 1 of 3D 27-pt: its cycle's longest rows
+      const CsrMatrix A = poisson(Stencil::fe3d_27pt, 128, Space::device);
+      const Hierarchy h(A.clone(), SetupParams{});
+      bench_matrix("3d27 N=128 level 1", h.levels()[1].A);
+      bench_matrix("3d27 N=128 R0", h.levels()[0].R);
+      if (h.levels().size() > 2) bench_matrix("3d27 N=128 R1", h.levels()[1].R);
     }
     if (rmat_scale > 0) {
       RmatParams rp;

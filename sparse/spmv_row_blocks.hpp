@@ -27,6 +27,12 @@ struct SpmvRowBlocks {
   // bound of one small wave (up to ~1.8M units) lost on level 1 of 3D 7-pt
   // N=64 (840k units; thirty-eighth session, docs/spmv.md).
   static constexpr std::int64_t vector_max_units = std::int64_t{1} << 18;
+  // Matrices whose mean row holds at least this many entries take the vector
+  // rows at any size (the other bounds below still apply): a warp a row keeps
+  // its loads coalesced there, and the row blocks' staging and barrier bought
+  // nothing (H200, forty-second session: R0 of 3D 27-pt N=128, 79507 rows of
+  // ~120, 0.061 -> see docs/spmv.md; R1 of 3D 7-pt N=128, 3939 rows of ~250).
+  static constexpr std::int64_t vector_long_mean_row = 64;
   static constexpr int vector_max_per_lane = 8;
   static constexpr int vector_max_row = 1024;
   static constexpr std::int64_t dense_max_cols = 4096;  // 16 entries a lane at 256 lanes a row
@@ -99,7 +105,9 @@ inline int spmv_vector_rows_lanes(std::int64_t nnz, std::int64_t rows, int sms) 
 }
 
 // Whether a matrix (nnz entries, rows, its longest row max_row) takes the
-// vector rows: at most vector_max_units work units, no row longer than
+// vector rows: at most max_units work units (the binned component's
+// vector_max_units option, default SpmvRowBlocks::vector_max_units) or a mean
+// row of at least vector_long_mean_row entries, no row longer than
 // vector_max_row (a warp's loop of at most 32 entries a lane), and none of
 // more than vector_max_per_lane times the larger of V and the mean row length.
 // V comes from the mean, so one long row of a small skewed matrix would be
@@ -108,10 +116,11 @@ inline int spmv_vector_rows_lanes(std::int64_t nnz, std::int64_t rows, int sms) 
 // 27-point coarse operator) loop alike and stay, even where they are longer
 // than the row blocks' units: there the row blocks would split them into
 // chunks, two or three launches of a few microseconds each instead of one.
-inline bool spmv_vector_rows_fit(std::int64_t nnz, std::int64_t rows, std::int64_t max_row) {
-  if (rows <= 0 || nnz + rows > SpmvRowBlocks::vector_max_units || max_row > SpmvRowBlocks::vector_max_row)
-    return false;
+inline bool spmv_vector_rows_fit(std::int64_t nnz, std::int64_t rows, std::int64_t max_row,
+                                 std::int64_t max_units = SpmvRowBlocks::vector_max_units) {
+  if (rows <= 0 || max_row > SpmvRowBlocks::vector_max_row) return false;
   const std::int64_t mean = (nnz + rows - 1) / rows;
+  if (nnz + rows > max_units && mean < SpmvRowBlocks::vector_long_mean_row) return false;
   return max_row <= std::int64_t{SpmvRowBlocks::vector_max_per_lane} * std::max<std::int64_t>(spmv_vector_lanes(nnz, rows), mean);
 }
 

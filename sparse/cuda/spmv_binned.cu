@@ -336,6 +336,7 @@ struct BlockPolicy {
   bool stage;            // blocks: stage the products in shared memory (else lanes read A directly)
   int max_units;         // about this many work units per row block (kMinUnits..kMaxUnits; make_plan)
   bool small_vector;     // small matrices with no row far above the mean: the vector rows instead of row blocks
+  std::int64_t vector_max_units;  // "small": at most this many work units (spmv_vector_rows_fit)
   bool dense_rows;       // matrices whose rows hold every column: the dense rows
   enum class Sliced { off, automatic, on };
   Sliced sliced;         // the sliced rows: never, by spmv_sliced_fit, or wherever no row passes 64 entries
@@ -592,9 +593,25 @@ __global__ __launch_bounds__(kBlock) void lane_rows_kernel(index_t n, index_t co
 #pragma unroll 8
       for (index_t j = lane; j < cols; j += G) s += row[j] * x(j);
     } else {
+      // Four entries a lane loaded before any is used, each under its own
+      // bound: an unrolled loop with a remainder sent the lanes of rows of
+      // ~120 entries at 32 lanes (3 or 4 entries each) down two paths, the
+      // remainder's loads one after another. Each lane sums its entries in
+      // the same order either way.
       const offset_t a = rp[r], b = rp[r + 1];
-#pragma unroll 4
-      for (offset_t k = a + lane; k < b; k += G) s += v[k] * x(ci[k]);
+      for (offset_t k = a + lane; k < b; k += 4 * G) {
+        index_t c[4];
+        Value w[4];
+#pragma unroll
+        for (int u = 0; u < 4; ++u)
+          if (k + u * G < b) {
+            c[u] = ci[k + u * G];
+            w[u] = v[k + u * G];
+          }
+#pragma unroll
+        for (int u = 0; u < 4; ++u)
+          if (k + u * G < b) s += w[u] * x(c[u]);
+      }
     }
   }
   for (int off = (G < 32 ? G : 32) / 2; off > 0; off /= 2) s += __shfl_xor_sync(0xffffffffu, s, off);
@@ -669,7 +686,7 @@ void run_bins(const CsrRef& A, const Value* v, BinnedPlan& p, In x, Out out, Blo
     partials_for(blocks);
     launch_dependent("binned SpMV warp_rows_kernel", warp_rows_kernel<Out, Value, In>, blocks, kBlock, smem, st,
                      A.rows, A.rp, A.ci, v, x, out, V, span, partial);
-  } else if (policy.small_vector && spmv_vector_rows_fit(A.nnz, A.rows, p.max_row)) {  // small, even rows
+  } else if (policy.small_vector && spmv_vector_rows_fit(A.nnz, A.rows, p.max_row, policy.vector_max_units)) {  // small, even rows
     const int G = spmv_vector_rows_lanes(static_cast<std::int64_t>(A.nnz), A.rows, multiprocessor_count());
     const unsigned blocks = grid_for(static_cast<std::int64_t>(A.rows) * G, kBlock);  // kBlock / G rows a CTA
     partials_for(blocks);
@@ -924,6 +941,7 @@ struct Binned {
     bool stage = true;
     int max_units = kUnits;
     bool small_vector = true;
+    int vector_max_units = static_cast<int>(SpmvRowBlocks::vector_max_units);
     bool dense_rows = true;
     std::string sliced = "auto";
     template <class V>
@@ -942,10 +960,12 @@ struct Binned {
         "lanes read A and x directly)");
       v("max_units", max_units, "row blocks: about this many work units (entries + rows) per CTA, spread so that the blocks fill whole "
         "waves (up to 1.5 times as many, or fewer for small matrices)", in_range(kMinUnits, kMaxUnits));
-      v("small_vector", small_vector, "matrices of at most 2^18 work units (entries + rows: coarse levels) with no "
+      v("small_vector", small_vector, "matrices of at most vector_max_units work units (entries + rows: coarse levels) with no "
         "row longer than 1024 entries nor than 8 times the larger of V and the mean row length: V lanes per row "
         "straight from global memory, V from the mean row length, up to 256 where it passes 32 (no block plan read, "
         "no staging, no row split)");
+      v("vector_max_units", vector_max_units, "small_vector: the most work units (entries + rows) a matrix may have to "
+        "take the vector rows", in_range(0, 1 << 30));
       v("dense_rows", dense_rows, "matrices whose every row holds every column (32 to 4096 of them: a coarse "
         "level's dense inverse): 32 to 256 lanes a row, no column index read");
       v("sliced", sliced, "matrices whose rows hold at most 64 entries, past the thread bin and with at least 16 "
@@ -962,7 +982,7 @@ struct Binned {
                                        : p.sliced == "on" ? BlockPolicy::Sliced::on
                                                           : BlockPolicy::Sliced::automatic;
     return BlockPolicy{p.thread_max_row, p.warp_max_row, p.entries_per_lane, p.stage, p.max_units,
-                       p.small_vector, p.dense_rows, sliced};
+                       p.small_vector, p.vector_max_units, p.dense_rows, sliced};
   }
   static std::unique_ptr<SpmvAlgorithm> make(const Params& p) { return std::make_unique<BinnedSpmv>(policy(p)); }
 };

@@ -86,6 +86,18 @@ std::vector<Case> cases(std::mt19937_64& rng) {
     }
     c.push_back({"even long rows 500 x 500 (about 230-300 a row)", from_host_csr(std::move(h), Space::host)});
   }
+  {  // Past 2^18 work units with a mean row of 64 or more (a 27-point
+     // restriction): vector rows at any size, 3 to 5 entries a lane.
+    const index_t rows = sized(6000, 2500);
+    std::uniform_int_distribution<index_t> len(96, 160), col(0, 49999);
+    HostCsr h{rows, 50000, {0}, {}, {}};
+    for (index_t i = 0; i < rows; ++i) {
+      std::vector<index_t> cs(static_cast<std::size_t>(len(rng)));
+      for (auto& j : cs) j = col(rng);
+      append_row(h, std::move(cs), rng);
+    }
+    c.push_back({"long rows past 2^18 units (96-160 a row)", from_host_csr(std::move(h), Space::host)});
+  }
   // Dense rows (every row holds every column: a coarse dense inverse) at 32,
   // 64 (4000 rows fill a wave), 128 and 256 lanes a row (spmv_dense_lanes).
   for (const auto& [rows, cols] : std::vector<std::pair<index_t, index_t>>{{60, 60}, {4000, 600}, {676, 676}, {40, 3000}}) {

@@ -131,21 +131,33 @@ TEST_CASE("SpMV row blocks: the small matrices' lanes per row (hand-computed)") 
   CHECK(spmv_vector_rows_fit(207535, 3939, 82));
   CHECK(spmv_vector_rows_fit(1976, 60, 57));
   CHECK_FALSE(spmv_vector_rows_fit(811882, 28744, 40));
-  // The bound on work units: 2^18 exactly.
-  CHECK(spmv_vector_rows_fit(262144 - 1000, 1000, 200));
-  CHECK_FALSE(spmv_vector_rows_fit(262145 - 1000, 1000, 200));
+  // The bound on work units: 2^18 exactly (rows of a mean below 64).
+  CHECK(spmv_vector_rows_fit(262144 - 10000, 10000, 100));
+  CHECK_FALSE(spmv_vector_rows_fit(262145 - 10000, 10000, 100));
   // A skewed small matrix: mean 3 (V = 4 lanes), so rows up to 32 entries fit
   // and a row of 33 sends the matrix to the row blocks.
   CHECK(spmv_vector_rows_fit(3000, 1000, 32));
   CHECK_FALSE(spmv_vector_rows_fit(3000, 1000, 33));
+  // The bound is the component's option where it is given: level 1 of 3D
+  // 7-pt N=64 fits 2^20 units.
+  CHECK(spmv_vector_rows_fit(811882, 28744, 40, std::int64_t{1} << 20));
+  CHECK_FALSE(spmv_vector_rows_fit(811882, 28744, 40, std::int64_t{1} << 19));
   // Rows all about as long as the longest stay past 8 V, longer than a small
   // matrix's row blocks (units from 256) too: a restriction of mean 220 a row
-  // (V = 32) with a row of 400, a dense 300 x 300 block (a dense 676 x 676
-  // one is past 2^18 work units).
+  // (V = 32) with a row of 400, a dense 300 x 300 block.
   CHECK(spmv_vector_rows_fit(676 * 220, 676, 400));
   CHECK(spmv_vector_rows_fit(300 * 300, 300, 300));
-  CHECK_FALSE(spmv_vector_rows_fit(676 * 676, 676, 676));
   CHECK_FALSE(spmv_vector_rows_fit(676 * 220, 676, 8 * 220 + 1));
+  // A mean row of 64 entries or more takes them at any size: R0 of 3D 27-pt
+  // N=128 (79507 rows, 9528128 entries, max 125), a dense 676 x 676 block
+  // (past 2^18 units; the dense rows come first where they are on). A mean
+  // of 63 past 2^18 units does not, nor does the option's bound matter there.
+  CHECK(spmv_vector_rows_fit(9528128, 79507, 125));
+  CHECK(spmv_vector_rows_fit(9528128, 79507, 125, 0));
+  CHECK(spmv_vector_rows_fit(676 * 676, 676, 676));
+  CHECK(spmv_vector_rows_fit(64 * 10000, 10000, 100));
+  CHECK_FALSE(spmv_vector_rows_fit(63 * 10000, 10000, 100));
+  CHECK_FALSE(spmv_vector_rows_fit(9528128, 79507, 8 * 120 + 1));
   // No row longer than 1024 entries (32 a lane), however even: one row of
   // 70000, 200 rows of 1025.
   CHECK(spmv_vector_rows_fit(200 * 1024, 200, 1024));
