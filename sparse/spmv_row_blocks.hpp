@@ -31,7 +31,9 @@ struct SpmvRowBlocks {
   // rows at any size (the other bounds below still apply): a warp a row keeps
   // its loads coalesced there, and the row blocks' staging and barrier bought
   // nothing (H200, forty-second session: R0 of 3D 27-pt N=128, 79507 rows of
-  // ~120, 0.061 -> see docs/spmv.md; R1 of 3D 7-pt N=128, 3939 rows of ~250).
+  // ~120, 0.061 -> 0.051 ms; R1 of 3D 7-pt N=128, 3939 rows of ~250, 0.018 ->
+  // 0.012). Below 64 (level 1 and R0 of 3D 7-pt, ~30 a row) the sliced rows
+  // or the row blocks serve better.
   static constexpr std::int64_t vector_long_mean_row = 64;
   static constexpr int vector_max_per_lane = 8;
   static constexpr int vector_max_row = 1024;
