@@ -335,7 +335,7 @@ struct BlockPolicy {
   int entries_per_lane;  // blocks: V lanes per row with V >= mean / entries_per_lane
   bool stage;            // blocks: stage the products in shared memory (else lanes read A directly)
   int max_units;         // about this many work units per row block (kMinUnits..kMaxUnits; make_plan)
-  bool small_vector;     // small matrices with no row far above the mean: the vector rows instead of row blocks
+  bool small_vector;     // small (or long-rowed) matrices with no row far above the mean: the vector rows
   std::int64_t vector_max_units;  // "small": at most this many work units (spmv_vector_rows_fit)
   bool dense_rows;       // matrices whose rows hold every column: the dense rows
   enum class Sliced { off, automatic, on };
@@ -686,7 +686,8 @@ void run_bins(const CsrRef& A, const Value* v, BinnedPlan& p, In x, Out out, Blo
     partials_for(blocks);
     launch_dependent("binned SpMV warp_rows_kernel", warp_rows_kernel<Out, Value, In>, blocks, kBlock, smem, st,
                      A.rows, A.rp, A.ci, v, x, out, V, span, partial);
-  } else if (policy.small_vector && spmv_vector_rows_fit(A.nnz, A.rows, p.max_row, policy.vector_max_units)) {  // small, even rows
+  } else if (policy.small_vector &&
+             spmv_vector_rows_fit(A.nnz, A.rows, p.max_row, policy.vector_max_units)) {  // small or long, even rows
     const int G = spmv_vector_rows_lanes(static_cast<std::int64_t>(A.nnz), A.rows, multiprocessor_count());
     const unsigned blocks = grid_for(static_cast<std::int64_t>(A.rows) * G, kBlock);  // kBlock / G rows a CTA
     partials_for(blocks);
@@ -960,9 +961,10 @@ struct Binned {
         "lanes read A and x directly)");
       v("max_units", max_units, "row blocks: about this many work units (entries + rows) per CTA, spread so that the blocks fill whole "
         "waves (up to 1.5 times as many, or fewer for small matrices)", in_range(kMinUnits, kMaxUnits));
-      v("small_vector", small_vector, "matrices of at most vector_max_units work units (entries + rows: coarse levels) with no "
-        "row longer than 1024 entries nor than 8 times the larger of V and the mean row length: V lanes per row "
-        "straight from global memory, V from the mean row length, up to 256 where it passes 32 (no block plan read, "
+      v("small_vector", small_vector, "matrices of at most vector_max_units work units (entries + rows: coarse levels), "
+        "or of any size whose rows average 64 entries or more (restrictions), with no row longer than 1024 "
+        "entries nor than 8 times the larger of V and the mean row length: V lanes per row straight from global "
+        "memory, V from the mean row length, up to 256 where it passes 32 (no block plan read, "
         "no staging, no row split)");
       v("vector_max_units", vector_max_units, "small_vector: the most work units (entries + rows) a matrix may have to "
         "take the vector rows", in_range(0, 1 << 30));

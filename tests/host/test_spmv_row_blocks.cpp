@@ -150,8 +150,8 @@ TEST_CASE("SpMV row blocks: the small matrices' lanes per row (hand-computed)") 
   CHECK_FALSE(spmv_vector_rows_fit(676 * 220, 676, 8 * 220 + 1));
   // A mean row of 64 entries or more takes them at any size: R0 of 3D 27-pt
   // N=128 (79507 rows, 9528128 entries, max 125), a dense 676 x 676 block
-  // (past 2^18 units; the dense rows come first where they are on). A mean
-  // of 63 past 2^18 units does not, nor does the option's bound matter there.
+  // (past 2^18 units; the dense rows come first where they are on), whatever
+  // the option's bound (0 below). A mean of 63 past 2^18 units does not.
   CHECK(spmv_vector_rows_fit(9528128, 79507, 125));
   CHECK(spmv_vector_rows_fit(9528128, 79507, 125, 0));
   CHECK(spmv_vector_rows_fit(676 * 676, 676, 676));
