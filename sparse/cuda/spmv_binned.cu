@@ -745,6 +745,7 @@ void run_binned(const CsrRef& A, BinnedPlan& p, In x, Out out, BlockPolicy polic
 // new values). `made` false: the device had no room for the copy when it was
 // asked for, and the matrix keeps its bins.
 struct SlicedRows {
+  static constexpr const char* key = "spmv.sliced";  // its structural analysis
   bool made = false;
   int unroll = 4;         // spmv_sliced_unroll
   Array<unsigned> slot;   // rows: (length << 5) | row within the slice, by rank
@@ -752,6 +753,7 @@ struct SlicedRows {
 };
 // The values' part (dropped with the values): float or double as A stores them.
 struct SlicedValues {
+  static constexpr const char* key = "spmv.sliced.values";  // its value analysis
   Array<double> d;
   Array<float> f;
 };
@@ -816,7 +818,7 @@ SlicedValues make_sliced_values(const CsrMatrix& A, const SlicedRows& S) {
 // dropped and the matrix keeps its bins from here on).
 const SlicedValues* sliced_values_of(const CsrMatrix& A, SlicedRows& S) {
   try {
-    return &A.analysis<SlicedValues>("spmv.sliced.values",
+    return &A.analysis<SlicedValues>(SlicedValues::key,
                                      [&](const CsrMatrix& M) { return make_sliced_values(M, S); });
   } catch (const DeviceOutOfMemory&) {
     log_info("binned SpMV: no sliced values for a {} x {} matrix: out of device memory; its bins serve it",
@@ -842,8 +844,8 @@ bool run_sliced(const CsrMatrix& A, const BinnedPlan& p, In x, Out out, const Bl
   if (!takes_sliced(A, p, policy)) return false;
   // Under sliced: auto the copy is made by prepare() alone, where the caller
   // gave it room; its values are made again here after they change.
-  if (policy.sliced == BlockPolicy::Sliced::automatic && !A.has_analysis("spmv.sliced")) return false;
-  SlicedRows& S = A.structural_analysis<SlicedRows>("spmv.sliced", make_sliced_rows);
+  if (policy.sliced == BlockPolicy::Sliced::automatic && !A.has_analysis(SlicedRows::key)) return false;
+  SlicedRows& S = A.structural_analysis<SlicedRows>(SlicedRows::key, make_sliced_rows);
   if (!S.made) return false;
   const SlicedValues* V = sliced_values_of(A, S);
   if (!V) return false;
@@ -890,15 +892,15 @@ class BinnedSpmv final : public SpmvAlgorithm {
   std::size_t prepare(const CsrMatrix& A, std::size_t extra_bytes) const override {
     if (A.rows() == 0) return 0;
     const BinnedPlan& p = plan_of(A, p_.max_units);
-    if (!takes_sliced(A, p, p_) || A.has_analysis("spmv.sliced")) return 0;
+    if (!takes_sliced(A, p, p_) || A.has_analysis(SlicedRows::key)) return 0;
     const std::int64_t bytes = spmv_sliced_bytes(A.rows(), A.nnz(), A.single_precision() ? 4 : 8);
     if (p_.sliced == BlockPolicy::Sliced::automatic && static_cast<std::size_t>(bytes) > extra_bytes) return 0;
-    SlicedRows& S = A.structural_analysis<SlicedRows>("spmv.sliced", make_sliced_rows);
+    SlicedRows& S = A.structural_analysis<SlicedRows>(SlicedRows::key, make_sliced_rows);
     return S.made && sliced_values_of(A, S) ? static_cast<std::size_t>(bytes) : 0;
   }
   void release(const CsrMatrix& A) const override {
-    A.drop_analysis("spmv.sliced");
-    A.drop_analysis("spmv.sliced.values");
+    A.drop_analysis(SlicedRows::key);
+    A.drop_analysis(SlicedValues::key);
   }
   void apply(double alpha, const CsrMatrix& A, const Vector& x, double beta, Vector& y) const override {
     run_binned(A, DirectX{x.data()}, AxpbyOut{alpha, beta, y.data(), y.data()}, p_, nullptr, 0);
