@@ -16,6 +16,7 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <limits>
 #include <nlohmann/json.hpp>
@@ -240,6 +241,65 @@ int main(int argc, char** argv) {
     out["variants_table_markdown"] = variants;
     std::cout << table << variants;
 
+    // ---- 1b. the fused passes of the cycle, one at a time ---------------------------------------
+    // Each pass of a V(1,1) cycle over one matrix as the cycle stores it (the fine matrices in float:
+    // their values are exact floats), with the default SpMV and its sliced copy prepared, against the
+    // floor of its minimal bytes (the cycle floor's counts: the matrix, x gathered once, and 8 bytes a
+    // row for every other vector read or written).
+    std::string passes_md =
+        "| matrix | pass | ms | floor ms | % of copy | / y = A x |\n|---|---|---:|---:|---:|---:|\n";
+    auto bench_passes = [&](const std::string& name, const CsrMatrix& A) {
+      if (!only.empty() && name.find(only) == std::string::npos) return;
+      const double n = A.rows(), a = static_cast<double>(A.bytes()) + 8.0 * A.cols();
+      const Vector x = random_vector(A.cols(), 7, Space::device), b = random_vector(A.rows(), 8, Space::device);
+      Vector w = random_vector(A.rows(), 9, Space::device);
+      Vector y(A.rows(), Space::device, "pass output"), t(A.rows(), Space::device, "pass second output");
+      Scalars dot(1, Space::device);
+      spmv_prepare(A, std::numeric_limits<std::size_t>::max());
+      struct Pass {
+        const char* label;
+        double bytes;
+        std::function<void()> run;
+      };
+      const std::vector<Pass> list{
+          {"y = A x", a + 8.0 * n, [&] { spmv(A, x, y); }},
+          {"y = A x and x . y", a + 8.0 * n, [&] { spmv_dot(A, x, y, dot, 0); }},
+          {"r = b - A x", a + 16.0 * n, [&] { spmv_residual(A, x, b, y); }},
+          {"relax x_out = x + w (b - A x)", a + 24.0 * n, [&] { spmv_relax(A, x, b, w, 0.7, y); }},
+          {"relax and b . x_out", a + 24.0 * n, [&] { spmv_relax(A, x, b, w, 0.7, y, &dot, 0); }},
+          {"relax from zero and residual", a + 24.0 * n, [&] { spmv_relax_from_zero(A, b, w, 0.7, t, y); }}};
+      double first = 0;
+      for (const auto& p : list) {
+        p.run();
+        std::vector<double> tm;
+        for (int k = 0; k < repeat; ++k) {
+          fill(flush, 0.0);
+          tm.push_back(device::elapsed_ms(p.run));
+        }
+        const double ms = median(tm), floor_ms = p.bytes / (bw * 1e9) * 1e3;
+        if (first == 0) first = ms;
+        nlohmann::json r;
+        r["pass"] = fmt::format("{}: {}", name, p.label);
+        r["ms"] = ms;
+        r["floor_ms"] = floor_ms;
+        out["passes"].push_back(r);
+        passes_md += fmt::format("| {} | {} | {:.4f} | {:.4f} | {:.0f}% | {:.2f} |\n", name, p.label, ms, floor_ms,
+                                 100.0 * floor_ms / ms, ms / first);
+      }
+      std::cout << "  passes " << name << std::endl;
+    };
+    if (!quick) {
+      for (const auto& s : std::vector<Seed>{{Stencil::fd3d_7pt, 128}, {Stencil::fe3d_27pt, 128}}) {
+        CsrMatrix A = poisson(s.s, s.N, Space::device);
+        const Hierarchy h(A.clone(), SetupParams{});
+        A.store_values_single_if_exact();
+        bench_passes(fmt::format("{} N={} (float)", stencil_name(s.s), s.N), A);
+        bench_passes(fmt::format("{} N={} level 1", stencil_name(s.s), s.N), h.levels()[1].A);
+      }
+    }
+    out["passes_table_markdown"] = passes_md;
+    std::cout << passes_md;
+
     // ---- 2. one V(1,1) cycle, 3. PCG solves -------------------------------------------------------
     // Each cycle and solve runs with dependent launches (the default, core/device.hpp) and with plain
     // stream-ordered launches: the same kernels, so the difference is the gap between them.
@@ -358,7 +418,8 @@ int main(int argc, char** argv) {
     if (!md_path.empty())
       std::ofstream(md_path) << head << "### SpMV (L2 flushed)\n\n"
                              << table << "\n### Binned SpMV policy variants (ms)\n\n"
-                             << variants << "\n### One V(1,1) cycle\n\n"
+                             << variants << "\n### The cycle's fused passes (L2 flushed)\n\n"
+                             << passes_md << "\n### One V(1,1) cycle\n\n"
                              << cycles << "\n### PCG(AMG) to 1e-8\n\n"
                              << solves_md;
     std::cout << cycles << solves_md;

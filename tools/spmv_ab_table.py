@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The comparison table of tools/device_spmv_ab.sh: DIR holds A1.json, B1.json,
 A2.json, ... (saga-bench-spmv --json of the base tree, A, and of this tree, B,
-run alternately). Prints, per SpMV matrix (binned ms), per problem's V(1,1)
+run alternately). Prints, per SpMV matrix (binned ms), per fused pass of the cycle (ms), per problem's V(1,1)
 cycle (ms; kernel by kernel and in a graph) and PCG solve (graph, ms), every round's A and B and the ratio of
 their medians (B / A: below 1 is a gain)."""
 import json
@@ -53,6 +53,8 @@ def main():
     print(f"GPU {gpu}; {len(a)} rounds of A, {len(b)} of B (alternated); ms\n")
     spmv = lambda e: e.get("ms", {}).get("binned")
     print(table("SpMV (binned)", series(a, "spmv", "matrix", spmv), series(b, "spmv", "matrix", spmv)), end="")
+    ms = lambda e: e.get("ms")
+    print(table("The cycle's fused passes", series(a, "passes", "pass", ms), series(b, "passes", "pass", ms)), end="")
     cycle = lambda e: e.get("cycle_ms")
     print(table("V(1,1) cycle", series(a, "solves", "problem", cycle), series(b, "solves", "problem", cycle)), end="")
     in_graph = lambda e: e.get("cycle_graph_ms")
