@@ -54,7 +54,9 @@ constexpr int kMaxUnits = SpmvRowBlocks::max_units;  // the staging's shared mem
 // Each returns the row's share of a fused dot product (0 when there is none).
 // Each also splits into pre(r) — the row's loads, which a kernel may issue
 // early, before the product's own loads — and (r, s, pre) (the stores).
+// kLateInSlices: the sliced rows issue pre(r) after the sum instead (see RelaxOut).
 struct AxpbyOut {  // y = alpha s + beta z (z may be y; beta = 0 ignores z)
+  static constexpr bool kLateInSlices = false;
   double alpha, beta;
   const double* z;
   double* y;
@@ -68,6 +70,13 @@ struct AxpbyOut {  // y = alpha s + beta z (z may be y; beta = 0 ignores z)
   }
 };
 struct RelaxOut {  // x_out = x + omega w (b - s), and b . x_out
+  // The sliced rows at 4 entries a thread read x, b and w after the sum: early,
+  // their three loads went ahead of the row's first entries and held 6 more
+  // registers through the loop (double: 40 instead of 32). Late, the pass took
+  // 0.164 -> 0.150 ms on 3D 27-pt N=128's float fine matrix, 0.039 -> 0.036 on
+  // level 1 of 3D 7-pt N=128 (H200, forty-third session); the one-load outputs
+  // lost 1-2% late, and every output lost at 8 entries a thread.
+  static constexpr bool kLateInSlices = true;
   const double *x, *b, *w;
   double omega;
   double* x_out;
@@ -82,6 +91,7 @@ struct RelaxOut {  // x_out = x + omega w (b - s), and b . x_out
   }
 };
 struct DotOut {  // y = s, and x . y
+  static constexpr bool kLateInSlices = false;
   const double* x;
   double* y;
   struct Pre {
@@ -95,6 +105,7 @@ struct DotOut {  // y = s, and x . y
 };
 
 struct ProlongOut {  // x_out = x + u - omega w s, u = scale[g] e[g] (g = agg[r]; 0 where g < 0)
+  static constexpr bool kLateInSlices = false;
   const index_t* agg;
   const double *scale, *e, *x, *w;
   double omega;
@@ -113,6 +124,7 @@ struct ProlongOut {  // x_out = x + u - omega w s, u = scale[g] e[g] (g = agg[r]
 };
 
 struct RelaxFromZeroOut {  // x = omega (w .* b) (row r's own entry) and r = b - s, s = A x
+  static constexpr bool kLateInSlices = false;
   const double *b, *w;
   double omega;
   double *x, *res;

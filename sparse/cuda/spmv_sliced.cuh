@@ -66,7 +66,9 @@ __global__ void slice_entries_kernel(index_t n, const offset_t* __restrict__ rp,
 }
 
 // One product over the sliced copy: s = (A x)_r for each row, then out(r, s).
-// U entries of a row are loaded before any is used. Every CTA writes one
+// U entries of a row are loaded before any is used. The output's own loads
+// (Out::pre) are issued before the row's entries, except where
+// Out::kLateInSlices asks for them after the sum at U = 4. Every CTA writes one
 // partial of the fused dot where `partial` is set.
 template <class Out, class Value, class In, int U>
 __global__ __launch_bounds__(256) void sliced_rows_kernel(index_t n, const offset_t* __restrict__ rp,
@@ -83,8 +85,12 @@ __global__ __launch_bounds__(256) void sliced_rows_kernel(index_t n, const offse
     const unsigned info = t < n ? slot[t] : 0u;
     const int len = static_cast<int>(info >> 5);
     const index_t r = static_cast<index_t>(s0 + (info & 31u));
+    // Out::kLateInSlices: the output's own loads wait for the sum (RelaxOut).
+    constexpr bool late = U <= 4 && Out::kLateInSlices;
     typename Out::Pre pre{};
-    if (t < n) pre = out.pre(r);
+    if constexpr (!late) {
+      if (t < n) pre = out.pre(r);
+    }
     const int longest = __shfl_sync(0xffffffffu, len, 0);
     offset_t at = rp[s0];
     double s = 0.0;
@@ -131,7 +137,11 @@ __global__ __launch_bounds__(256) void sliced_rows_kernel(index_t n, const offse
       if (len > k) s += v[at + lane] * x(ci[at + lane]);
       at += __popc(running);
     }
-    if (t < n) mine = out(r, s, pre);
+    if constexpr (late) {
+      if (t < n) mine = finish_row(out, r, s);
+    } else {
+      if (t < n) mine = out(r, s, pre);
+    }
   }
   if (partial) write_block_partial<256>(mine, partial);
 }
