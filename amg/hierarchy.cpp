@@ -27,6 +27,20 @@
 
 namespace saga {
 
+int galerkin_auto_blocks(double ap_products, double available_bytes, double offset_limit) {
+  double blocks = 1.0;
+  // Memory: A P at 12 bytes a product (above its nonzeros: about 3x on 3D
+  // 7-pt, so the rule errs towards more blocks) within three quarters of what
+  // the device has free; small products (< 256 MiB) stay whole.
+  if (available_bytes >= 0 && 12.0 * ap_products >= 256.0 * 1048576)
+    blocks = std::ceil(12.0 * ap_products / std::max(0.75 * available_bytes, 64.0 * 1048576));
+  // Offsets: each block's A P under the build's offset range, its nonzeros
+  // taken as half its products (3D 7-pt has 2.6 products a nonzero, 27-pt
+  // more); a block that still passes it is split again by the setup.
+  blocks = std::max(blocks, std::ceil(0.5 * ap_products / offset_limit));
+  return static_cast<int>(std::clamp(blocks, 1.0, 256.0));
+}
+
 namespace {
 // Peak setup allocations beyond A, measured with device::pool_usage() on the
 // H100 (tests/gpu/test_amg_gpu.cpp prints them; docs/reliability.md): 182-370
@@ -121,18 +135,17 @@ CsrMatrix smoothed_prolongator(const Level& L, const CsrMatrix& T, double omega,
 }
 
 // How many blocks of R's rows the Galerkin product of level L is computed in
-// (SetupParams::galerkin_slices): given, or on the device as many as keep each
-// block's A P within three quarters of the device memory available when it starts
-// (1 where A P fits: the blocks cost time, docs/memory.md). A P is estimated at
-// 12 bytes per product, nnz(A) · nnz(P) / rows(P) products, above its
-// nonzeros (3D 7-pt: about 3x), so the rule errs towards more blocks.
+// (SetupParams::galerkin_slices): given, or the auto rule (galerkin_auto_blocks)
+// from the estimate of A P's products, nnz(A) · nnz(P) / rows(P).
 int galerkin_slices(const Level& L, const SetupParams& p) {
   if (p.galerkin_slices > 0) return std::min<index_t>(p.galerkin_slices, std::max<index_t>(1, L.P.cols()));
-  if (L.A.space() != Space::device) return 1;
-  const double ap_bytes = 12.0 * static_cast<double>(L.A.nnz()) * L.P.nnz() / std::max<index_t>(1, L.P.rows());
-  if (ap_bytes < 256.0 * 1048576) return 1;  // small levels: not worth asking the device
-  const double budget = std::max(0.75 * static_cast<double>(device::available_memory()), 64.0 * 1048576);
-  return static_cast<int>(std::clamp(std::ceil(ap_bytes / budget), 1.0, 256.0));
+  const double products = static_cast<double>(L.A.nnz()) * L.P.nnz() / std::max<index_t>(1, L.P.rows());
+  const bool on_device = L.A.space() == Space::device;
+  // Only large products ask the device what it has free.
+  const double available = on_device && 12.0 * products >= 256.0 * 1048576
+                               ? static_cast<double>(device::available_memory())
+                               : -1.0;
+  return static_cast<int>(std::min<index_t>(galerkin_auto_blocks(products, available), std::max<index_t>(1, L.P.cols())));
 }
 
 // R (A P) in `slices` blocks of R's rows, each handed to take(I0, I1, C_b) with
@@ -586,17 +599,22 @@ Hierarchy::Hierarchy(CsrMatrix A, const SetupParams& params, NearNullspace ns,
       }
     }
     // With the block count left to the setup, a product that runs out of device
-    // memory is computed again in twice as many blocks (the rule's estimate of
-    // A P leaves out the workspace of the product that reads it).
+    // memory (the rule's estimate of A P leaves out the workspace of the
+    // product that reads it) or past the offsets is computed again in twice as
+    // many blocks.
     for (;;) {
       try {
         next.A = galerkin_product(L, *product, st.galerkin_slices, coarse_in_single(params_, lvl), step, st);
         break;
-      } catch (const DeviceOutOfMemory& e) {
+      } catch (const Error& e) {
+        // Out of memory, or a block's A P past the offsets of this build
+        // (OffsetOverflow: the 32-bit build past 2^31 - 1 nonzeros).
+        const bool out_of_memory = dynamic_cast<const DeviceOutOfMemory*>(&e) != nullptr;
+        if (!out_of_memory && dynamic_cast<const OffsetOverflow*>(&e) == nullptr) throw;
         const int more = 2 * st.galerkin_slices;
         if (here.galerkin_slices > 0 || more > std::min<index_t>(256, L.P.cols())) throw;
-        log_info("level {}: the Galerkin product in {} blocks ran out of device memory; {} blocks ({})", lvl,
-                 st.galerkin_slices, more, e.what());
+        log_info("level {}: the Galerkin product in {} blocks {}; {} blocks ({})", lvl, st.galerkin_slices,
+                 out_of_memory ? "ran out of device memory" : "passed the offsets of this build", more, e.what());
         st.galerkin_slices = more;
         st.galerkin_retries += 1;
         L.R = CsrMatrix();  // blocks make their rows of R from P; R is formed after them

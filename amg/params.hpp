@@ -77,7 +77,7 @@ struct SetupParams {
     v("seed", seed, "MIS-2 hash seed (level l uses seed + l)", at_least(0));
     v("galerkin_slices", galerkin_slices,
       "blocks of R's rows the Galerkin product R (A P) is computed in, each with its own rows of A P only "
-      "(0: by device memory; 1: whole)",
+      "(0: by device memory and the build's offsets; 1: whole)",
       zero_is_auto());
     v("hierarchy_precision", hierarchy_precision,
       "precision P, R and the coarse operators are stored in after the setup: double, or float (half the bytes of "

@@ -30,6 +30,13 @@ struct DeviceOutOfMemory : DeviceError {
   using DeviceError::DeviceError;
 };
 
+// A count past this build's offsets (a matrix or product of more than
+// 2^31 - 1 nonzeros in the 32-bit build: checked_offset). An InputError; the
+// setup catches it where a product can be computed in smaller blocks.
+struct OffsetOverflow : InputError {
+  using InputError::InputError;
+};
+
 [[noreturn]] void throw_input_error(const std::string& msg, const char* file, int line);
 
 }  // namespace saga

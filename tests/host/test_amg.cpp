@@ -609,6 +609,30 @@ TEST_CASE("determinism: the same config twice gives bitwise the same hierarchy a
   check_deterministic(determinism_configs(), Executor::host());
 }
 
+TEST_CASE("galerkin_slices auto: blocks for the device memory and for the build's offsets") {
+  const double MiB = 1048576.0, GiB = 1024 * MiB, limit32 = 2147483647.0;
+  // Small products stay whole on either side.
+  CHECK(galerkin_auto_blocks(1e6, -1.0, limit32) == 1);
+  CHECK(galerkin_auto_blocks(1e6, 1 * GiB, limit32) == 1);
+  // Memory: 12 B a product within 3/4 of what is free; the host has no bound.
+  CHECK(galerkin_auto_blocks(1e9, 100 * GiB, limit32) == 1);                  // 11.2 GiB of 75
+  CHECK(galerkin_auto_blocks(1e9, 8 * GiB, limit32) == 2);                    // 11.2 GiB of 6
+  CHECK(galerkin_auto_blocks(1e9, 1 * GiB, limit32) == 15);                   // of 0.75
+  CHECK(galerkin_auto_blocks(1e9, -1.0, limit32) == 1);
+  // Offsets: 3D 7-pt N=640 (1.83G nonzeros, P about 3 a row: 5.5G products,
+  // A P 2.15G nonzeros) on a GPU where A P fits whole is still split in the
+  // 32-bit build, and not in a 64-bit one.
+  CHECK(galerkin_auto_blocks(5.5e9, 140 * GiB, limit32) == 2);
+  CHECK(galerkin_auto_blocks(5.5e9, 140 * GiB, 9.2e18) == 1);
+  CHECK(galerkin_auto_blocks(5.5e9, -1.0, limit32) == 2);
+  // N=512 (A P 1.1G nonzeros) stays whole.
+  CHECK(galerkin_auto_blocks(2.8e9, 140 * GiB, limit32) == 1);
+  // The larger of the two bounds, at most 256 blocks.
+  CHECK(galerkin_auto_blocks(1000.0, -1.0, 100.0) == 5);
+  CHECK(galerkin_auto_blocks(1e12, 1 * GiB, limit32) == 256);
+  CHECK(galerkin_auto_blocks(64 * MiB, 1 * GiB, limit32) == 1);  // 768 MiB: the 256 MiB floor passed, fits 3/4
+}
+
 TEST_CASE("the Galerkin product in blocks of R's rows equals the whole one, also where the ordering scatters them") {
   const std::uint64_t seed = fresh_seed();
   std::mt19937_64 rng(seed);
