@@ -84,6 +84,10 @@ def run_once(saga, config, backend, sets, in_process=1):
         "warm_solve_s": warm["solve"],
         "warm_total_s": warm["total"],
         "setup_peak_at": "L%d %s" % (top["level"], top["phase"]) if top else "",
+        # The fine level's Galerkin product: in how many blocks of rows, after how many retries
+        # (amg.galerkin_slices auto: by the device memory and the build's offsets, docs/memory.md).
+        "l0_galerkin_blocks": r["hierarchy"]["levels"][0].get("galerkin_slices", 1) if r["hierarchy"]["levels"] else 1,
+        "l0_galerkin_retries": r["hierarchy"]["levels"][0].get("galerkin_retries", 0) if r["hierarchy"]["levels"] else 0,
         "setup_phase_peaks": phase_peaks,
     }
 
@@ -201,17 +205,19 @@ def main():
     if result["ladder"]:
         md += ["", "3D 7-pt scale ladder:", "",
                "| N | variant | unknowns | setup s | solve s | its | total s | warm total s (setup + solve) "
-               "| setup ns / unknown | peak GiB | B / unknown | setup peak at |",
-               "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"]
+               "| setup ns / unknown | peak GiB | B / unknown | setup peak at | L0 Galerkin blocks |",
+               "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|"]
         for x in result["ladder"]:
             if "error" in x:
-                md.append("| %d | %s | failed: %s ||||||||||" % (x["N"], x["variant"], x["error"]))
+                md.append("| %d | %s | failed: %s |||||||||||" % (x["N"], x["variant"], x["error"]))
                 continue
-            md.append("| %d | %s | %d | %.3f | %.3f | %d | %.3f | %.3f (%.3f + %.3f) | %.1f | %.2f | %.0f | %s |" % (
+            blocks = x.get("l0_galerkin_blocks", 1)
+            retries = x.get("l0_galerkin_retries", 0)
+            md.append("| %d | %s | %d | %.3f | %.3f | %d | %.3f | %.3f (%.3f + %.3f) | %.1f | %.2f | %.0f | %s | %s |" % (
                 x["N"], x["variant"], x["rows"], x["setup_s"], x["solve_s"], x["iterations"], x["total_s"],
                 x["warm_total_s"], x["warm_setup_s"], x["warm_solve_s"],
                 x["setup_ns_per_unknown"], x["peak_device_bytes"] / 2**30, x["bytes_per_unknown"],
-                x["setup_peak_at"] or "-"))
+                x["setup_peak_at"] or "-", "%d%s" % (blocks, " (%d retries)" % retries if retries else "")))
         try:
             import matplotlib
             matplotlib.use("Agg")
