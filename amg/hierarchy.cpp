@@ -145,7 +145,8 @@ int galerkin_slices(const Level& L, const SetupParams& p) {
   const double available = on_device && 12.0 * products >= 256.0 * 1048576
                                ? static_cast<double>(device::available_memory())
                                : -1.0;
-  return static_cast<int>(std::min<index_t>(galerkin_auto_blocks(products, available), std::max<index_t>(1, L.P.cols())));
+  const int blocks = galerkin_auto_blocks(products, available);
+  return static_cast<int>(std::min<index_t>(blocks, std::max<index_t>(1, L.P.cols())));
 }
 
 // R (A P) in `slices` blocks of R's rows, each handed to take(I0, I1, C_b) with
