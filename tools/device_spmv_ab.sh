@@ -32,7 +32,13 @@ trap 'tar -czf "$OUT/spmv_ab.tar.gz" -C "$O" .' EXIT
 # shellcheck source=tools/device_env.sh
 source "$(dirname "$0")/device_env.sh"
 t0=$(date +%s)
-rm -rf /tmp/saga_spmv_base && mkdir -p /tmp/saga_spmv_base && tar -xf "$TAR" -C /tmp/saga_spmv_base || exit 2
+# The base tree is unpacked and built once per tar: a second A/B against the same
+# base in one job (tools/device_spmv_ab_variants.sh) reuses its build.
+sum=$(sha256sum "$TAR" | cut -d' ' -f1)
+if [ "$(cat /tmp/saga_spmv_base/.tar.sha256 2>/dev/null)" != "$sum" ]; then
+  rm -rf /tmp/saga_spmv_base && mkdir -p /tmp/saga_spmv_base && tar -xf "$TAR" -C /tmp/saga_spmv_base || exit 2
+  echo "$sum" > /tmp/saga_spmv_base/.tar.sha256
+fi
 ln -sfn "$ROOT/.deps" /tmp/saga_spmv_base/.deps
 configure() {  # SRC BUILD LOG
   cmake -S "$1" -B "$2" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 > "$3" 2>&1
