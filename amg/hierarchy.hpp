@@ -94,13 +94,13 @@ std::size_t estimate_setup_bytes(index_t rows, std::int64_t nnz, int nullspace_c
 // fit the device memory available.
 std::size_t estimate_blocked_setup_bytes(index_t rows, int nullspace_columns, const SetupParams& p);
 // galerkin_slices: auto — the blocks of R's rows the Galerkin product takes,
-// from the estimate of A P's products (nnz(A) · nnz(P) / rows(P)): enough that
-// each block's A P (12 B a product) fits three quarters of available_bytes
-// (negative: the host, no memory bound; products under 256 MiB stay whole), and
-// that each block's A P (half its products) stays under offset_limit nonzeros
-// (the build's offsets: without, the 32-bit build stopped 3D 7-pt N=640 where
-// memory allowed A P whole). 1 to 256; docs/memory.md.
-int galerkin_auto_blocks(double ap_products, double available_bytes,
+// from the estimates of A P's products and nonzeros: enough that each block's
+// A P (12 B a product) fits three quarters of available_bytes (negative: the
+// host, no memory bound; products under 256 MiB stay whole), and that each
+// block's nonzeros stay under offset_limit (the build's offsets: without, the
+// 32-bit build stopped 3D 7-pt N=640 where memory allowed A P whole). 1 to 256;
+// docs/memory.md.
+int galerkin_auto_blocks(double ap_products, double ap_nonzeros, double available_bytes,
                          double offset_limit = static_cast<double>(std::numeric_limits<offset_t>::max()));
 // amg.fit_memory: where a setup of `rows` rows with near-nullspace `ns` is
 // estimated (estimate_blocked_setup_bytes) not to fit `available` bytes, sets

@@ -612,25 +612,27 @@ TEST_CASE("determinism: the same config twice gives bitwise the same hierarchy a
 TEST_CASE("galerkin_slices auto: blocks for the device memory and for the build's offsets") {
   const double MiB = 1048576.0, GiB = 1024 * MiB, limit32 = 2147483647.0;
   // Small products stay whole on either side.
-  CHECK(galerkin_auto_blocks(1e6, -1.0, limit32) == 1);
-  CHECK(galerkin_auto_blocks(1e6, 1 * GiB, limit32) == 1);
+  CHECK(galerkin_auto_blocks(1e6, 3e5, -1.0, limit32) == 1);
+  CHECK(galerkin_auto_blocks(1e6, 3e5, 1 * GiB, limit32) == 1);
   // Memory: 12 B a product within 3/4 of what is free; the host has no bound.
-  CHECK(galerkin_auto_blocks(1e9, 100 * GiB, limit32) == 1);                  // 11.2 GiB of 75
-  CHECK(galerkin_auto_blocks(1e9, 8 * GiB, limit32) == 2);                    // 11.2 GiB of 6
-  CHECK(galerkin_auto_blocks(1e9, 1 * GiB, limit32) == 15);                   // of 0.75
-  CHECK(galerkin_auto_blocks(1e9, -1.0, limit32) == 1);
-  // Offsets: 3D 7-pt N=640 (1.83G nonzeros, P about 3 a row: 5.5G products,
-  // A P 2.15G nonzeros) on a GPU where A P fits whole is still split in the
-  // 32-bit build, and not in a 64-bit one.
-  CHECK(galerkin_auto_blocks(5.5e9, 140 * GiB, limit32) == 2);
-  CHECK(galerkin_auto_blocks(5.5e9, 140 * GiB, 9.2e18) == 1);
-  CHECK(galerkin_auto_blocks(5.5e9, -1.0, limit32) == 2);
-  // N=512 (A P 1.1G nonzeros) stays whole.
-  CHECK(galerkin_auto_blocks(2.8e9, 140 * GiB, limit32) == 1);
+  CHECK(galerkin_auto_blocks(1e9, 3e8, 100 * GiB, limit32) == 1);  // 11.2 GiB of 75
+  CHECK(galerkin_auto_blocks(1e9, 3e8, 8 * GiB, limit32) == 2);    // 11.2 GiB of 6
+  CHECK(galerkin_auto_blocks(1e9, 3e8, 1 * GiB, limit32) == 15);   // of 0.75
+  CHECK(galerkin_auto_blocks(1e9, 3e8, -1.0, limit32) == 1);
+  // Offsets: 3D 7-pt N=640 (1.83G nonzeros, P 0.93G: A P estimated at 2.8G,
+  // 2.15G measured) on a GPU where A P fits whole is still split in the 32-bit
+  // build, and not in a 64-bit one; N=512 (P 0.48G) stays whole.
+  CHECK(galerkin_auto_blocks(5.5e9, 2.8e9, 140 * GiB, limit32) == 2);
+  CHECK(galerkin_auto_blocks(5.5e9, 2.8e9, 140 * GiB, 9.2e18) == 1);
+  CHECK(galerkin_auto_blocks(5.5e9, 2.8e9, -1.0, limit32) == 2);
+  CHECK(galerkin_auto_blocks(2.8e9, 1.44e9, 140 * GiB, limit32) == 1);
+  // 3D 27-pt N=420 (2.0G nonzeros, P 0.34G, 9.1G products): its A P (about
+  // 0.92G) is not split for the offsets, where half its products would have.
+  CHECK(galerkin_auto_blocks(9.1e9, 1.02e9, 140 * GiB, limit32) == 1);
   // The larger of the two bounds, at most 256 blocks.
-  CHECK(galerkin_auto_blocks(1000.0, -1.0, 100.0) == 5);
-  CHECK(galerkin_auto_blocks(1e12, 1 * GiB, limit32) == 256);
-  CHECK(galerkin_auto_blocks(64 * MiB, 1 * GiB, limit32) == 1);  // 768 MiB: the 256 MiB floor passed, fits 3/4
+  CHECK(galerkin_auto_blocks(1000.0, 500.0, -1.0, 100.0) == 5);
+  CHECK(galerkin_auto_blocks(1e12, 3e11, 1 * GiB, limit32) == 256);
+  CHECK(galerkin_auto_blocks(64 * MiB, 20 * MiB, 1 * GiB, limit32) == 1);  // 768 MiB: fits 3/4 of 1 GiB
 }
 
 TEST_CASE("the Galerkin product in blocks of R's rows equals the whole one, also where the ordering scatters them") {
