@@ -37,6 +37,8 @@ struct OffsetOverflow : InputError {
   using InputError::InputError;
 };
 
+// "msg [file:line]": how every saga error names the check that raised it.
+std::string at_source(const std::string& msg, const char* file, int line);
 [[noreturn]] void throw_input_error(const std::string& msg, const char* file, int line);
 
 }  // namespace saga

@@ -230,12 +230,12 @@ offset_t checked_offset(std::int64_t n, const char* what) {
   // build option (docs/design.md, "Index widths").
   SAGA_REQUIRE(n >= 0, "{} has {} entries: a negative count", what, n);
   if (n > std::numeric_limits<offset_t>::max())
-    throw OffsetOverflow(fmt::format(
-        "{} has {} entries, more than the {}-bit offsets of this build allow{} [{}:{}]", what, n,
-        8 * sizeof(offset_t),
-        SAGA_WIDE_OFFSETS ? ""
-                          : " (configure saga with -DSAGA_OFFSET_BITS=64 for matrices past 2^31 - 1 "
-                            "nonzeros: docs/design.md, Index widths)",
+    throw OffsetOverflow(at_source(
+        fmt::format("{} has {} entries, more than the {}-bit offsets of this build allow{}", what, n,
+                    8 * sizeof(offset_t),
+                    SAGA_WIDE_OFFSETS ? ""
+                                      : " (configure saga with -DSAGA_OFFSET_BITS=64 for matrices past 2^31 - 1 "
+                                        "nonzeros: docs/design.md, Index widths)"),
         __FILE__, __LINE__));
   return static_cast<offset_t>(n);
 }
