@@ -27,13 +27,18 @@
 
 namespace saga {
 
+namespace {
+// A P at 12 bytes a product (above its nonzeros: about 3x on 3D 7-pt, so the
+// memory rule errs towards more blocks); below 256 MiB it stays whole.
+double ap_bytes_of(double ap_products) { return 12.0 * ap_products; }
+bool ap_stays_whole(double ap_products) { return ap_bytes_of(ap_products) < 256.0 * 1048576; }
+}  // namespace
+
 int galerkin_auto_blocks(double ap_products, double ap_nonzeros, double available_bytes, double offset_limit) {
   double blocks = 1.0;
-  // Memory: A P at 12 bytes a product (above its nonzeros: about 3x on 3D
-  // 7-pt, so the rule errs towards more blocks) within three quarters of what
-  // the device has free; small products (< 256 MiB) stay whole.
-  if (available_bytes >= 0 && 12.0 * ap_products >= 256.0 * 1048576)
-    blocks = std::ceil(12.0 * ap_products / std::max(0.75 * available_bytes, 64.0 * 1048576));
+  // Memory: A P within three quarters of what the device has free.
+  if (available_bytes >= 0 && !ap_stays_whole(ap_products))
+    blocks = std::ceil(ap_bytes_of(ap_products) / std::max(0.75 * available_bytes, 64.0 * 1048576));
   // Offsets: each block's A P nonzeros (the caller's estimate) under the
   // build's offset range; a block that still passes it is split again by the
   // setup.
@@ -146,9 +151,8 @@ int galerkin_slices(const Level& L, const SetupParams& p) {
   const double nonzeros = std::min(products, 3.0 * static_cast<double>(L.P.nnz()));
   const bool on_device = L.A.space() == Space::device;
   // Only large products ask the device what it has free.
-  const double available = on_device && 12.0 * products >= 256.0 * 1048576
-                               ? static_cast<double>(device::available_memory())
-                               : -1.0;
+  const double available =
+      on_device && !ap_stays_whole(products) ? static_cast<double>(device::available_memory()) : -1.0;
   const int blocks = galerkin_auto_blocks(products, nonzeros, available);
   return static_cast<int>(std::min<index_t>(blocks, std::max<index_t>(1, L.P.cols())));
 }
