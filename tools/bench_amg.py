@@ -60,6 +60,7 @@ def run_once(saga, config, backend, sets, in_process=1):
     peak = r["device_memory"]["peak_bytes"]
     warm = r.get("repeats", {}).get("best", r["times"])
     phase_peaks = r["device_memory"].get("setup_phase_peaks", [])
+    fine = (r["hierarchy"]["levels"] or [{}])[0]
     top = max(phase_peaks, key=lambda x: x["bytes"]) if phase_peaks else None
     return {
         "rows": rows,
@@ -86,8 +87,8 @@ def run_once(saga, config, backend, sets, in_process=1):
         "setup_peak_at": "L%d %s" % (top["level"], top["phase"]) if top else "",
         # The fine level's Galerkin product: in how many blocks of rows, after how many retries
         # (amg.galerkin_slices auto: by the device memory and the build's offsets, docs/memory.md).
-        "l0_galerkin_blocks": r["hierarchy"]["levels"][0].get("galerkin_slices", 1) if r["hierarchy"]["levels"] else 1,
-        "l0_galerkin_retries": r["hierarchy"]["levels"][0].get("galerkin_retries", 0) if r["hierarchy"]["levels"] else 0,
+        "l0_galerkin_blocks": fine.get("galerkin_slices", 1),
+        "l0_galerkin_retries": fine.get("galerkin_retries", 0),
         "setup_phase_peaks": phase_peaks,
     }
 
