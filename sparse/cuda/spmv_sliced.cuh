@@ -94,8 +94,11 @@ __global__ __launch_bounds__(256) void sliced_rows_kernel(index_t n, const offse
     const int longest = __shfl_sync(0xffffffffu, len, 0);
     offset_t at = rp[s0];
     double s = 0.0;
-    int k = 0;
-    for (; k + U <= longest; k += U) {
+    // The last group may pass the longest row: its steps there run no row
+    // (their ballots are 0, every load and use is under len > k + u), so the
+    // slice's last longest % U steps load together like the others instead of
+    // one dependent round each.
+    for (int k = 0; k < longest; k += U) {
       index_t c[U];
       Value a[U];
       if constexpr (U <= 4) {
@@ -131,11 +134,6 @@ __global__ __launch_bounds__(256) void sliced_rows_kernel(index_t n, const offse
 #pragma unroll
       for (int u = 0; u < U; ++u)
         if (len > k + u) s += a[u] * x(c[u]);
-    }
-    for (; k < longest; ++k) {
-      const unsigned running = __ballot_sync(0xffffffffu, len > k);
-      if (len > k) s += v[at + lane] * x(ci[at + lane]);
-      at += __popc(running);
     }
     if constexpr (late) {
       if (t < n) mine = finish_row(out, r, s);
