@@ -1,0 +1,91 @@
+// saga-gather-model: how many 32-byte sectors of x the sliced rows' gathers
+// touch on each operator of a seed problem's hierarchy (host setup, no GPU).
+//
+// The sliced rows (sparse/cuda/spmv_sliced.cuh) give a warp 32 consecutive
+// rows, longest first; at step k each running row gathers x at its k-th
+// column. A step's gathers cost the distinct sectors they touch (L2 -> SM
+// traffic where L1 misses); 0.25 sectors a gather is perfect coalescing of
+// 8-byte values. Comparing the sectors' bytes with A's own bytes says whether
+// an operator's product can be bound by its gathers rather than by streaming A
+// (docs/spmv.md, "Where the rest is"). The hierarchy is the host backend's
+// (the same aggregation as the device's).
+//
+//   saga-gather-model 3d7 128      # stencil (2d5 2d9 3d7 3d27) and N
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "api/saga.hpp"
+#include "problems/structured.hpp"
+
+namespace {
+
+struct Gathers {
+  long long gathers = 0, sectors = 0;
+};
+
+Gathers sliced_gathers(const saga::CsrMatrix& M) {
+  const std::vector<saga::offset_t> rp = M.row_ptr().to_vector();
+  const std::vector<saga::index_t> col = M.col().to_vector();
+  const long long n = M.rows();
+  Gathers g;
+  std::vector<long long> sectors;
+  for (long long s0 = 0; s0 < n; s0 += 32) {
+    const long long s1 = std::min(n, s0 + 32);
+    long long longest = 0;
+    for (long long r = s0; r < s1; ++r) longest = std::max<long long>(longest, rp[r + 1] - rp[r]);
+    for (long long k = 0; k < longest; ++k) {
+      sectors.clear();
+      for (long long r = s0; r < s1; ++r)
+        if (rp[r + 1] - rp[r] > k) sectors.push_back(static_cast<long long>(col[rp[r] + k]) * 8 / 32);
+      std::sort(sectors.begin(), sectors.end());
+      g.gathers += static_cast<long long>(sectors.size());
+      g.sectors += std::unique(sectors.begin(), sectors.end()) - sectors.begin();
+    }
+  }
+  return g;
+}
+
+void report(const std::string& name, const saga::CsrMatrix& M) {
+  if (M.rows() == 0) return;
+  const Gathers g = sliced_gathers(M);
+  const double a_mb = static_cast<double>(M.nnz()) * 12e-6;  // 4 B column + 8 B value an entry
+  const double x_mb = static_cast<double>(g.sectors) * 32e-6;
+  std::printf("| %s | %lld | %lld | %.1f | %.2f | %.1f | %.1f | %.2f |\n", name.c_str(),
+              static_cast<long long>(M.rows()), static_cast<long long>(M.nnz()),
+              static_cast<double>(M.nnz()) / static_cast<double>(M.rows()),
+              static_cast<double>(g.sectors) / static_cast<double>(g.gathers), a_mb, x_mb, x_mb / a_mb);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 3) {
+    std::fprintf(stderr, "usage: %s STENCIL N   (STENCIL: 2d5, 2d9, 3d7, 3d27)\n", argv[0]);
+    return 2;
+  }
+  try {
+    const saga::Stencil stencil = saga::parse_stencil(argv[1]);
+    const long n = std::strtol(argv[2], nullptr, 10);
+    if (n < 2 || n > 4096) throw saga::InputError(std::string("N must be 2 to 4096, not ") + argv[2]);
+    const saga::CsrMatrix A = saga::poisson(stencil, static_cast<saga::index_t>(n), saga::Space::host);
+    const saga::AmgPreconditioner M(A);
+    const auto& L = M.hierarchy().levels();
+    std::printf("%s N=%ld, the sliced rows' gathers of x (32-byte sectors; 0.25 a gather is perfect):\n\n", argv[1], n);
+    std::printf("| operator | rows | entries | a row | sectors a gather | A MB | x sectors MB | x / A |\n");
+    std::printf("|---|---:|---:|---:|---:|---:|---:|---:|\n");
+    for (std::size_t l = 0; l < L.size(); ++l) {
+      report("A" + std::to_string(l), L[l].A);
+      if (l + 1 < L.size()) {
+        report("R" + std::to_string(l), L[l].R);
+        report("P" + std::to_string(l), L[l].P);
+      }
+    }
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "saga-gather-model: %s\n", e.what());
+    return 1;
+  }
+  return 0;
+}
