@@ -7,8 +7,9 @@
 // traffic where L1 misses); 0.25 sectors a gather is perfect coalescing of
 // 8-byte values. Comparing the sectors' bytes with A's own bytes says whether
 // an operator's product can be bound by its gathers rather than by streaming A
-// (docs/spmv.md, "Where the rest is"). The hierarchy is the host backend's
-// (the same aggregation as the device's).
+// (docs/spmv.md, "Where the rest is"). The last columns: sectors a gather in
+// the vector rows' order (G lanes a row, consecutive entries) at G = 4, 8, 32.
+// The hierarchy is the host backend's (the same aggregation as the device's).
 //
 //   saga-gather-model 3d7 128      # stencil (2d5 2d9 3d7 3d27) and N
 #include <algorithm>
@@ -48,15 +49,45 @@ Gathers sliced_gathers(const saga::CsrMatrix& M) {
   return g;
 }
 
+// The vector rows (lane_rows_kernel): G lanes a row, 32 / G rows a warp; at
+// step j lane l of row r gathers x at column rp[r] + j G + l.
+Gathers vector_gathers(const saga::CsrMatrix& M, int G) {
+  const std::vector<saga::offset_t> rp = M.row_ptr().to_vector();
+  const std::vector<saga::index_t> col = M.col().to_vector();
+  const long long n = M.rows(), per_warp = 32 / G;
+  Gathers g;
+  std::vector<long long> sectors;
+  for (long long r0 = 0; r0 < n; r0 += per_warp) {
+    const long long r1 = std::min(n, r0 + per_warp);
+    long long longest = 0;
+    for (long long r = r0; r < r1; ++r) longest = std::max<long long>(longest, rp[r + 1] - rp[r]);
+    for (long long j = 0; j * G < longest; ++j) {
+      sectors.clear();
+      for (long long r = r0; r < r1; ++r)
+        for (long long k = rp[r] + j * G; k < std::min<long long>(rp[r + 1], rp[r] + (j + 1) * G); ++k)
+          sectors.push_back(static_cast<long long>(col[k]) * 8 / 32);
+      std::sort(sectors.begin(), sectors.end());
+      g.gathers += static_cast<long long>(sectors.size());
+      g.sectors += std::unique(sectors.begin(), sectors.end()) - sectors.begin();
+    }
+  }
+  return g;
+}
+
 void report(const std::string& name, const saga::CsrMatrix& M) {
   if (M.rows() == 0) return;
   const Gathers g = sliced_gathers(M);
   const double a_mb = static_cast<double>(M.nnz()) * 12e-6;  // 4 B column + 8 B value an entry
   const double x_mb = static_cast<double>(g.sectors) * 32e-6;
-  std::printf("| %s | %lld | %lld | %.1f | %.2f | %.1f | %.1f | %.2f |\n", name.c_str(),
+  std::printf("| %s | %lld | %lld | %.1f | %.2f | %.1f | %.1f | %.2f |", name.c_str(),
               static_cast<long long>(M.rows()), static_cast<long long>(M.nnz()),
               static_cast<double>(M.nnz()) / static_cast<double>(M.rows()),
               static_cast<double>(g.sectors) / static_cast<double>(g.gathers), a_mb, x_mb, x_mb / a_mb);
+  for (int G : {4, 8, 32}) {
+    const Gathers v = vector_gathers(M, G);
+    std::printf(" %.2f |", static_cast<double>(v.sectors) / static_cast<double>(v.gathers));
+  }
+  std::printf("\n");
 }
 
 }  // namespace
@@ -73,9 +104,11 @@ int main(int argc, char** argv) {
     const saga::CsrMatrix A = saga::poisson(stencil, static_cast<saga::index_t>(n), saga::Space::host);
     const saga::AmgPreconditioner M(A);
     const auto& L = M.hierarchy().levels();
-    std::printf("%s N=%ld, the sliced rows' gathers of x (32-byte sectors; 0.25 a gather is perfect):\n\n", argv[1], n);
-    std::printf("| operator | rows | entries | a row | sectors a gather | A MB | x sectors MB | x / A |\n");
-    std::printf("|---|---:|---:|---:|---:|---:|---:|---:|\n");
+    std::printf("%s N=%ld, gathers of x in 32-byte sectors (0.25 a gather is perfect); columns 5-8 in the sliced "
+                "rows' order, the last three in the vector rows' at G lanes a row:\n\n", argv[1], n);
+    std::printf("| operator | rows | entries | a row | sectors a gather | A MB | x sectors MB | x / A | "
+                "vector rows G=4 | G=8 | G=32 |\n");
+    std::printf("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     for (std::size_t l = 0; l < L.size(); ++l) {
       report("A" + std::to_string(l), L[l].A);
       if (l + 1 < L.size()) {
