@@ -8,7 +8,7 @@
 // 8-byte values. Comparing the sectors' bytes with A's own bytes says whether
 // an operator's product can be bound by its gathers rather than by streaming A
 // (docs/spmv.md, "Where the rest is"). The last columns: sectors a gather in
-// the vector rows' order (G lanes a row, consecutive entries) at G = 4, 8, 32.
+// the vector rows' order (G lanes a row, consecutive entries) at G = 4, 8, 16, 32.
 // The hierarchy is the host backend's (the same aggregation as the device's).
 //
 //   saga-gather-model 3d7 128      # stencil (2d5 2d9 3d7 3d27) and N
@@ -83,7 +83,7 @@ void report(const std::string& name, const saga::CsrMatrix& M) {
               static_cast<long long>(M.rows()), static_cast<long long>(M.nnz()),
               static_cast<double>(M.nnz()) / static_cast<double>(M.rows()),
               static_cast<double>(g.sectors) / static_cast<double>(g.gathers), a_mb, x_mb, x_mb / a_mb);
-  for (int G : {4, 8, 32}) {
+  for (int G : {4, 8, 16, 32}) {
     const Gathers v = vector_gathers(M, G);
     std::printf(" %.2f |", static_cast<double>(v.sectors) / static_cast<double>(v.gathers));
   }
@@ -105,10 +105,10 @@ int main(int argc, char** argv) {
     const saga::AmgPreconditioner M(A);
     const auto& L = M.hierarchy().levels();
     std::printf("%s N=%ld, gathers of x in 32-byte sectors (0.25 a gather is perfect); columns 5-8 in the sliced "
-                "rows' order, the last three in the vector rows' at G lanes a row:\n\n", argv[1], n);
+                "rows' order, the last four in the vector rows' at G lanes a row:\n\n", argv[1], n);
     std::printf("| operator | rows | entries | a row | sectors a gather | A MB | x sectors MB | x / A | "
-                "vector rows G=4 | G=8 | G=32 |\n");
-    std::printf("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+                "vector rows G=4 | G=8 | G=16 | G=32 |\n");
+    std::printf("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     for (std::size_t l = 0; l < L.size(); ++l) {
       report("A" + std::to_string(l), L[l].A);
       if (l + 1 < L.size()) {
