@@ -73,7 +73,7 @@ def build(build_dir, source, cubin):
         sys.exit(f"no ninja command for {target} in {build_dir}: {cmd.stderr.strip()}")
     args = shlex.split(lines[-1])
     out, skip = [], 0
-    for i, arg in enumerate(args):
+    for arg in args:
         if skip:
             skip -= 1
             continue

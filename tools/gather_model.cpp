@@ -28,34 +28,13 @@ struct Gathers {
   long long gathers = 0, sectors = 0;
 };
 
-Gathers sliced_gathers(const saga::CsrMatrix& M) {
-  const std::vector<saga::offset_t> rp = M.row_ptr().to_vector();
-  const std::vector<saga::index_t> col = M.col().to_vector();
-  const long long n = M.rows();
-  Gathers g;
-  std::vector<long long> sectors;
-  for (long long s0 = 0; s0 < n; s0 += 32) {
-    const long long s1 = std::min(n, s0 + 32);
-    long long longest = 0;
-    for (long long r = s0; r < s1; ++r) longest = std::max<long long>(longest, rp[r + 1] - rp[r]);
-    for (long long k = 0; k < longest; ++k) {
-      sectors.clear();
-      for (long long r = s0; r < s1; ++r)
-        if (rp[r + 1] - rp[r] > k) sectors.push_back(static_cast<long long>(col[rp[r] + k]) * 8 / 32);
-      std::sort(sectors.begin(), sectors.end());
-      g.gathers += static_cast<long long>(sectors.size());
-      g.sectors += std::unique(sectors.begin(), sectors.end()) - sectors.begin();
-    }
-  }
-  return g;
-}
-
-// The vector rows (lane_rows_kernel): G lanes a row, 32 / G rows a warp; at
-// step j lane l of row r gathers x at column rp[r] + j G + l.
-Gathers vector_gathers(const saga::CsrMatrix& M, int G) {
-  const std::vector<saga::offset_t> rp = M.row_ptr().to_vector();
-  const std::vector<saga::index_t> col = M.col().to_vector();
-  const long long n = M.rows(), per_warp = 32 / G;
+// A warp of G lanes a row takes 32 / G consecutive rows; at step j lane l of
+// row r gathers x at column rp[r] + j G + l. G = 1 is the sliced rows (and the
+// thread bin): 32 rows, step k their k-th columns (the slice's ranking of its
+// rows does not change which sectors a step touches). G > 1 is the vector rows
+// (lane_rows_kernel).
+Gathers warp_gathers(const std::vector<saga::offset_t>& rp, const std::vector<saga::index_t>& col, int G) {
+  const long long n = static_cast<long long>(rp.size()) - 1, per_warp = 32 / G;
   Gathers g;
   std::vector<long long> sectors;
   for (long long r0 = 0; r0 < n; r0 += per_warp) {
@@ -77,7 +56,9 @@ Gathers vector_gathers(const saga::CsrMatrix& M, int G) {
 
 void report(const std::string& name, const saga::CsrMatrix& M) {
   if (M.rows() == 0) return;
-  const Gathers g = sliced_gathers(M);
+  const std::vector<saga::offset_t> rp = M.row_ptr().to_vector();
+  const std::vector<saga::index_t> col = M.col().to_vector();
+  const Gathers g = warp_gathers(rp, col, 1);
   const double a_mb = static_cast<double>(M.nnz()) * 12e-6;  // 4 B column + 8 B value an entry
   const double x_mb = static_cast<double>(g.sectors) * 32e-6;
   std::printf("| %s | %lld | %lld | %.1f | %.2f | %.1f | %.1f | %.2f |", name.c_str(),
@@ -85,7 +66,7 @@ void report(const std::string& name, const saga::CsrMatrix& M) {
               static_cast<double>(M.nnz()) / static_cast<double>(M.rows()),
               static_cast<double>(g.sectors) / static_cast<double>(g.gathers), a_mb, x_mb, x_mb / a_mb);
   for (int G : {4, 8, 16, 32}) {
-    const Gathers v = vector_gathers(M, G);
+    const Gathers v = warp_gathers(rp, col, G);
     std::printf(" %.2f |", static_cast<double>(v.sectors) / static_cast<double>(v.gathers));
   }
   std::printf("\n");
@@ -100,8 +81,10 @@ int main(int argc, char** argv) {
   }
   try {
     const saga::Stencil stencil = saga::parse_stencil(argv[1]);
-    const long n = std::strtol(argv[2], nullptr, 10);
-    if (n < 2 || n > 4096) throw saga::InputError(std::string("N must be 2 to 4096, not ") + argv[2]);
+    char* end = nullptr;
+    const long n = std::strtol(argv[2], &end, 10);
+    if (*end != '\0' || n < 2 || n > 4096)
+      throw saga::InputError(std::string("N must be a whole number from 2 to 4096, not '") + argv[2] + "'");
     const saga::CsrMatrix A = saga::poisson(stencil, static_cast<saga::index_t>(n), saga::Space::host);
     const saga::AmgPreconditioner M(A);
     const auto& L = M.hierarchy().levels();
