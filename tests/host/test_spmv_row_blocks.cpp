@@ -180,6 +180,25 @@ TEST_CASE("SpMV row blocks: the vector rows' lanes past 32 (hand-computed)") {
   CHECK(spmv_vector_rows_lanes(0, 0, 132) == 2);
 }
 
+TEST_CASE("SpMV row blocks: lanes a row are what the kernels are compiled for (random shapes)") {
+  // The binned SpMV compiles its vector and dense rows for 2, 4, ..., 256 lanes
+  // a row (with_lanes, sparse/cuda/spmv_binned.cu) and the dense rows for 32
+  // and up; any other count would be an error at run time.
+  const std::uint64_t seed = fresh_seed();
+  std::mt19937_64 rng(seed);
+  const auto power_of_two_in = [](int g, int lo, int hi) { return g >= lo && g <= hi && (g & (g - 1)) == 0; };
+  for (int trial = 0; trial < 20000; ++trial) {
+    const std::int64_t rows = std::uniform_int_distribution<std::int64_t>(0, 1 << 22)(rng) >> (rng() % 20);
+    const std::int64_t mean = std::uniform_int_distribution<std::int64_t>(0, 4096)(rng) >> (rng() % 12);
+    const int sms = std::uniform_int_distribution<int>(1, 264)(rng);
+    CAPTURE(rows);
+    CAPTURE(mean);
+    CAPTURE(sms);
+    CHECK(power_of_two_in(spmv_vector_rows_lanes(rows * mean, rows, sms), 2, 256));
+    CHECK(power_of_two_in(spmv_dense_lanes(rows, mean, sms), 32, 256));
+  }
+}
+
 TEST_CASE("SpMV row blocks: dense rows and their lanes (hand-computed)") {
   // Every row holds every column, 32 to 4096 of them.
   CHECK(spmv_dense_rows_fit(676 * 676, 676, 676));
