@@ -15,7 +15,11 @@ normalized:
 `build` reuses the configured build directory's (ninja) compile command for the
 source's object, compiling to a cubin for sm_90 instead. `compare` lists every
 kernel whose code differs and counts the identical ones (exit status 1 if any
-differs, 0 if none).
+differs, 0 if none). `regs A [B]` lists each kernel's registers a thread (from
+the cubin's .nv.info, EIATTR_REGCOUNT), and with B only the kernels whose count
+differs: a count past 32 leaves fewer than 8 CTAs of 256 threads an SM.
+
+  python3 tools/cubin_compare.py regs /tmp/old.cubin /tmp/new.cubin --filter lane_rows_kernel
 """
 import argparse
 import re
@@ -46,6 +50,74 @@ def text_sections(path):
         if label.startswith(".text."):
             out[ANON.sub("ANON", label[len(".text."):])] = data[offset:offset + size]
     return out
+
+
+def _sections(data):
+    """(name, type, offset, size, link, entsize) of each section of a 64-bit ELF."""
+    shoff = struct.unpack_from("<Q", data, 0x28)[0]
+    shentsize, shnum, shstrndx = struct.unpack_from("<HHH", data, 0x3A)
+    rows = [struct.unpack_from("<IIQQQQIIQQ", data, shoff + i * shentsize) for i in range(shnum)]
+    strings = rows[shstrndx][4]
+
+    def label(offset):
+        start = strings + offset
+        return data[start:data.index(b"\0", start)].decode()
+
+    return [(label(r[0]), r[1], r[4], r[5], r[6], r[9]) for r in rows]
+
+
+def registers(path):
+    """{normalized kernel name: registers a thread} of a cubin."""
+    data = open(path, "rb").read()
+    if data[:4] != b"\x7fELF" or data[4] != 2:
+        sys.exit(f"{path}: not a 64-bit ELF file (a cubin from nvcc -cubin)")
+    sections = _sections(data)
+    names = [s[0] for s in sections]
+    _, _, offset, size, link, entsize = sections[names.index(".symtab")]
+    strtab = sections[link][2]
+    symbols = []
+    for j in range(size // 24):
+        name = struct.unpack_from("<I", data, offset + j * 24)[0]
+        symbols.append(data[strtab + name:data.index(b"\0", strtab + name)].decode())
+    out = {}
+    for label, _type, offset, size, _link, _entsize in sections:
+        if not label.startswith(".nv.info"):
+            continue
+        p = offset
+        while p < offset + size:  # attributes: format byte, attribute byte, then the value
+            fmt, attr = data[p], data[p + 1]
+            if fmt == 4:  # EIFMT_SVAL: a 16-bit size, then that many bytes
+                length = struct.unpack_from("<H", data, p + 2)[0]
+                if attr == 0x2F:  # EIATTR_REGCOUNT: symbol index, count
+                    index, count = struct.unpack_from("<II", data, p + 4)
+                    out[ANON.sub("ANON", symbols[index])] = count
+                p += 4 + length
+            elif fmt == 3:  # EIFMT_HVAL: a 16-bit value
+                p += 4
+            elif fmt == 2:  # EIFMT_BVAL: a byte
+                p += 3
+            elif fmt == 1:  # EIFMT_NVAL: none
+                p += 2
+            else:
+                break
+    return out
+
+
+def regs(a_path, b_path, pattern):
+    a = registers(a_path)
+    if not b_path:
+        for kernel, count in sorted(a.items()):
+            if pattern in kernel:
+                print(f"{count:4d}  {kernel}")
+        return 0
+    b = registers(b_path)
+    differ = 0
+    for kernel in sorted(set(a) | set(b)):
+        if pattern in kernel and a.get(kernel) != b.get(kernel):
+            differ += 1
+            print(f"{a.get(kernel, '-')!s:>4} -> {b.get(kernel, '-')!s:<4} {kernel}")
+    print(f"{differ} kernels' register counts differ" + (f" (kernels containing '{pattern}')" if pattern else ""))
+    return 1 if differ else 0
 
 
 def compare(a_path, b_path, pattern):
@@ -109,10 +181,16 @@ def main():
     c.add_argument("a")
     c.add_argument("b")
     c.add_argument("--filter", default="", help="only kernels whose (mangled) name contains this")
+    r = sub.add_parser("regs", help="registers a thread of each kernel, or where two cubins differ")
+    r.add_argument("a")
+    r.add_argument("b", nargs="?")
+    r.add_argument("--filter", default="", help="only kernels whose (mangled) name contains this")
     args = ap.parse_args()
     if args.what == "build":
         build(args.build_dir, args.source, args.cubin)
         return 0
+    if args.what == "regs":
+        return regs(args.a, args.b, args.filter)
     return compare(args.a, args.b, args.filter)
 
 
