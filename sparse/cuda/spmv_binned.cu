@@ -734,8 +734,8 @@ void run_bins(const CsrRef& A, const Value* v, BinnedPlan& p, In x, Out out, Blo
     partials_for(blocks);
     with_lanes<2>(G, [&](auto lanes) {
       constexpr int kLanes = decltype(lanes)::value;
-      launch_dependent("binned SpMV vector rows", lane_rows_kernel<Out, Value, In, false, kLanes>, blocks, kBlock, 0, st,
-                       A.rows, A.cols, A.rp, A.ci, v, x, out, partial);
+      launch_dependent("binned SpMV vector rows", lane_rows_kernel<Out, Value, In, false, kLanes>, blocks, kBlock, 0,
+                       st, A.rows, A.cols, A.rp, A.ci, v, x, out, partial);
     });
   } else {  // row blocks, and the long rows after them
     // Where every row is long (a coarse level's dense inverse) the row blocks
