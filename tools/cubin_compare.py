@@ -31,56 +31,47 @@ import sys
 ANON = re.compile(r"_GLOBAL__N__\w+?_cu_[0-9a-f]+")
 
 
-def text_sections(path):
-    """{normalized kernel name: machine code bytes} of a 64-bit little-endian ELF cubin."""
+def read_cubin(path):
+    """The bytes of a 64-bit ELF file (a cubin), or exit naming the file."""
     data = open(path, "rb").read()
     if data[:4] != b"\x7fELF" or data[4] != 2:
         sys.exit(f"{path}: not a 64-bit ELF file (a cubin from nvcc -cubin)")
-    shoff = struct.unpack_from("<Q", data, 0x28)[0]
-    shentsize, shnum, shstrndx = struct.unpack_from("<HHH", data, 0x3A)
-    sections = []
-    for i in range(shnum):
-        name, _type, _flags, _addr, offset, size = struct.unpack_from("<IIQQQQ", data, shoff + i * shentsize)
-        sections.append((name, offset, size))
-    strings = sections[shstrndx][1]
-    out = {}
-    for name, offset, size in sections:
-        start = strings + name
-        label = data[start:data.index(b"\0", start)].decode()
-        if label.startswith(".text."):
-            out[ANON.sub("ANON", label[len(".text."):])] = data[offset:offset + size]
-    return out
+    return data
 
 
-def _sections(data):
-    """(name, type, offset, size, link, entsize) of each section of a 64-bit ELF."""
+def sections(data):
+    """(name, offset, size, link) of each section of a 64-bit little-endian ELF."""
     shoff = struct.unpack_from("<Q", data, 0x28)[0]
     shentsize, shnum, shstrndx = struct.unpack_from("<HHH", data, 0x3A)
-    rows = [struct.unpack_from("<IIQQQQIIQQ", data, shoff + i * shentsize) for i in range(shnum)]
+    rows = [struct.unpack_from("<IIQQQQI", data, shoff + i * shentsize) for i in range(shnum)]
     strings = rows[shstrndx][4]
 
     def label(offset):
         start = strings + offset
         return data[start:data.index(b"\0", start)].decode()
 
-    return [(label(r[0]), r[1], r[4], r[5], r[6], r[9]) for r in rows]
+    return [(label(r[0]), r[4], r[5], r[6]) for r in rows]
+
+
+def text_sections(path):
+    """{normalized kernel name: machine code bytes} of a cubin."""
+    data = read_cubin(path)
+    return {ANON.sub("ANON", label[len(".text."):]): data[offset:offset + size]
+            for label, offset, size, _link in sections(data) if label.startswith(".text.")}
 
 
 def registers(path):
     """{normalized kernel name: registers a thread} of a cubin."""
-    data = open(path, "rb").read()
-    if data[:4] != b"\x7fELF" or data[4] != 2:
-        sys.exit(f"{path}: not a 64-bit ELF file (a cubin from nvcc -cubin)")
-    sections = _sections(data)
-    names = [s[0] for s in sections]
-    _, _, offset, size, link, entsize = sections[names.index(".symtab")]
-    strtab = sections[link][2]
+    data = read_cubin(path)
+    table = sections(data)
+    _, offset, size, link = next(s for s in table if s[0] == ".symtab")
+    strtab = table[link][1]
     symbols = []
-    for j in range(size // 24):
+    for j in range(size // 24):  # Elf64_Sym entries; st_name first
         name = struct.unpack_from("<I", data, offset + j * 24)[0]
         symbols.append(data[strtab + name:data.index(b"\0", strtab + name)].decode())
     out = {}
-    for label, _type, offset, size, _link, _entsize in sections:
+    for label, offset, size, _link in table:
         if not label.startswith(".nv.info"):
             continue
         p = offset
