@@ -113,6 +113,13 @@ int main(int argc, char** argv) {
     // the sliced rows (`unsliced`).
     const auto unsliced = [] { return Options().set("sliced", "off"); };
     const auto blocks = [&] { return unsliced().set("small_vector", false); };
+    const auto vector_at = [&](int lanes) {
+      return Component("binned", unsliced()
+                                     .set("thread_max_row", 0)
+                                     .set("warp_max_row", 0)
+                                     .set("vector_max_units", 1 << 30)
+                                     .set("vector_lanes", std::to_string(lanes)));
+    };
     const std::vector<Algo> algos{{"binned", Component("binned")},
                                   {"csr_vector", Component("csr_vector")},
                                   {"scalar", Component("scalar")},
@@ -132,6 +139,14 @@ int main(int argc, char** argv) {
                                    Component("binned", Options().set("vector_max_units", 1 << 20))},
                                   {"binned vector rows to 2^24",
                                    Component("binned", Options().set("vector_max_units", 1 << 24))},
+                                  // The vector rows at a fixed count of lanes a row, on every matrix
+                                  // they take (sliced rows off, no size bound): table "vector rows by lanes".
+                                  {"vector G=2", vector_at(2)},
+                                  {"vector G=4", vector_at(4)},
+                                  {"vector G=8", vector_at(8)},
+                                  {"vector G=16", vector_at(16)},
+                                  {"vector G=32", vector_at(32)},
+                                  {"vector G=64", vector_at(64)},
 
                                   {"cuSPARSE", Component("cusparse")},
                                   {"cuSPARSE ALG2", Component("cusparse", Options().set("alg", "csr_alg2"))}};
@@ -143,6 +158,9 @@ int main(int argc, char** argv) {
         "unstaged | max_units 1024 | max_units 4096 | max_units 8192 | small matrices in row blocks | no sliced rows | "
         "vector rows to 2^20 units | to 2^24 | scalar | csr_vector |\n"
         "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
+    std::string by_lanes =
+        "| matrix | binned | vector rows, 2 lanes a row | 4 | 8 | 16 | 32 | 64 |\n"
+        "|---|---:|---:|---:|---:|---:|---:|---:|\n";
     auto bench_matrix = [&](const std::string& name, const CsrMatrix& A) {
       if (!only.empty() && name.find(only) == std::string::npos) return;
       nlohmann::json r;
@@ -195,6 +213,9 @@ int main(int argc, char** argv) {
                               f(ms["binned units=8192"]), f(ms["binned no small vector"]), f(ms["binned no sliced"]),
                               f(ms["binned vector rows to 2^20"]), f(ms["binned vector rows to 2^24"]), f(ms["scalar"]),
                               f(ms["csr_vector"]));
+      by_lanes += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} |\n", name, f(ms["binned"]),
+                              f(ms["vector G=2"]), f(ms["vector G=4"]), f(ms["vector G=8"]), f(ms["vector G=16"]),
+                              f(ms["vector G=32"]), f(ms["vector G=64"]));
       out["spmv"].push_back(r);
       std::cout << "  spmv " << name << std::endl;
     };
@@ -239,7 +260,8 @@ int main(int argc, char** argv) {
     }
     out["spmv_table_markdown"] = table;
     out["variants_table_markdown"] = variants;
-    std::cout << table << variants;
+    out["vector_lanes_table_markdown"] = by_lanes;
+    std::cout << table << variants << by_lanes;
 
     // ---- 1b. the fused passes of the cycle, one at a time ---------------------------------------
     // Each pass of a V(1,1) cycle over one matrix as the cycle stores it (the fine matrices in float:
@@ -418,7 +440,8 @@ int main(int argc, char** argv) {
     if (!md_path.empty())
       std::ofstream(md_path) << head << "### SpMV (L2 flushed)\n\n"
                              << table << "\n### Binned SpMV policy variants (ms)\n\n"
-                             << variants << "\n### The cycle's fused passes (L2 flushed)\n\n"
+                             << variants << "\n### Vector rows by lanes a row (sliced rows off, any size; ms)\n\n"
+                             << by_lanes << "\n### The cycle's fused passes (L2 flushed)\n\n"
                              << passes_md << "\n### One V(1,1) cycle\n\n"
                              << cycles << "\n### PCG(AMG) to 1e-8\n\n"
                              << solves_md;

@@ -354,6 +354,7 @@ struct BlockPolicy {
   bool dense_rows;       // matrices whose rows hold every column: the dense rows
   enum class Sliced { off, automatic, on };
   Sliced sliced;         // the sliced rows: never, by spmv_sliced_fit, or wherever no row passes 64 entries
+  int vector_lanes = 0;  // the vector rows' lanes a row: 0 = spmv_vector_rows_lanes, else this (2..256)
 };
 
 template <class Out, class Value, class In>
@@ -729,7 +730,9 @@ void run_bins(const CsrRef& A, const Value* v, BinnedPlan& p, In x, Out out, Blo
                      A.rows, A.rp, A.ci, v, x, out, V, span, partial);
   } else if (policy.small_vector &&
              spmv_vector_rows_fit(A.nnz, A.rows, p.max_row, policy.vector_max_units)) {  // small or long, even rows
-    const int G = spmv_vector_rows_lanes(static_cast<std::int64_t>(A.nnz), A.rows, multiprocessor_count());
+    const int G = policy.vector_lanes > 0
+                      ? policy.vector_lanes
+                      : spmv_vector_rows_lanes(static_cast<std::int64_t>(A.nnz), A.rows, multiprocessor_count());
     const unsigned blocks = grid_for(static_cast<std::int64_t>(A.rows) * G, kBlock);  // kBlock / G rows a CTA
     partials_for(blocks);
     with_lanes<2>(G, [&](auto lanes) {
@@ -991,6 +994,7 @@ struct Binned {
     int vector_max_units = static_cast<int>(SpmvRowBlocks::vector_max_units);
     bool dense_rows = true;
     std::string sliced = "auto";
+    std::string vector_lanes = "auto";
     template <class V>
     void visit(V& v) {
       v("thread_max_row", thread_max_row,
@@ -1022,6 +1026,9 @@ struct Binned {
         "gives under the process's peak device memory, and at most a quarter of the available memory; on: "
         "wherever no row passes 64 entries, any size, made at the first product; off: never)",
         one_of({"auto", "on", "off"}));
+      v("vector_lanes", vector_lanes, "the vector rows' lanes a row (auto: from the mean row, V up to 32 and "
+        "more for long rows; a number: that many, for measurements)",
+        one_of({"auto", "2", "4", "8", "16", "32", "64", "128", "256"}));
     }
   };
   // The kernels' policy of these options (Params{}: the component's defaults).
@@ -1030,7 +1037,8 @@ struct Binned {
                                        : p.sliced == "on" ? BlockPolicy::Sliced::on
                                                           : BlockPolicy::Sliced::automatic;
     return BlockPolicy{p.thread_max_row, p.warp_max_row, p.entries_per_lane, p.stage, p.max_units,
-                       p.small_vector, p.vector_max_units, p.dense_rows, sliced};
+                       p.small_vector, p.vector_max_units, p.dense_rows, sliced,
+                       p.vector_lanes == "auto" ? 0 : std::stoi(p.vector_lanes)};
   }
   static std::unique_ptr<SpmvAlgorithm> make(const Params& p) { return std::make_unique<BinnedSpmv>(policy(p)); }
 };

@@ -170,6 +170,14 @@ TEST_CASE("GPU SpMV: every device algorithm equals host (stencils, coarse levels
       algs.emplace_back("binned", Options().set("thread_max_row", 256));
       algs.emplace_back("binned", Options().set("thread_max_row", 0).set("warp_max_row", 0).set("max_units", 8192));
       algs.emplace_back("binned", Options().set("thread_max_row", 0).set("warp_max_row", 0).set("max_units", 300));
+      // the vector rows at every count of lanes a row they are compiled for, on every matrix they take
+      for (const char* lanes : {"2", "4", "8", "16", "32", "64", "128", "256"})
+        algs.emplace_back("binned", Options()
+                                        .set("thread_max_row", 0)
+                                        .set("warp_max_row", 0)
+                                        .set("sliced", "off")
+                                        .set("vector_max_units", 1 << 30)
+                                        .set("vector_lanes", lanes));
       // the sliced rows wherever no row passes 64 entries (any size), and never
       algs.emplace_back("binned", Options().set("sliced", "on"));
       algs.emplace_back("binned", Options().set("sliced", "off"));
