@@ -22,11 +22,21 @@ struct SpmvRowBlocks {
   // grids below half such a wave use waves of 6 CTAs an SM.
   static constexpr int wave_ctas_per_sm = 24, small_wave_ctas_per_sm = 6;
   // Matrices of at most this many work units take the vector rows instead of
-  // row blocks (the binned component's small_vector option): level 2 of 3D
-  // 7-pt N=128 (211k units) 0.009 -> 0.007 ms, V(1,1) cycles 1-3% faster; the
-  // bound of one small wave (up to ~1.8M units) lost on level 1 of 3D 7-pt
-  // N=64 (840k units; thirty-eighth session, docs/spmv.md).
-  static constexpr std::int64_t vector_max_units = std::int64_t{1} << 18;
+  // row blocks (the binned component's small_vector option). 2^18 from the
+  // thirty-eighth session (level 2 of 3D 7-pt N=128, 211k units, 0.009 ->
+  // 0.007 ms; larger bounds lost on level 1 of 3D 7-pt N=64, 840k units, when
+  // the lanes a row were a kernel argument); 2^22 since the forty-sixth, with
+  // compile-time lanes and ~4 entries a lane past 2^18 units (H200, V(1,1)
+  // cycles in a graph: 2D 5-pt N=1024 -7.4%, 3D 7-pt N=64 -6.5%, 27-pt N=64
+  // -6.7%, N=101 -2.2%, none slower; docs/spmv.md).
+  static constexpr std::int64_t vector_max_units = std::int64_t{1} << 22;
+  // Past this many work units (and a mean row under vector_long_mean_row) the
+  // vector rows give a row about vector_mid_entries_a_lane entries a lane
+  // rather than a lane an entry: such matrices fill the GPU with rows, and a
+  // lane's loads in flight are what it lacks (27-pt N=128 level 1, 79507 rows
+  // of ~26, L2 flushed: 32 lanes 0.027 ms, 8 lanes 0.015; forty-sixth session).
+  static constexpr std::int64_t vector_few_lanes_units = std::int64_t{1} << 18;
+  static constexpr int vector_mid_entries_a_lane = 4;
   // Matrices whose mean row holds at least this many entries take the vector
   // rows at any size (the other bounds below still apply): a warp a row keeps
   // its loads coalesced there, and the row blocks' staging and barrier bought
@@ -99,8 +109,13 @@ inline int spmv_wide_lanes(std::int64_t rows, std::int64_t row_len, int per_lane
 // Lanes per row of the vector rows: V (spmv_vector_lanes) where the mean row
 // has at most 32 entries; above, spmv_wide_lanes with 2 entries a lane of the
 // mean row. Few long rows (R3 of 3D 27-pt N=101: 40 rows of ~1000, 32 entries
-// a lane at 32 lanes) are then spread over more of the GPU.
+// a lane at 32 lanes) are then spread over more of the GPU. Matrices past
+// vector_few_lanes_units with a mean under vector_long_mean_row: about
+// vector_mid_entries_a_lane entries a lane (level 1 of 3D 7-pt N=64, mean 28:
+// 8 lanes).
 inline int spmv_vector_rows_lanes(std::int64_t nnz, std::int64_t rows, int sms) {
+  if (rows > 0 && nnz + rows > SpmvRowBlocks::vector_few_lanes_units && nnz < SpmvRowBlocks::vector_long_mean_row * rows)
+    return spmv_vector_lanes(nnz, std::int64_t{SpmvRowBlocks::vector_mid_entries_a_lane} * rows);
   const int V = spmv_vector_lanes(nnz, rows);
   if (V < 32 || rows <= 0) return V;
   return spmv_wide_lanes(rows, (nnz + rows - 1) / rows, 2, sms);

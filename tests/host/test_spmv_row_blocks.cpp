@@ -125,15 +125,15 @@ TEST_CASE("SpMV row blocks: the small matrices' lanes per row (hand-computed)") 
   CHECK(spmv_vector_lanes(161, 10) == 32);   // mean 16.1
   CHECK(spmv_vector_lanes(207535, 3939) == 32);  // level 2 of 3D 7-pt N=128 (mean 53)
   CHECK(spmv_vector_lanes(7, 1) == 8);
-  // Which matrices take them: level 2 of 3D 7-pt N=128 (max row 82) and
-  // level 3 (60 rows, 1976 entries, max 57) do, level 1 of 3D 7-pt N=64
-  // (28744 rows, 811882 entries) does not.
+  // Which matrices take them: level 2 of 3D 7-pt N=128 (max row 82), level 3
+  // (60 rows, 1976 entries, max 57) and level 1 of 3D 7-pt N=64 (28744 rows,
+  // 811882 entries; in the row blocks until the forty-sixth session) do.
   CHECK(spmv_vector_rows_fit(207535, 3939, 82));
   CHECK(spmv_vector_rows_fit(1976, 60, 57));
-  CHECK_FALSE(spmv_vector_rows_fit(811882, 28744, 40));
-  // The bound on work units: 2^18 exactly (rows of a mean below 64).
-  CHECK(spmv_vector_rows_fit(262144 - 10000, 10000, 100));
-  CHECK_FALSE(spmv_vector_rows_fit(262145 - 10000, 10000, 100));
+  CHECK(spmv_vector_rows_fit(811882, 28744, 40));
+  // The bound on work units: 2^22 exactly (rows of a mean below 64).
+  CHECK(spmv_vector_rows_fit(4194304 - 100000, 100000, 100));
+  CHECK_FALSE(spmv_vector_rows_fit(4194305 - 100000, 100000, 100));
   // A skewed small matrix: mean 3 (V = 4 lanes), so rows up to 32 entries fit
   // and a row of 33 sends the matrix to the row blocks.
   CHECK(spmv_vector_rows_fit(3000, 1000, 32));
@@ -151,12 +151,12 @@ TEST_CASE("SpMV row blocks: the small matrices' lanes per row (hand-computed)") 
   // A mean row of 64 entries or more takes them at any size: R0 of 3D 27-pt
   // N=128 (79507 rows, 9528128 entries, max 125), a dense 676 x 676 block
   // (past 2^18 units; the dense rows come first where they are on), whatever
-  // the option's bound (0 below). A mean of 63 past 2^18 units does not.
+  // the option's bound (0 below). A mean of 63 past 2^22 units does not.
   CHECK(spmv_vector_rows_fit(9528128, 79507, 125));
   CHECK(spmv_vector_rows_fit(9528128, 79507, 125, 0));
   CHECK(spmv_vector_rows_fit(676 * 676, 676, 676));
   CHECK(spmv_vector_rows_fit(64 * 10000, 10000, 100));
-  CHECK_FALSE(spmv_vector_rows_fit(63 * 10000, 10000, 100));
+  CHECK_FALSE(spmv_vector_rows_fit(63 * 100000, 100000, 100));
   CHECK_FALSE(spmv_vector_rows_fit(9528128, 79507, 8 * 120 + 1));
   // No row longer than 1024 entries (32 a lane), however even: one row of
   // 70000, 200 rows of 1025.
@@ -178,6 +178,14 @@ TEST_CASE("SpMV row blocks: the vector rows' lanes past 32 (hand-computed)") {
   CHECK(spmv_vector_rows_lanes(848 * 250, 848, 132) == 64);     // 128 lanes would leave 1.95 a lane
   CHECK(spmv_vector_rows_lanes(8000 * 1000, 8000, 132) == 32);  // 8000 x 64 lanes would pass one wave
   CHECK(spmv_vector_rows_lanes(0, 0, 132) == 2);
+  // Past 2^18 work units with a mean under 64: about 4 entries a lane (the
+  // smallest power of two at least a quarter of the mean row).
+  CHECK(spmv_vector_rows_lanes(811882, 28744, 132) == 8);    // level 1 of 3D 7-pt N=64, mean 28.2
+  CHECK(spmv_vector_rows_lanes(2048383, 79507, 132) == 8);   // level 1 of 27-pt N=128, mean 25.8
+  CHECK(spmv_vector_rows_lanes(900000, 100000, 132) == 4);   // mean 9
+  CHECK(spmv_vector_rows_lanes(3300000, 100000, 132) == 16); // mean 33
+  CHECK(spmv_vector_rows_lanes(250000, 10000, 132) == 32);   // 260000 units: V = 32 of the mean 25
+  CHECK(spmv_vector_rows_lanes(6400000, 100000, 132) == 32); // mean 64: V = 32, wide lanes as before
 }
 
 TEST_CASE("SpMV row blocks: lanes a row are what the kernels are compiled for (random shapes)") {
