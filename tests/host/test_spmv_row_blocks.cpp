@@ -235,7 +235,7 @@ TEST_CASE("SpMV sliced rows: which matrices take them, their unroll and their co
   CHECK(spmv_sliced_fit(1030301, 27, 8, 132));   // 3D 27-pt N=101
   CHECK(spmv_sliced_fit(1048576, 9, 8, 132));    // 2D 9-pt N=1024
   CHECK(spmv_sliced_fit(67584, 64, 8, 132));
-  CHECK_FALSE(spmv_sliced_fit(67583, 64, 8, 132));   // too few rows: the row blocks (level 1 of 27-pt N=101: 39304)
+  CHECK_FALSE(spmv_sliced_fit(67583, 64, 8, 132));   // too few rows: the vector rows or row blocks (level 1 of 27-pt N=101: 39304)
   CHECK_FALSE(spmv_sliced_fit(39304, 27, 8, 132));
   CHECK_FALSE(spmv_sliced_fit(2097152, 7, 8, 132));  // the thread bin's (3D 7-pt)
   CHECK_FALSE(spmv_sliced_fit(2097152, 8, 8, 132));
