@@ -206,6 +206,48 @@ inline bool spmv_sliced_fit(std::int64_t rows, std::int64_t max_row, int thread_
          rows >= std::int64_t{32} * SpmvSliced::min_warps_per_sm * sms;
 }
 
+// Which kernel the binned SpMV gives a matrix, in the order it asks
+// (sparse/cuda/spmv_binned.cu: takes_sliced, then run_bins): the dense rows,
+// the sliced rows (where their copy is made: the model assumes it is), the
+// thread bin, the warp bin, the vector rows, else the row blocks (and the long
+// rows' chunks). A host function of the matrix's shape and the component's
+// options, for tools and tests without a GPU (tools/gather_model.cpp).
+enum class SpmvRoute { dense, sliced, thread, warp, vector, row_blocks };
+struct SpmvRouteOptions {  // the binned component's options that choose the route (its defaults)
+  int thread_max_row = 8;
+  int warp_max_row = 16;
+  bool small_vector = true;
+  std::int64_t vector_max_units = SpmvRowBlocks::vector_max_units;
+  bool dense_rows = true;
+  enum class Sliced { off, automatic, on } sliced = Sliced::automatic;
+};
+// dense: every row holds every column (the binned plan checks the pattern;
+// with sorted, distinct columns it is nnz == rows x cols).
+inline SpmvRoute spmv_binned_route(std::int64_t rows, std::int64_t cols, std::int64_t nnz, std::int64_t max_row,
+                                   int sms, const SpmvRouteOptions& o = {}) {
+  const bool dense = o.dense_rows && spmv_dense_rows_fit(nnz, rows, cols);
+  if (dense) return SpmvRoute::dense;
+  if (o.sliced == SpmvRouteOptions::Sliced::on ? max_row <= SpmvSliced::max_row
+      : o.sliced == SpmvRouteOptions::Sliced::automatic ? spmv_sliced_fit(rows, max_row, o.thread_max_row, sms)
+                                                        : false)
+    return SpmvRoute::sliced;
+  if (max_row <= o.thread_max_row) return SpmvRoute::thread;
+  if (max_row <= o.warp_max_row) return SpmvRoute::warp;
+  if (o.small_vector && spmv_vector_rows_fit(nnz, rows, max_row, o.vector_max_units)) return SpmvRoute::vector;
+  return SpmvRoute::row_blocks;
+}
+inline const char* spmv_route_name(SpmvRoute r) {
+  switch (r) {
+    case SpmvRoute::dense: return "dense rows";
+    case SpmvRoute::sliced: return "sliced rows";
+    case SpmvRoute::thread: return "thread rows";
+    case SpmvRoute::warp: return "warp rows";
+    case SpmvRoute::vector: return "vector rows";
+    case SpmvRoute::row_blocks: return "row blocks";
+  }
+  return "?";
+}
+
 // Entries a thread loads before it uses them: 8 where the slices make at most
 // wide_unroll_warps_per_sm warps an SM (few threads: each needs more loads in
 // flight; level 1 of 3D 7-pt N=101, 97618 rows, 0.024 -> 0.021 ms) or the mean

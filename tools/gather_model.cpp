@@ -10,7 +10,13 @@
 // (docs/spmv.md, "Where the rest is"). The last columns: sectors a gather in
 // the vector rows' order (G lanes a row, consecutive entries) at G = 4, 8, 16, 32.
 // The hierarchy is the host backend's (one algorithm on both backends: level 1
-// of 3D 7-pt N=128 has the 222081 rows the device makes).
+// of 3D 7-pt N=128 has the 222081 rows the device makes). The last column is
+// the kernel the binned SpMV's defaults give the operator on a GPU of 132 SMs
+// (H100 / H200; spmv_binned_route, sparse/spmv_row_blocks.hpp). "sliced rows"
+// holds where the cycle has room for the copy (MultigridCycle: under the
+// setup's peak); where it has not, the operator takes the route it would take
+// with the sliced rows off (the 2D seed problems' A1 and R0 in the forty-sixth
+// session's cycle profile).
 //
 //   saga-gather-model 3d7 128      # stencil (2d5 2d9 3d7 3d27) and N
 #include <algorithm>
@@ -21,6 +27,7 @@
 
 #include "api/saga.hpp"
 #include "problems/structured.hpp"
+#include "sparse/spmv_row_blocks.hpp"
 
 namespace {
 
@@ -69,7 +76,13 @@ void report(const std::string& name, const saga::CsrMatrix& M) {
     const Gathers v = warp_gathers(rp, col, G);
     std::printf(" %.2f |", static_cast<double>(v.sectors) / static_cast<double>(v.gathers));
   }
-  std::printf("\n");
+  long long max_row = 0;
+  for (std::size_t r = 0; r + 1 < rp.size(); ++r) max_row = std::max<long long>(max_row, rp[r + 1] - rp[r]);
+  const saga::SpmvRoute route = saga::spmv_binned_route(M.rows(), M.cols(), M.nnz(), max_row, 132);
+  std::printf(" %lld | %s", max_row, saga::spmv_route_name(route));
+  if (route == saga::SpmvRoute::vector)
+    std::printf(", %d lanes", saga::spmv_vector_rows_lanes(M.nnz(), M.rows(), 132));
+  std::printf(" |\n");
 }
 
 }  // namespace
@@ -91,8 +104,8 @@ int main(int argc, char** argv) {
     std::printf("%s N=%ld, gathers of x in 32-byte sectors (0.25 a gather is perfect); columns 5-8 in the sliced "
                 "rows' order, the last four in the vector rows' at G lanes a row:\n\n", argv[1], n);
     std::printf("| operator | rows | entries | a row | sectors a gather | A MB | x sectors MB | x / A | "
-                "vector rows G=4 | G=8 | G=16 | G=32 |\n");
-    std::printf("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+                "vector rows G=4 | G=8 | G=16 | G=32 | max row | kernel (132 SMs) |\n");
+    std::printf("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
     for (std::size_t l = 0; l < L.size(); ++l) {
       report("A" + std::to_string(l), L[l].A);
       if (l + 1 < L.size()) {
@@ -100,6 +113,7 @@ int main(int argc, char** argv) {
         report("P" + std::to_string(l), L[l].P);
       }
     }
+    report("coarse inverse", M.hierarchy().coarse().inverse);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "saga-gather-model: %s\n", e.what());
     return 1;

@@ -305,3 +305,42 @@ TEST_CASE("SpMV row blocks: a long row is its block's last, and none of its entr
   CHECK(long_rows > 1000);  // the case was met (about 3% of the rows pass 2304 entries)
   MESSAGE("seed " << seed);
 }
+
+TEST_CASE("SpMV routes: which kernel the binned SpMV gives the seed matrices (hand-computed, 132 SMs)") {
+  const auto route = [](std::int64_t rows, std::int64_t cols, std::int64_t nnz, std::int64_t max_row,
+                        const SpmvRouteOptions& o = {}) { return spmv_binned_route(rows, cols, nnz, max_row, 132, o); };
+  // 3D 7-pt N=128's hierarchy: the fine matrix and P0 in the thread rows, level 1 and R0 sliced, level 2, level 3
+  // and R1 (mean 253) in the vector rows, the 60 x 60 coarse inverse in the dense rows.
+  CHECK(route(2097152, 2097152, 14581760, 7) == SpmvRoute::thread);
+  CHECK(route(2097152, 222081, 7436431, 6) == SpmvRoute::thread);
+  CHECK(route(222081, 222081, 6451957, 42) == SpmvRoute::sliced);
+  CHECK(route(222081, 2097152, 7436431, 52) == SpmvRoute::sliced);
+  CHECK(route(3939, 3939, 207535, 82) == SpmvRoute::vector);
+  CHECK(route(3939, 222081, 997346, 427) == SpmvRoute::vector);
+  CHECK(route(60, 60, 1976, 57) == SpmvRoute::vector);
+  CHECK(route(60, 60, 3600, 60) == SpmvRoute::dense);
+  // Level 1 of 27-pt N=101 (39304 rows of ~26): the vector rows since the forty-sixth session, the row blocks
+  // under the old bound of 2^18 work units.
+  CHECK(route(39304, 39304, 1021904, 27) == SpmvRoute::vector);
+  SpmvRouteOptions old_bound;
+  old_bound.vector_max_units = std::int64_t{1} << 18;
+  CHECK(route(39304, 39304, 1021904, 27, old_bound) == SpmvRoute::row_blocks);
+  // 2D: 5-pt in the thread rows, 9-pt sliced (the warp rows with the sliced rows off).
+  CHECK(route(1048576, 1048576, 5238784, 5) == SpmvRoute::thread);
+  CHECK(route(1048576, 1048576, 9424900, 9) == SpmvRoute::sliced);
+  SpmvRouteOptions sliced_off;
+  sliced_off.sliced = SpmvRouteOptions::Sliced::off;
+  CHECK(route(1048576, 1048576, 9424900, 9, sliced_off) == SpmvRoute::warp);
+  // sliced: on takes any matrix of rows up to 64 entries, the thread bin's too; not the dense rows.
+  SpmvRouteOptions sliced_on;
+  sliced_on.sliced = SpmvRouteOptions::Sliced::on;
+  CHECK(route(2097152, 2097152, 14581760, 7, sliced_on) == SpmvRoute::sliced);
+  CHECK(route(60, 60, 3600, 60, sliced_on) == SpmvRoute::dense);
+  // Without the dense rows a full 60 x 60 block is a small matrix of the vector rows.
+  SpmvRouteOptions no_dense;
+  no_dense.dense_rows = false;
+  CHECK(route(60, 60, 3600, 60, no_dense) == SpmvRoute::vector);
+  // A power-law matrix (R-MAT 2^21 x 16, a row of 62720): the row blocks and their long rows' chunks.
+  CHECK(route(2097152, 2097152, 30000000, 62720) == SpmvRoute::row_blocks);
+  CHECK(std::string(spmv_route_name(SpmvRoute::row_blocks)) == "row blocks");
+}
