@@ -19,13 +19,19 @@
 // session's cycle profile).
 //
 //   saga-gather-model 3d7 128      # stencil (2d5 2d9 3d7 3d27) and N
+//   saga-gather-model configs/fe_box_4.yaml   # a config's problem and amg options
+// The hierarchy takes the device's coarse size (coarse_size_for) where the
+// options leave it to the backend, so that its levels are the GPU's.
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "api/saga.hpp"
+#include "app/config.hpp"
+#include "app/run.hpp"
 #include "problems/structured.hpp"
 #include "sparse/spmv_row_blocks.hpp"
 
@@ -85,24 +91,48 @@ void report(const std::string& name, const saga::CsrMatrix& M) {
   std::printf(" |\n");
 }
 
+// The hierarchy of a seed problem (STENCIL N) or of a config's problem (a .yaml path), set up on the host
+// with the device's coarse size.
+std::unique_ptr<saga::AmgPreconditioner> setup(int argc, char** argv, std::string& title) {
+  const std::string first = argv[1];
+  if (argc == 2 && first.size() > 5 && first.compare(first.size() - 5, 5, ".yaml") == 0) {
+    const saga::RunConfig config = saga::load_config(first);
+    saga::Problem p = saga::build_problem(config.problem, saga::Space::host);
+    saga::NearNullspace ns = saga::problem_nullspace(p, config, saga::Space::host);
+    saga::AmgParams params = config.amg;
+    params.coarse_size = saga::coarse_size_for(params, saga::Space::device);
+    title = first + " (" + p.description + ")";
+    return std::make_unique<saga::AmgPreconditioner>(std::move(p.A), params, std::move(ns));
+  }
+  if (argc != 3)
+    throw saga::InputError(std::string("usage: ") + argv[0] +
+                           " STENCIL N (STENCIL: 2d5, 2d9, 3d7, 3d27) | CONFIG.yaml");
+  const saga::Stencil stencil = saga::parse_stencil(argv[1]);
+  char* end = nullptr;
+  const long n = std::strtol(argv[2], &end, 10);
+  if (*end != '\0' || n < 2 || n > 4096)
+    throw saga::InputError(std::string("N must be a whole number from 2 to 4096, not '") + argv[2] + "'");
+  saga::AmgParams params;
+  params.coarse_size = saga::coarse_size_for(params, saga::Space::device);
+  title = first + " N=" + argv[2];
+  return std::make_unique<saga::AmgPreconditioner>(
+      saga::poisson(stencil, static_cast<saga::index_t>(n), saga::Space::host), params);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 3) {
-    std::fprintf(stderr, "usage: %s STENCIL N   (STENCIL: 2d5, 2d9, 3d7, 3d27)\n", argv[0]);
+  if (argc < 2) {
+    std::fprintf(stderr, "usage: %s STENCIL N | CONFIG.yaml   (STENCIL: 2d5, 2d9, 3d7, 3d27)\n", argv[0]);
     return 2;
   }
   try {
-    const saga::Stencil stencil = saga::parse_stencil(argv[1]);
-    char* end = nullptr;
-    const long n = std::strtol(argv[2], &end, 10);
-    if (*end != '\0' || n < 2 || n > 4096)
-      throw saga::InputError(std::string("N must be a whole number from 2 to 4096, not '") + argv[2] + "'");
-    const saga::CsrMatrix A = saga::poisson(stencil, static_cast<saga::index_t>(n), saga::Space::host);
-    const saga::AmgPreconditioner M(A);
+    std::string title;
+    const std::unique_ptr<saga::AmgPreconditioner> Mp = setup(argc, argv, title);
+    const saga::AmgPreconditioner& M = *Mp;
     const auto& L = M.hierarchy().levels();
-    std::printf("%s N=%ld, gathers of x in 32-byte sectors (0.25 a gather is perfect); columns 5-8 in the sliced "
-                "rows' order, the last four in the vector rows' at G lanes a row:\n\n", argv[1], n);
+    std::printf("%s, gathers of x in 32-byte sectors (0.25 a gather is perfect); columns 5-8 in the sliced "
+                "rows' order, the last four in the vector rows' at G lanes a row:\n\n", title.c_str());
     std::printf("| operator | rows | entries | a row | sectors a gather | A MB | x sectors MB | x / A | "
                 "vector rows G=4 | G=8 | G=16 | G=32 | max row | kernel (132 SMs) |\n");
     std::printf("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
