@@ -213,7 +213,9 @@ inline bool spmv_sliced_fit(std::int64_t rows, std::int64_t max_row, int thread_
 // rows' chunks). A host function of the matrix's shape and the component's
 // options, for tools and tests without a GPU (tools/gather_model.cpp).
 enum class SpmvRoute { dense, sliced, thread, warp, vector, row_blocks };
-struct SpmvRouteOptions {  // the binned component's options that choose the route (its defaults)
+// The binned component's options that choose the route, at its defaults (keep
+// them in step with Binned::Params, sparse/cuda/spmv_binned.cu).
+struct SpmvRouteOptions {
   int thread_max_row = 8;
   int warp_max_row = 16;
   bool small_vector = true;
