@@ -10,6 +10,11 @@
 # for A and B alternately, ROUNDS times (default 3), and prints each run's
 # setup median; the last run's phase tables go to OUTDIR/ab_<config>_{A,B}.txt.
 # SAGA_AB_ARGS adds arguments to every profile-setup (e.g. "--set amg.x=y").
+# SAGA_AB_SOLVE=1 times the solve instead: `saga solve CONFIG --backend cuda
+# --repeat REPEAT --report ...` (SAGA_AB_ARGS added; the reports end in
+# OUTDIR/solve_reports.tar.gz), and tools/solve_ab_table.py prints each
+# config's warm solve (best repeat after the first) for A and B and B / A of
+# the medians (OUTDIR/solve_table.md).
 set -uo pipefail
 OUT=${1:?usage: device_ab.sh OUTDIR BASE.tar "CONFIGS" [REPEAT] [ROUNDS]}
 TAR=${2:?base tree tar}
@@ -17,6 +22,7 @@ CONFIGS=${3:?configs}
 REPEAT=${4:-10}
 ROUNDS=${5:-3}
 mkdir -p "$OUT"
+[ "${SAGA_AB_SOLVE:-0}" = 1 ] && mkdir -p "$OUT/reports"
 # shellcheck source=tools/device_env.sh
 source "$(dirname "$0")/device_env.sh"
 rm -rf /tmp/saga_base && mkdir -p /tmp/saga_base && tar -xf "$TAR" -C /tmp/saga_base || exit 2
@@ -36,9 +42,20 @@ for cfg in $CONFIGS; do
     for side in A B; do
       bin=/tmp/saga_base/build-base/tools/saga
       [ $side = B ] && bin=./build-device/tools/saga
+      if [ "${SAGA_AB_SOLVE:-0}" = 1 ]; then
+        # shellcheck disable=SC2086
+        "$bin" solve "$cfg" --backend cuda --repeat "$REPEAT" --report "$OUT/reports/ab_${name}_${side}_$r.json" \
+          ${SAGA_AB_ARGS:-} > "$OUT/reports/ab_${name}_${side}_$r.txt" 2>&1 ||
+          echo "$name $side round $r failed: $(tail -1 "$OUT/reports/ab_${name}_${side}_$r.txt")"
+        continue
+      fi
       # shellcheck disable=SC2086
       "$bin" profile-setup "$cfg" --backend cuda --repeat "$REPEAT" ${SAGA_AB_ARGS:-} > "$OUT/ab_${name}_$side.txt" 2>&1
       echo "$name $side round $r: $(grep -m1 '^setup' "$OUT/ab_${name}_$side.txt")"
     done
   done
 done
+if [ "${SAGA_AB_SOLVE:-0}" = 1 ]; then  # the reports in one file (a device job returns at most 8)
+  python3 "$(dirname "$0")/solve_ab_table.py" "$OUT/reports" | tee "$OUT/solve_table.md"
+  tar -czf "$OUT/solve_reports.tar.gz" -C "$OUT" reports && rm -rf "$OUT/reports"
+fi
