@@ -4,6 +4,8 @@
 // rule's.
 #include <random>
 
+#include "core/device.hpp"
+#include "sparse/spmv.hpp"
 #include "sparse/spmv_row_blocks.hpp"
 #include "tests/helpers.hpp"
 
@@ -343,4 +345,21 @@ TEST_CASE("SpMV routes: which kernel the binned SpMV gives the seed matrices (ha
   // A power-law matrix (R-MAT 2^21 x 16, a row of 62720): the row blocks and their long rows' chunks.
   CHECK(route(2097152, 2097152, 30000000, 62720) == SpmvRoute::row_blocks);
   CHECK(std::string(spmv_route_name(SpmvRoute::row_blocks)) == "row blocks");
+}
+
+TEST_CASE("SpMV routes: the route options' defaults are the binned component's") {
+  // SpmvRouteOptions{} models the binned SpMV at its defaults (saga-gather-model's kernel column): its fields must
+  // equal the registered component's parameters, read here without a GPU.
+  if (!device::compiled()) return;  // no binned component in a build without CUDA
+  const auto& entry = spmv_registry().entry(Component("binned"), Space::device);
+  std::map<std::string, std::string> v;
+  for (const ParamEntry& p : entry.values(Options(), "amg.spmv")) v[p.key] = to_string(p.value);
+  const SpmvRouteOptions o;
+  CHECK(v.at("thread_max_row") == std::to_string(o.thread_max_row));
+  CHECK(v.at("warp_max_row") == std::to_string(o.warp_max_row));
+  CHECK(v.at("vector_max_units") == std::to_string(o.vector_max_units));
+  CHECK(v.at("small_vector") == (o.small_vector ? "true" : "false"));
+  CHECK(v.at("dense_rows") == (o.dense_rows ? "true" : "false"));
+  CHECK(v.at("sliced") == "auto");
+  CHECK(o.sliced == SpmvRouteOptions::Sliced::automatic);
 }
