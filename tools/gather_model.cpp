@@ -91,44 +91,46 @@ void report(const std::string& name, const saga::CsrMatrix& M) {
   std::printf(" |\n");
 }
 
-// The hierarchy of a seed problem (STENCIL N) or of a config's problem (a .yaml path), set up on the host
-// with the device's coarse size.
-std::unique_ptr<saga::AmgPreconditioner> setup(int argc, char** argv, std::string& title) {
+// The options with the device's coarse size where they leave it to the backend.
+saga::AmgParams on_device_coarse_size(saga::AmgParams params) {
+  params.coarse_size = saga::coarse_size_for(params, saga::Space::device);
+  return params;
+}
+
+bool is_config(const std::string& arg) { return arg.size() > 5 && arg.compare(arg.size() - 5, 5, ".yaml") == 0; }
+
+// The hierarchy of a config's problem (a .yaml path) or of a seed problem (STENCIL N), set up on the host with
+// the device's coarse size.
+std::unique_ptr<saga::AmgPreconditioner> setup(char** argv, bool config_file, std::string& title) {
   const std::string first = argv[1];
-  if (argc == 2 && first.size() > 5 && first.compare(first.size() - 5, 5, ".yaml") == 0) {
+  if (config_file) {
     const saga::RunConfig config = saga::load_config(first);
     saga::Problem p = saga::build_problem(config.problem, saga::Space::host);
     saga::NearNullspace ns = saga::problem_nullspace(p, config, saga::Space::host);
-    saga::AmgParams params = config.amg;
-    params.coarse_size = saga::coarse_size_for(params, saga::Space::device);
     title = first + " (" + p.description + ")";
-    return std::make_unique<saga::AmgPreconditioner>(std::move(p.A), params, std::move(ns));
+    return std::make_unique<saga::AmgPreconditioner>(std::move(p.A), on_device_coarse_size(config.amg), std::move(ns));
   }
-  if (argc != 3)
-    throw saga::InputError(std::string("usage: ") + argv[0] +
-                           " STENCIL N (STENCIL: 2d5, 2d9, 3d7, 3d27) | CONFIG.yaml");
-  const saga::Stencil stencil = saga::parse_stencil(argv[1]);
+  const saga::Stencil stencil = saga::parse_stencil(first);
   char* end = nullptr;
   const long n = std::strtol(argv[2], &end, 10);
   if (*end != '\0' || n < 2 || n > 4096)
     throw saga::InputError(std::string("N must be a whole number from 2 to 4096, not '") + argv[2] + "'");
-  saga::AmgParams params;
-  params.coarse_size = saga::coarse_size_for(params, saga::Space::device);
   title = first + " N=" + argv[2];
   return std::make_unique<saga::AmgPreconditioner>(
-      saga::poisson(stencil, static_cast<saga::index_t>(n), saga::Space::host), params);
+      saga::poisson(stencil, static_cast<saga::index_t>(n), saga::Space::host), on_device_coarse_size({}));
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc < 2) {
+  const bool config_file = argc == 2 && is_config(argv[1]);
+  if (!config_file && argc != 3) {
     std::fprintf(stderr, "usage: %s STENCIL N | CONFIG.yaml   (STENCIL: 2d5, 2d9, 3d7, 3d27)\n", argv[0]);
     return 2;
   }
   try {
     std::string title;
-    const std::unique_ptr<saga::AmgPreconditioner> Mp = setup(argc, argv, title);
+    const std::unique_ptr<saga::AmgPreconditioner> Mp = setup(argv, config_file, title);
     const saga::AmgPreconditioner& M = *Mp;
     const auto& L = M.hierarchy().levels();
     std::printf("%s, gathers of x in 32-byte sectors (0.25 a gather is perfect); columns 5-8 in the sliced "
