@@ -37,6 +37,13 @@ struct SpmvRowBlocks {
   // of ~26, L2 flushed: 32 lanes 0.027 ms, 8 lanes 0.015; forty-sixth session).
   static constexpr std::int64_t vector_few_lanes_units = std::int64_t{1} << 18;
   static constexpr int vector_mid_entries_a_lane = 4;
+  // Matrices of at most this many work units take the vector rows ahead of the
+  // thread and warp bins: a coarse level's P or A of a few thousand rows makes
+  // the thread or warp rows a grid of a few CTAs, each thread a serial chain of
+  // loads, where the vector rows spread a row over 2-4 lanes (H200, forty-
+  // seventh session, V(1,1) cycles in a graph: 2D 5-pt N=1024 -3.2%, 3D 7-pt
+  // N=128 -2.1%, the others within 0.3%; docs/spmv.md).
+  static constexpr std::int64_t vector_tiny_units = std::int64_t{1} << 16;
   // Matrices whose mean row holds at least this many entries take the vector
   // rows at any size (the other bounds below still apply): a warp a row keeps
   // its loads coalesced there, and the row blocks' staging and barrier bought
@@ -187,7 +194,7 @@ SAGA_HD inline offset_t spmv_block_staged_end(offset_t k0, offset_t short_end, i
 // exposed) and to the thread bin (7-point rows).
 struct SpmvSliced {
   static constexpr int max_row = 64;             // the longest row one thread loops over
-  static constexpr int min_warps_per_sm = 16;    // fewer rows: the row blocks
+  static constexpr int min_warps_per_sm = 20;    // fewer rows: the vector rows or the row blocks
   // Up to this many warps of rows an SM, 8 entries in flight a thread, else 4:
   // the 8-entry kernels take 40-48 registers (40 resident warps an SM at 48), so
   // only grids well within one wave of them gain (3D 27-pt N=64's fine level,
@@ -233,9 +240,11 @@ inline SpmvRoute spmv_binned_route(std::int64_t rows, std::int64_t cols, std::in
       : o.sliced == SpmvRouteOptions::Sliced::automatic ? spmv_sliced_fit(rows, max_row, o.thread_max_row, sms)
                                                         : false)
     return SpmvRoute::sliced;
+  const bool vector = o.small_vector && spmv_vector_rows_fit(nnz, rows, max_row, o.vector_max_units);
+  if (vector && nnz + rows <= SpmvRowBlocks::vector_tiny_units) return SpmvRoute::vector;  // tiny: ahead of the bins
   if (max_row <= o.thread_max_row) return SpmvRoute::thread;
   if (max_row <= o.warp_max_row) return SpmvRoute::warp;
-  if (o.small_vector && spmv_vector_rows_fit(nnz, rows, max_row, o.vector_max_units)) return SpmvRoute::vector;
+  if (vector) return SpmvRoute::vector;
   return SpmvRoute::row_blocks;
 }
 inline const char* spmv_route_name(SpmvRoute r) {

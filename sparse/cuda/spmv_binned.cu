@@ -355,6 +355,19 @@ struct BlockPolicy {
   enum class Sliced { off, automatic, on };
   Sliced sliced;         // the sliced rows: never, by spmv_sliced_fit, or wherever no row passes 64 entries
   int vector_lanes = 0;  // the vector rows' lanes a row: 0 = spmv_vector_rows_lanes, else this (2..256)
+  // The options of the route a matrix takes (spmv_binned_route, sparse/spmv_row_blocks.hpp).
+  SpmvRouteOptions route_options() const {
+    SpmvRouteOptions o;
+    o.thread_max_row = thread_max_row;
+    o.warp_max_row = warp_max_row;
+    o.small_vector = small_vector;
+    o.vector_max_units = vector_max_units;
+    o.dense_rows = dense_rows;
+    o.sliced = sliced == Sliced::off ? SpmvRouteOptions::Sliced::off
+               : sliced == Sliced::on ? SpmvRouteOptions::Sliced::on
+                                      : SpmvRouteOptions::Sliced::automatic;
+    return o;
+  }
 };
 
 template <class Out, class Value, class In>
@@ -700,7 +713,16 @@ void run_bins(const CsrRef& A, const Value* v, BinnedPlan& p, In x, Out out, Blo
     parts = blocks;
     partial = dot ? dot->scratch(blocks) : nullptr;
   };
-  if (policy.dense_rows && p.dense) {  // every row holds every column
+  // The route with the sliced rows done (run_sliced had its turn); the dense
+  // rows where the plan found every row full (the pattern checked on the device).
+  SpmvRouteOptions route_options = policy.route_options();
+  route_options.sliced = SpmvRouteOptions::Sliced::off;
+  route_options.dense_rows = false;
+  const SpmvRoute route = policy.dense_rows && p.dense
+                              ? SpmvRoute::dense
+                              : spmv_binned_route(A.rows, A.cols, static_cast<std::int64_t>(A.nnz), p.max_row,
+                                                  multiprocessor_count(), route_options);
+  if (route == SpmvRoute::dense) {  // every row holds every column
     const int G = p.dense_lanes;
     const unsigned blocks = grid_for(static_cast<std::int64_t>(A.rows) * G, kBlock);  // kBlock / G rows a CTA
     partials_for(blocks);
@@ -709,12 +731,12 @@ void run_bins(const CsrRef& A, const Value* v, BinnedPlan& p, In x, Out out, Blo
       launch_dependent("binned SpMV dense rows", lane_rows_kernel<Out, Value, In, true, kLanes>, blocks, kBlock, 0, st,
                        A.rows, A.cols, A.rp, A.ci, v, x, out, partial);
     });
-  } else if (p.max_row <= policy.thread_max_row) {  // the thread bin holds every row
+  } else if (route == SpmvRoute::thread) {  // the thread bin holds every row
     const unsigned blocks = grid_for(A.rows, kBlock);
     partials_for(blocks);
     launch_dependent("binned SpMV thread_rows_kernel", thread_rows_kernel<Out, Value, In>, blocks, kBlock, 0, st,
                      A.rows, A.rp, A.ci, v, x, out, partial);
-  } else if (p.max_row <= policy.warp_max_row) {  // the warp bin holds every row
+  } else if (route == SpmvRoute::warp) {  // the warp bin holds every row
     const int V = p.max_row <= 32 ? 1 : 2;
     const int span = (32 / V) * static_cast<int>(p.max_row);
     const std::size_t smem = sizeof(double) * kWarpsPerBlock * static_cast<std::size_t>(span);
@@ -728,8 +750,7 @@ void run_bins(const CsrRef& A, const Value* v, BinnedPlan& p, In x, Out out, Blo
     partials_for(blocks);
     launch_dependent("binned SpMV warp_rows_kernel", warp_rows_kernel<Out, Value, In>, blocks, kBlock, smem, st,
                      A.rows, A.rp, A.ci, v, x, out, V, span, partial);
-  } else if (policy.small_vector &&
-             spmv_vector_rows_fit(A.nnz, A.rows, p.max_row, policy.vector_max_units)) {  // small or long, even rows
+  } else if (route == SpmvRoute::vector) {  // small or long, even rows
     const int G = policy.vector_lanes > 0
                       ? policy.vector_lanes
                       : spmv_vector_rows_lanes(static_cast<std::int64_t>(A.nnz), A.rows, multiprocessor_count());
@@ -809,8 +830,8 @@ struct SlicedValues {
 // theirs; so does every matrix with policy.sliced off.
 bool takes_sliced(const CsrMatrix& A, const BinnedPlan& p, const BlockPolicy& policy) {
   if (policy.sliced == BlockPolicy::Sliced::off || (policy.dense_rows && p.dense)) return false;
-  if (policy.sliced == BlockPolicy::Sliced::on) return p.max_row <= SpmvSliced::max_row;
-  return spmv_sliced_fit(A.rows(), p.max_row, policy.thread_max_row, multiprocessor_count());
+  return spmv_binned_route(A.rows(), A.cols(), A.nnz(), p.max_row, multiprocessor_count(), policy.route_options()) ==
+         SpmvRoute::sliced;
 }
 
 SlicedRows make_sliced_rows(const CsrMatrix& A) {

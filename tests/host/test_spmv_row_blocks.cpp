@@ -236,8 +236,9 @@ TEST_CASE("SpMV sliced rows: which matrices take them, their unroll and their co
   CHECK(spmv_sliced_fit(222081, 42, 8, 132));    // level 1 of 3D 7-pt N=128 (rows of 15-42)
   CHECK(spmv_sliced_fit(1030301, 27, 8, 132));   // 3D 27-pt N=101
   CHECK(spmv_sliced_fit(1048576, 9, 8, 132));    // 2D 9-pt N=1024
-  CHECK(spmv_sliced_fit(67584, 64, 8, 132));
-  CHECK_FALSE(spmv_sliced_fit(67583, 64, 8, 132));   // too few rows: the vector rows or row blocks (level 1 of 27-pt N=101: 39304)
+  CHECK(spmv_sliced_fit(84480, 64, 8, 132));
+  CHECK_FALSE(spmv_sliced_fit(84479, 64, 8, 132));   // too few rows: the vector rows or row blocks (level 1 of 27-pt N=101: 39304)
+  CHECK_FALSE(spmv_sliced_fit(79507, 27, 8, 132));   // level 1 of 27-pt N=128: 8-lane vector rows
   CHECK_FALSE(spmv_sliced_fit(39304, 27, 8, 132));
   CHECK_FALSE(spmv_sliced_fit(2097152, 7, 8, 132));  // the thread bin's (3D 7-pt)
   CHECK_FALSE(spmv_sliced_fit(2097152, 8, 8, 132));
@@ -342,6 +343,16 @@ TEST_CASE("SpMV routes: which kernel the binned SpMV gives the seed matrices (ha
   SpmvRouteOptions no_dense;
   no_dense.dense_rows = false;
   CHECK(route(60, 60, 3600, 60, no_dense) == SpmvRoute::vector);
+  // Tiny matrices (at most 2^16 work units, rows plus entries) take the vector rows ahead of the thread and warp
+  // bins: a coarse P of 10000 rows of 5 (60000 units) and one at the bound; one entry past it, the thread rows.
+  CHECK(route(10000, 2000, 50000, 5) == SpmvRoute::vector);
+  CHECK(route(10000, 2000, 55536, 6) == SpmvRoute::vector);
+  CHECK(route(10000, 2000, 55537, 6) == SpmvRoute::thread);
+  CHECK(route(4000, 4000, 52000, 14) == SpmvRoute::vector);  // the warp bin's rows
+  CHECK(route(4000, 4000, 62000, 14) == SpmvRoute::warp);
+  SpmvRouteOptions no_small_vector;
+  no_small_vector.small_vector = false;
+  CHECK(route(10000, 2000, 50000, 5, no_small_vector) == SpmvRoute::thread);
   // A power-law matrix (R-MAT 2^21 x 16, a row of 62720): the row blocks and their long rows' chunks.
   CHECK(route(2097152, 2097152, 30000000, 62720) == SpmvRoute::row_blocks);
   CHECK(std::string(spmv_route_name(SpmvRoute::row_blocks)) == "row blocks");
