@@ -243,7 +243,13 @@ inline SpmvRoute spmv_binned_route(std::int64_t rows, std::int64_t cols, std::in
   const bool vector = o.small_vector && spmv_vector_rows_fit(nnz, rows, max_row, o.vector_max_units);
   if (vector && nnz + rows <= SpmvRowBlocks::vector_tiny_units) return SpmvRoute::vector;  // tiny: ahead of the bins
   if (max_row <= o.thread_max_row) return SpmvRoute::thread;
-  if (max_row <= o.warp_max_row) return SpmvRoute::warp;
+  // The warp bin only for matrices the vector rows do not take (past 2^22 units
+  // with short rows: the 2D 9-pt fine matrix); below, its grids of one row a
+  // lane ran coarse operators at 34-39% of copy (level 1 of 2D 5-pt N=1024,
+  // 13.2 us a pass) where the vector rows spread a row over 4 lanes (H200,
+  // forty-seventh session, V(1,1) cycles in a graph: 2D 9-pt N=1024 -6.4%,
+  // 3D 7-pt N=64 -10.6%, 2D 5-pt -1.9%, none slower; docs/spmv.md).
+  if (max_row <= o.warp_max_row && !vector) return SpmvRoute::warp;
   if (vector) return SpmvRoute::vector;
   return SpmvRoute::row_blocks;
 }

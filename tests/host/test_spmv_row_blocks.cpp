@@ -343,15 +343,23 @@ TEST_CASE("SpMV routes: which kernel the binned SpMV gives the seed matrices (ha
   SpmvRouteOptions no_dense;
   no_dense.dense_rows = false;
   CHECK(route(60, 60, 3600, 60, no_dense) == SpmvRoute::vector);
+  SpmvRouteOptions no_small_vector;
+  no_small_vector.small_vector = false;
   // Tiny matrices (at most 2^16 work units, rows plus entries) take the vector rows ahead of the thread and warp
   // bins: a coarse P of 10000 rows of 5 (60000 units) and one at the bound; one entry past it, the thread rows.
   CHECK(route(10000, 2000, 50000, 5) == SpmvRoute::vector);
   CHECK(route(10000, 2000, 55536, 6) == SpmvRoute::vector);
   CHECK(route(10000, 2000, 55537, 6) == SpmvRoute::thread);
-  CHECK(route(4000, 4000, 52000, 14) == SpmvRoute::vector);  // the warp bin's rows
-  CHECK(route(4000, 4000, 62000, 14) == SpmvRoute::warp);
-  SpmvRouteOptions no_small_vector;
-  no_small_vector.small_vector = false;
+  // Rows of 9-16 entries (the warp bin's) take the vector rows wherever those fit, at any size up to 2^22 units:
+  // level 1 of 2D 5-pt N=1024 (174849 rows of 9, max 10); the 2D 9-pt fine matrix (past 2^22, mean 9) keeps the
+  // warp rows (with the sliced rows off, above).
+  CHECK(route(4000, 4000, 52000, 14) == SpmvRoute::vector);
+  CHECK(route(4000, 4000, 62000, 14) == SpmvRoute::vector);
+  CHECK(route(174849, 174849, 1569541, 10, sliced_off) == SpmvRoute::vector);
+  CHECK(route(174849, 174849, 1569541, 10, no_small_vector) == SpmvRoute::sliced);
+  SpmvRouteOptions neither = no_small_vector;
+  neither.sliced = SpmvRouteOptions::Sliced::off;
+  CHECK(route(174849, 174849, 1569541, 10, neither) == SpmvRoute::warp);
   CHECK(route(10000, 2000, 50000, 5, no_small_vector) == SpmvRoute::thread);
   // A power-law matrix (R-MAT 2^21 x 16, a row of 62720): the row blocks and their long rows' chunks.
   CHECK(route(2097152, 2097152, 30000000, 62720) == SpmvRoute::row_blocks);
