@@ -248,6 +248,20 @@ int main(int argc, char** argv) {
       bench_matrix("3d27 N=128 R0", h.levels()[0].R);
       if (h.levels().size() > 2) bench_matrix("3d27 N=128 R1", h.levels()[1].R);
     }
+    if (!quick) {  // the thread bin's operators of the small problems that the vector rows might take (under 2^21
+                   // units: 3D 7-pt N=64's fine matrix and P0, 2D 5-pt's P1, 27-pt N=101's P1; docs/spmv.md, leads)
+      for (const Seed& s : std::vector<Seed>{{Stencil::fd3d_7pt, 64}, {Stencil::fd2d_5pt, 1024}, {Stencil::fe3d_27pt, 101}}) {
+        const CsrMatrix A = poisson(s.s, s.N, Space::device);
+        const Hierarchy h(A.clone(), SetupParams{});
+        const std::string name = fmt::format("{} N={}", stencil_name(s.s), s.N);
+        if (s.s == Stencil::fd3d_7pt) {
+          bench_matrix(name, A);
+          bench_matrix(name + " P0", h.levels()[0].P);
+        } else if (h.levels().size() > 2) {
+          bench_matrix(name + " P1", h.levels()[1].P);
+        }
+      }
+    }
     if (rmat_scale > 0) {
       RmatParams rp;
       rp.scale = quick ? std::min(rmat_scale, 16) : rmat_scale;
@@ -327,8 +341,8 @@ int main(int argc, char** argv) {
     // stream-ordered launches: the same kernels, so the difference is the gap between them.
     std::string cycles =
         "| problem | levels | cycle ms | plain launches ms | in a graph ms | floor of its passes ms | cycle / floor | "
-        "in a graph / floor |\n"
-        "|---|---:|---:|---:|---:|---:|---:|---:|\n";
+        "in a graph / floor | in a graph, every sliced copy made ms (copies made, MB) |\n"
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|\n";
     // "graph" solves keep the iteration's graph from one solve to the next (Solver's KrylovState);
     // "graph made per solve" releases it before each, so each solve captures its own, as before;
     // "checked every iteration" waits for the host after each iteration (check_every: 1; the
@@ -397,6 +411,32 @@ int main(int argc, char** argv) {
           } else {
             std::cerr << "  " << name << ": the cycle could not be captured (" << why << ")\n";
           }
+          if (run.dependent) {
+            // The same cycle with every operator's sliced copy made, room or not
+            // (the cycle makes them only within the room under the setup's peak:
+            // MultigridCycle): what the copies it went without would give, and their
+            // bytes. The copies made here are released after, so that the runs below
+            // are the default's.
+            std::vector<const CsrMatrix*> made;
+            std::size_t made_bytes = 0;
+            for (const Level& L : h.levels())
+              for (const CsrMatrix* M : {&L.A, &L.R, &L.P})
+                if (const std::size_t bytes = spmv_prepare(*M, std::numeric_limits<std::size_t>::max()); bytes > 0) {
+                  made.push_back(M);
+                  made_bytes += bytes;
+                }
+            r["cycle_extra_copies"] = made.size();
+            r["cycle_extra_copies_mb"] = made_bytes / 1e6;
+            device::Graph ga;
+            if (!made.empty() &&
+                ga.capture([&] { for (int c = 0; c < kGraphCycles; ++c) solver.preconditioner().apply(b, z); }, &why)) {
+              ga.launch();
+              std::vector<double> tg;
+              for (int k = 0; k < repeat; ++k) tg.push_back(device::elapsed_ms([&] { ga.launch(); }) / kGraphCycles);
+              r["cycle_graph_all_copies_ms"] = median(tg);
+            }
+            for (const CsrMatrix* M : made) spmv_release(*M);
+          }
           r["cycle_floor_ms"] = fb / (bw * 1e9) * 1e3;
           r["cycle_passes"] = passes;
           r["levels"] = h.levels().size();
@@ -423,9 +463,14 @@ int main(int argc, char** argv) {
       r["dependent_launch"] = dependent_default;
       const double cyc = r["cycle_ms"], fl = r["cycle_floor_ms"];
       const double in_graph = r.value("cycle_graph_ms", 0.0);
-      cycles += fmt::format("| {} | {} | {:.3f} | {:.3f} | {} | {:.3f} | {:.2f} | {} |\n", name, r["levels"].get<int>(), cyc,
+      const double all_copies = r.value("cycle_graph_all_copies_ms", 0.0);
+      cycles += fmt::format("| {} | {} | {:.3f} | {:.3f} | {} | {:.3f} | {:.2f} | {} | {} |\n", name, r["levels"].get<int>(), cyc,
                             r["cycle_ms_plain"].get<double>(), in_graph > 0 ? fmt::format("{:.3f}", in_graph) : "-", fl,
-                            cyc / fl, in_graph > 0 ? fmt::format("{:.2f}", in_graph / fl) : "-");
+                            cyc / fl, in_graph > 0 ? fmt::format("{:.2f}", in_graph / fl) : "-",
+                            all_copies > 0 ? fmt::format("{:.3f} ({}, {:.0f} MB)", all_copies,
+                                                         r["cycle_extra_copies"].get<std::size_t>(),
+                                                         r["cycle_extra_copies_mb"].get<double>())
+                                           : "- (none to make)");
       solves_md += fmt::format("| {} | {} | {:.2f} | {:.3f} | {:.2f} | {:.2f} | {:.2f} | {:.2f} | {:.2f}x |\n", name,
                                iterations, graph_ms, graph_ms / std::max(1, iterations), check1_ms, graph_per_solve_ms,
                                graph_plain_ms, kernel_ms, kernel_ms / graph_ms);
