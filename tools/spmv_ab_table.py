@@ -3,7 +3,8 @@
 A2.json, ... (saga-bench-spmv --json of the base tree, A, and of this tree, B,
 run alternately). Prints, per SpMV matrix (binned ms), per fused pass of the cycle (ms), per problem's V(1,1)
 cycle (ms; kernel by kernel and in a graph) and PCG solve (graph, ms), every round's A and B and the ratio of
-their medians (B / A: below 1 is a gain)."""
+their medians (B / A: below 1 is a gain); then B's own cycle variants where its bench has them (every sliced
+copy made, the latency-aware floor)."""
 import json
 import statistics
 import sys
@@ -42,6 +43,29 @@ def table(title, a, b):
     return "\n".join(lines) + "\n\n" if len(lines) > 4 else ""
 
 
+def within(runs):
+    """B's own comparisons (saga-bench-spmv since the forty-seventh session): per problem the cycle in a graph,
+    the same with every operator's sliced copy made (and their MB), and the cycle against the latency-aware
+    floor; the medians over B's rounds. Empty where the runs lack them (an older tree)."""
+    med = lambda key: {k: statistics.median(v) for k, v in series(runs, "solves", "problem", lambda e: e.get(key)).items()}
+    graph, copies, mb = med("cycle_graph_ms"), med("cycle_graph_all_copies_ms"), med("cycle_extra_copies_mb")
+    latency = med("cycle_latency_floor_ms")
+    if not copies and not latency:
+        return ""
+    shortest = [r["shortest_pass_ms"] for r in runs if r.get("shortest_pass_ms")]
+    lines = ["### This tree (B) alone: the cycle in a graph against its variants", ""]
+    if shortest:
+        lines += [f"Shortest pass (a 64-row product in a graph): {1e3 * statistics.median(shortest):.2f} us.", ""]
+    lines += ["| | in a graph ms | every sliced copy made ms (MB) | copies / default | in a graph / latency-aware floor |",
+              "|---|---:|---:|---:|---:|"]
+    for name, g in graph.items():
+        c = f"{copies[name]:.3f} ({mb.get(name, 0):.0f})" if name in copies else "-"
+        r = f"{copies[name] / g:.3f}" if name in copies else "-"
+        lf = f"{g / latency[name]:.2f}" if latency.get(name) else "-"
+        lines.append(f"| {name} | {g:.3f} | {c} | {r} | {lf} |")
+    return "\n".join(lines) + "\n\n"
+
+
 def main():
     if len(sys.argv) != 2:
         sys.exit("usage: spmv_ab_table.py DIR (with A1.json, B1.json, ...)")
@@ -62,6 +86,7 @@ def main():
                 series(b, "solves", "problem", in_graph)), end="")
     pcg = lambda e: e.get("solve_ms_graph")
     print(table("PCG solve (graph)", series(a, "solves", "problem", pcg), series(b, "solves", "problem", pcg)), end="")
+    print(within(b), end="")
 
 
 if __name__ == "__main__":
