@@ -15,8 +15,8 @@
 // (H100 / H200; spmv_binned_route, sparse/spmv_row_blocks.hpp). "sliced rows"
 // holds where the cycle has room for the copy (MultigridCycle: under the
 // setup's peak); where it has not, the operator takes the route it would take
-// with the sliced rows off (the 2D seed problems' A1 and R0 in the forty-sixth
-// session's cycle profile).
+// with the sliced rows off, printed in brackets (the 2D seed problems' A1 and
+// R0 in the forty-sixth and forty-seventh sessions' cycle profiles).
 //
 //   saga-gather-model 3d7 128      # stencil (2d5 2d9 3d7 3d27) and N
 //   saga-gather-model configs/fe_box_4.yaml   # a config's problem and amg options
@@ -67,6 +67,12 @@ Gathers warp_gathers(const std::vector<saga::offset_t>& rp, const std::vector<sa
   return g;
 }
 
+// The kernel a route names, with the vector rows' lanes a row.
+void print_route(saga::SpmvRoute route, const saga::CsrMatrix& M) {
+  std::printf("%s", saga::spmv_route_name(route));
+  if (route == saga::SpmvRoute::vector) std::printf(", %d lanes", saga::spmv_vector_rows_lanes(M.nnz(), M.rows(), 132));
+}
+
 void report(const std::string& name, const saga::CsrMatrix& M) {
   if (M.rows() == 0) return;
   const std::vector<saga::offset_t> rp = M.row_ptr().to_vector();
@@ -85,9 +91,15 @@ void report(const std::string& name, const saga::CsrMatrix& M) {
   long long max_row = 0;
   for (std::size_t r = 0; r + 1 < rp.size(); ++r) max_row = std::max<long long>(max_row, rp[r + 1] - rp[r]);
   const saga::SpmvRoute route = saga::spmv_binned_route(M.rows(), M.cols(), M.nnz(), max_row, 132);
-  std::printf(" %lld | %s", max_row, saga::spmv_route_name(route));
-  if (route == saga::SpmvRoute::vector)
-    std::printf(", %d lanes", saga::spmv_vector_rows_lanes(M.nnz(), M.rows(), 132));
+  std::printf(" %lld | ", max_row);
+  print_route(route, M);
+  if (route == saga::SpmvRoute::sliced) {  // what it runs where the cycle has no room for the copy
+    saga::SpmvRouteOptions no_copy;
+    no_copy.sliced = saga::SpmvRouteOptions::Sliced::off;
+    std::printf(" (without room for the copy: ");
+    print_route(saga::spmv_binned_route(M.rows(), M.cols(), M.nnz(), max_row, 132, no_copy), M);
+    std::printf(")");
+  }
   std::printf(" |\n");
 }
 
