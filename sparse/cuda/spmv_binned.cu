@@ -5,7 +5,10 @@
 // row, cuts the rows into CTA blocks of `units` work units (a row costs its
 // length + 1: at most `units` rows and about `units` entries per block; about
 // 2304 units, spread so that the blocks fill whole waves, SpmvRowBlocks)
-// and lists the rows longer than `units`. Then, by row length:
+// and lists the rows longer than `units`. Then, by row length (the order is
+// spmv_binned_route's, sparse/spmv_row_blocks.hpp, with the vector and dense
+// rows of lane_rows_kernel below; tiny matrices, and the warp bin's wherever
+// the vector rows fit, take the vector rows):
 //  - thread bin: when no row is longer than thread_max_row (stencils, P), one
 //    thread per row straight from global memory; L1 turns the strided loads of
 //    short rows into full lines, and nothing else is read (docs/spmv.md: this
@@ -1021,8 +1024,8 @@ struct Binned {
       v("thread_max_row", thread_max_row,
         "matrices whose longest row has at most this many entries: one thread per row, no blocks", in_range(0, 256));
       v("warp_max_row", warp_max_row,
-        "else, matrices whose longest row has at most this many entries: the warp bin (each warp stages the "
-        "entries of 32 or 16 rows)",
+        "else, matrices whose longest row has at most this many entries and that the vector rows do not take "
+        "(past vector_max_units, or small_vector off): the warp bin (each warp stages the entries of 32 or 16 rows)",
         in_range(0, 64));
       v("entries_per_lane", entries_per_lane,
         "row blocks: lanes per row = the smallest power of two (<= 32) giving at most this many entries per lane "
@@ -1036,12 +1039,13 @@ struct Binned {
         "or of any size whose rows average 64 entries or more (restrictions), with no row longer than 1024 "
         "entries nor than 8 times the larger of V and the mean row length: V lanes per row straight from global "
         "memory, V from the mean row length, up to 256 where it passes 32 (no block plan read, "
-        "no staging, no row split)");
+        "no staging, no row split); ahead of the warp bin, and of the thread bin too for matrices of at most "
+        "2^16 units");
       v("vector_max_units", vector_max_units, "small_vector: the most work units (entries + rows) a matrix may have to "
         "take the vector rows", in_range(0, 1 << 30));
       v("dense_rows", dense_rows, "matrices whose every row holds every column (32 to 4096 of them: a coarse "
         "level's dense inverse): 32 to 256 lanes a row, no column index read");
-      v("sliced", sliced, "matrices whose rows hold at most 64 entries, past the thread bin and with at least 16 "
+      v("sliced", sliced, "matrices whose rows hold at most 64 entries, past the thread bin and with at least 20 "
         "warps of rows an SM: a copy of their entries stored slice by slice (32 rows, entry k of each row in "
         "turn), one thread a row (auto: the copy made only where a cycle prepares the matrix, in the room it "
         "gives under the process's peak device memory, and at most a quarter of the available memory; on: "

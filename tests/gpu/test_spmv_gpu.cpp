@@ -307,7 +307,7 @@ HostCsr sliced_rows_matrix(index_t rows, index_t upto, std::mt19937_64& rng) {
 TEST_CASE("GPU binned SpMV sliced rows: every fused product equals the thread bin bitwise; new values reach the copy") {
   std::mt19937_64 rng(fresh_seed());
   const int sms = device::info().multiprocessors;
-  // Past the default rule's bound (16 warps of rows an SM), with a part-filled
+  // Past the default rule's bound (SpmvSliced::min_warps_per_sm, 20 warps of rows an SM), with a part-filled
   // last slice: rows of 9-64 (mean ~40: 8 entries in flight a thread), and
   // rows of 9-40 on 64 warps an SM (mean ~30: 4).
   struct Shape {
@@ -417,7 +417,7 @@ TEST_CASE("GPU binned SpMV sliced rows: every fused product equals the thread bi
 TEST_CASE("GPU sliced rows: made by the cycle, freed by a resetup, made again by the next cycle") {
   std::mt19937_64 rng(fresh_seed());
   const int sms = device::info().multiprocessors;
-  // 3D 27-pt with at least 16 warps of rows an SM on the fine level (N=41: 68921 rows on 132 SMs).
+  // 3D 27-pt with at least min_warps_per_sm (20) warps of rows an SM on the fine level (N=44: 85184 rows on 132 SMs).
   index_t N = 20;
   while (static_cast<std::int64_t>(N) * N * N < std::int64_t{32} * SpmvSliced::min_warps_per_sm * sms) ++N;
   CAPTURE(N);
