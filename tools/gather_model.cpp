@@ -67,10 +67,13 @@ Gathers warp_gathers(const std::vector<saga::offset_t>& rp, const std::vector<sa
   return g;
 }
 
+// The multiprocessors of the GPU the kernel column models (H100 and H200 alike).
+constexpr int kSms = 132;
+
 // The kernel a route names, with the vector rows' lanes a row.
 void print_route(saga::SpmvRoute route, const saga::CsrMatrix& M) {
   std::printf("%s", saga::spmv_route_name(route));
-  if (route == saga::SpmvRoute::vector) std::printf(", %d lanes", saga::spmv_vector_rows_lanes(M.nnz(), M.rows(), 132));
+  if (route == saga::SpmvRoute::vector) std::printf(", %d lanes", saga::spmv_vector_rows_lanes(M.nnz(), M.rows(), kSms));
 }
 
 void report(const std::string& name, const saga::CsrMatrix& M) {
@@ -90,14 +93,14 @@ void report(const std::string& name, const saga::CsrMatrix& M) {
   }
   long long max_row = 0;
   for (std::size_t r = 0; r + 1 < rp.size(); ++r) max_row = std::max<long long>(max_row, rp[r + 1] - rp[r]);
-  const saga::SpmvRoute route = saga::spmv_binned_route(M.rows(), M.cols(), M.nnz(), max_row, 132);
+  const saga::SpmvRoute route = saga::spmv_binned_route(M.rows(), M.cols(), M.nnz(), max_row, kSms);
   std::printf(" %lld | ", max_row);
   print_route(route, M);
   if (route == saga::SpmvRoute::sliced) {  // what it runs where the cycle has no room for the copy
     saga::SpmvRouteOptions no_copy;
     no_copy.sliced = saga::SpmvRouteOptions::Sliced::off;
     std::printf(" (without room for the copy: ");
-    print_route(saga::spmv_binned_route(M.rows(), M.cols(), M.nnz(), max_row, 132, no_copy), M);
+    print_route(saga::spmv_binned_route(M.rows(), M.cols(), M.nnz(), max_row, kSms, no_copy), M);
     std::printf(")");
   }
   std::printf(" |\n");
