@@ -41,9 +41,12 @@ struct SpmvRowBlocks {
   // thread and warp bins: a coarse level's P or A of a few thousand rows makes
   // the thread or warp rows a grid of a few CTAs, each thread a serial chain of
   // loads, where the vector rows spread a row over 2-4 lanes (H200, forty-
-  // seventh session, V(1,1) cycles in a graph: 2D 5-pt N=1024 -3.2%, 3D 7-pt
-  // N=128 -2.1%, the others within 0.3%; docs/spmv.md).
-  static constexpr std::int64_t vector_tiny_units = std::int64_t{1} << 16;
+  // seventh session, at 2^16: V(1,1) cycles in a graph 2D 5-pt N=1024 -3.2%,
+  // 3D 7-pt N=128 -2.1%). 2^21 since the forty-eighth: the thread bin's
+  // matrices up to ~2M entries + rows (3D 7-pt N=64's fine matrix and P0, 2D
+  // 5-pt's P1), 2 lanes a row (spmv_vector_rows_lanes): 3D 7-pt N=64 -5.6%,
+  // 2D 5-pt -1.0%, none slower (docs/spmv.md).
+  static constexpr std::int64_t vector_tiny_units = std::int64_t{1} << 21;
   // Matrices whose mean row holds at least this many entries take the vector
   // rows at any size (the other bounds below still apply): a warp a row keeps
   // its loads coalesced there, and the row blocks' staging and barrier bought
@@ -119,8 +122,14 @@ inline int spmv_wide_lanes(std::int64_t rows, std::int64_t row_len, int per_lane
 // a lane at 32 lanes) are then spread over more of the GPU. Matrices past
 // vector_few_lanes_units with a mean under vector_long_mean_row: about
 // vector_mid_entries_a_lane entries a lane (level 1 of 3D 7-pt N=64, mean 28:
-// 8 lanes).
+// 8 lanes). A mean of at most 8 entries (prolongators, 5- and 7-point
+// matrices, the thread bin's rows): 2 lanes at any size (forty-eighth session:
+// a lane an entry had given 27-pt N=101's P1, 39304 rows of 4.5, 8 lanes and
+// its cycle +0.4%).
 inline int spmv_vector_rows_lanes(std::int64_t nnz, std::int64_t rows, int sms) {
+  // Rows of the thread bin's length (a mean of at most 8: prolongators, 5- and
+  // 7-point matrices): 2 lanes a row, ~4 entries a lane, at any size.
+  if (rows > 0 && nnz <= 8 * rows) return 2;
   if (rows > 0 && nnz + rows > SpmvRowBlocks::vector_few_lanes_units && nnz < SpmvRowBlocks::vector_long_mean_row * rows)
     return spmv_vector_lanes(nnz, std::int64_t{SpmvRowBlocks::vector_mid_entries_a_lane} * rows);
   const int V = spmv_vector_lanes(nnz, rows);

@@ -347,30 +347,15 @@ __device__ inline void stage_products(offset_t first, offset_t end, offset_t k0,
 // How a CTA block treats its rows, from their mean length (the tuning knobs of
 // the component, docs/spmv.md).
 struct BlockPolicy {
-  int thread_max_row;    // matrices whose longest row is at most this: one thread per row, no blocks
-  int warp_max_row;      // else, up to this: warp bin (a warp stages the entries of 32 / V rows)
+  // Which kernel a matrix takes (spmv_binned_route, sparse/spmv_row_blocks.hpp):
+  // the thread and warp bins' limits, small_vector and vector_max_units (the
+  // vector rows), dense_rows, and the sliced rows (never, by spmv_sliced_fit, or
+  // wherever no row passes 64 entries).
+  SpmvRouteOptions route;
   int entries_per_lane;  // blocks: V lanes per row with V >= mean / entries_per_lane
   bool stage;            // blocks: stage the products in shared memory (else lanes read A directly)
   int max_units;         // about this many work units per row block (kMinUnits..kMaxUnits; make_plan)
-  bool small_vector;     // small (or long-rowed) matrices with no row far above the mean: the vector rows
-  std::int64_t vector_max_units;  // "small": at most this many work units (spmv_vector_rows_fit)
-  bool dense_rows;       // matrices whose rows hold every column: the dense rows
-  enum class Sliced { off, automatic, on };
-  Sliced sliced;         // the sliced rows: never, by spmv_sliced_fit, or wherever no row passes 64 entries
   int vector_lanes = 0;  // the vector rows' lanes a row: 0 = spmv_vector_rows_lanes, else this (2..256)
-  // The options of the route a matrix takes (spmv_binned_route, sparse/spmv_row_blocks.hpp).
-  SpmvRouteOptions route_options() const {
-    SpmvRouteOptions o;
-    o.thread_max_row = thread_max_row;
-    o.warp_max_row = warp_max_row;
-    o.small_vector = small_vector;
-    o.vector_max_units = vector_max_units;
-    o.dense_rows = dense_rows;
-    o.sliced = sliced == Sliced::off ? SpmvRouteOptions::Sliced::off
-               : sliced == Sliced::on ? SpmvRouteOptions::Sliced::on
-                                      : SpmvRouteOptions::Sliced::automatic;
-    return o;
-  }
 };
 
 template <class Out, class Value, class In>
@@ -700,7 +685,7 @@ constexpr offset_t kRelaxFromZeroMaxEntries = 3 << 19;  // about 1.5M
 bool fuses_relax_from_zero(const CsrMatrix& A, const BlockPolicy& policy) {
   static const long long l2 = device_attribute(cudaDevAttrL2CacheSize);
   if (16LL * A.rows() > l2 / 2) return false;
-  return A.nnz() < kRelaxFromZeroMaxEntries || plan_of(A, policy.max_units).max_row <= policy.thread_max_row;
+  return A.nnz() < kRelaxFromZeroMaxEntries || plan_of(A, policy.max_units).max_row <= policy.route.thread_max_row;
 }
 
 // One product with output functor `out`; with `dot`, (*dot)[slot] = Σ out's
@@ -718,10 +703,10 @@ void run_bins(const CsrRef& A, const Value* v, BinnedPlan& p, In x, Out out, Blo
   };
   // The route with the sliced rows done (run_sliced had its turn); the dense
   // rows where the plan found every row full (the pattern checked on the device).
-  SpmvRouteOptions route_options = policy.route_options();
+  SpmvRouteOptions route_options = policy.route;
   route_options.sliced = SpmvRouteOptions::Sliced::off;
   route_options.dense_rows = false;
-  const SpmvRoute route = policy.dense_rows && p.dense
+  const SpmvRoute route = policy.route.dense_rows && p.dense
                               ? SpmvRoute::dense
                               : spmv_binned_route(A.rows, A.cols, static_cast<std::int64_t>(A.nnz), p.max_row,
                                                   multiprocessor_count(), route_options);
@@ -830,10 +815,10 @@ struct SlicedValues {
 };
 
 // Whether `policy` sends A (its plan p) to the sliced rows. The dense rows keep
-// theirs; so does every matrix with policy.sliced off.
+// theirs; so does every matrix with policy.route.sliced off.
 bool takes_sliced(const CsrMatrix& A, const BinnedPlan& p, const BlockPolicy& policy) {
-  if (policy.sliced == BlockPolicy::Sliced::off || (policy.dense_rows && p.dense)) return false;
-  return spmv_binned_route(A.rows(), A.cols(), A.nnz(), p.max_row, multiprocessor_count(), policy.route_options()) ==
+  if (policy.route.sliced == SpmvRouteOptions::Sliced::off || (policy.route.dense_rows && p.dense)) return false;
+  return spmv_binned_route(A.rows(), A.cols(), A.nnz(), p.max_row, multiprocessor_count(), policy.route) ==
          SpmvRoute::sliced;
 }
 
@@ -915,7 +900,7 @@ bool run_sliced(const CsrMatrix& A, const BinnedPlan& p, In x, Out out, const Bl
   if (!takes_sliced(A, p, policy)) return false;
   // Under sliced: auto the copy is made by prepare() alone, where the caller
   // gave it room; its values are made again here after they change.
-  if (policy.sliced == BlockPolicy::Sliced::automatic && !A.has_analysis(SlicedRows::key)) return false;
+  if (policy.route.sliced == SpmvRouteOptions::Sliced::automatic && !A.has_analysis(SlicedRows::key)) return false;
   SlicedRows& S = A.structural_analysis<SlicedRows>(SlicedRows::key, make_sliced_rows);
   if (!S.made) return false;
   const SlicedValues* V = sliced_values_of(A, S);
@@ -965,7 +950,7 @@ class BinnedSpmv final : public SpmvAlgorithm {
     const BinnedPlan& p = plan_of(A, p_.max_units);
     if (!takes_sliced(A, p, p_) || A.has_analysis(SlicedRows::key)) return 0;
     const std::int64_t bytes = spmv_sliced_bytes(A.rows(), A.nnz(), A.single_precision() ? 4 : 8);
-    if (p_.sliced == BlockPolicy::Sliced::automatic && static_cast<std::size_t>(bytes) > extra_bytes) return 0;
+    if (p_.route.sliced == SpmvRouteOptions::Sliced::automatic && static_cast<std::size_t>(bytes) > extra_bytes) return 0;
     SlicedRows& S = A.structural_analysis<SlicedRows>(SlicedRows::key, make_sliced_rows);
     return S.made && sliced_values_of(A, S) ? static_cast<std::size_t>(bytes) : 0;
   }
@@ -1038,9 +1023,9 @@ struct Binned {
       v("small_vector", small_vector, "matrices of at most vector_max_units work units (entries + rows: coarse levels), "
         "or of any size whose rows average 64 entries or more (restrictions), with no row longer than 1024 "
         "entries nor than 8 times the larger of V and the mean row length: V lanes per row straight from global "
-        "memory, V from the mean row length, up to 256 where it passes 32 (no block plan read, "
-        "no staging, no row split); ahead of the warp bin, and of the thread bin too for matrices of at most "
-        "2^16 units");
+        "memory, V from the mean row length (2 for a mean of at most 8), up to 256 where it passes 32 (no block plan "
+        "read, no staging, no row split); ahead of the warp bin, and of the thread bin too for matrices of at most "
+        "2^21 units");
       v("vector_max_units", vector_max_units, "small_vector: the most work units (entries + rows) a matrix may have to "
         "take the vector rows", in_range(0, 1 << 30));
       v("dense_rows", dense_rows, "matrices whose every row holds every column (32 to 4096 of them: a coarse "
@@ -1058,11 +1043,16 @@ struct Binned {
   };
   // The kernels' policy of these options (Params{}: the component's defaults).
   static BlockPolicy policy(const Params& p) {
-    const BlockPolicy::Sliced sliced = p.sliced == "off"  ? BlockPolicy::Sliced::off
-                                       : p.sliced == "on" ? BlockPolicy::Sliced::on
-                                                          : BlockPolicy::Sliced::automatic;
-    return BlockPolicy{p.thread_max_row, p.warp_max_row, p.entries_per_lane, p.stage, p.max_units,
-                       p.small_vector, p.vector_max_units, p.dense_rows, sliced,
+    SpmvRouteOptions route;
+    route.thread_max_row = p.thread_max_row;
+    route.warp_max_row = p.warp_max_row;
+    route.small_vector = p.small_vector;
+    route.vector_max_units = p.vector_max_units;
+    route.dense_rows = p.dense_rows;
+    route.sliced = p.sliced == "off"  ? SpmvRouteOptions::Sliced::off
+                   : p.sliced == "on" ? SpmvRouteOptions::Sliced::on
+                                      : SpmvRouteOptions::Sliced::automatic;
+    return BlockPolicy{route, p.entries_per_lane, p.stage, p.max_units,
                        p.vector_lanes == "auto" ? 0 : std::stoi(p.vector_lanes)};
   }
   static std::unique_ptr<SpmvAlgorithm> make(const Params& p) { return std::make_unique<BinnedSpmv>(policy(p)); }

@@ -170,8 +170,14 @@ TEST_CASE("SpMV row blocks: the small matrices' lanes per row (hand-computed)") 
 }
 
 TEST_CASE("SpMV row blocks: the vector rows' lanes past 32 (hand-computed)") {
+  // A mean of at most 8 entries (the thread bin's rows): 2 lanes at any size.
+  CHECK(spmv_vector_rows_lanes(3000, 1000, 132) == 2);
+  CHECK(spmv_vector_rows_lanes(8000, 1000, 132) == 2);
+  CHECK(spmv_vector_rows_lanes(176868, 39304, 132) == 2);     // P1 of 27-pt N=101, mean 4.5 (8 lanes before)
+  CHECK(spmv_vector_rows_lanes(1810432, 262144, 132) == 2);   // the 3D 7-pt N=64 fine matrix, mean 6.9
   // Up to a mean of 32 entries: V, as spmv_vector_lanes.
-  CHECK(spmv_vector_rows_lanes(3000, 1000, 132) == 4);
+  CHECK(spmv_vector_rows_lanes(8001, 1000, 132) == 16);
+  CHECK(spmv_vector_rows_lanes(12000, 1000, 132) == 16);
   CHECK(spmv_vector_rows_lanes(207535, 3939, 132) == 32);  // mean 53: 64 lanes would leave 0.8 a lane
   // Above: doubled while each lane keeps 2 entries of the mean row and the rows
   // fit one wave (132 SMs: 270336 threads).
@@ -345,11 +351,13 @@ TEST_CASE("SpMV routes: which kernel the binned SpMV gives the seed matrices (ha
   CHECK(route(60, 60, 3600, 60, no_dense) == SpmvRoute::vector);
   SpmvRouteOptions no_small_vector;
   no_small_vector.small_vector = false;
-  // Tiny matrices (at most 2^16 work units, rows plus entries) take the vector rows ahead of the thread and warp
-  // bins: a coarse P of 10000 rows of 5 (60000 units) and one at the bound; one entry past it, the thread rows.
+  // Tiny matrices (at most 2^21 work units, rows plus entries) take the vector rows ahead of the thread and warp
+  // bins: a coarse P of 10000 rows of 5 (60000 units), the 3D 7-pt N=64 fine matrix (2072576 units) and one at the
+  // bound; one entry past it, the thread rows (as the 3D 7-pt N=128 fine matrix and P0, above).
   CHECK(route(10000, 2000, 50000, 5) == SpmvRoute::vector);
-  CHECK(route(10000, 2000, 55536, 6) == SpmvRoute::vector);
-  CHECK(route(10000, 2000, 55537, 6) == SpmvRoute::thread);
+  CHECK(route(262144, 262144, 1810432, 7) == SpmvRoute::vector);
+  CHECK(route(300000, 60000, 1797152, 7) == SpmvRoute::vector);
+  CHECK(route(300000, 60000, 1797153, 7) == SpmvRoute::thread);
   // Rows of 9-16 entries (the warp bin's) take the vector rows wherever those fit, at any size up to 2^22 units:
   // level 1 of 2D 5-pt N=1024 (174849 rows of 9, max 10); the 2D 9-pt fine matrix (past 2^22, mean 9) keeps the
   // warp rows (with the sliced rows off, above).
@@ -361,6 +369,7 @@ TEST_CASE("SpMV routes: which kernel the binned SpMV gives the seed matrices (ha
   neither.sliced = SpmvRouteOptions::Sliced::off;
   CHECK(route(174849, 174849, 1569541, 10, neither) == SpmvRoute::warp);
   CHECK(route(10000, 2000, 50000, 5, no_small_vector) == SpmvRoute::thread);
+  CHECK(route(262144, 262144, 1810432, 7, no_small_vector) == SpmvRoute::thread);
   // A power-law matrix (R-MAT 2^21 x 16, a row of 62720): the row blocks and their long rows' chunks.
   CHECK(route(2097152, 2097152, 30000000, 62720) == SpmvRoute::row_blocks);
   CHECK(std::string(spmv_route_name(SpmvRoute::row_blocks)) == "row blocks");
