@@ -362,9 +362,10 @@ int main(int argc, char** argv) {
     const std::vector<Seed> solve_cases =
         no_solves ? std::vector<Seed>{}
         : quick   ? std::vector<Seed>{{Stencil::fd3d_7pt, 32}}
-              : std::vector<Seed>{{Stencil::fd2d_5pt, 1024}, {Stencil::fe2d_9pt, 1024}, {Stencil::fd3d_7pt, 64},
-                                  {Stencil::fd3d_7pt, 101},  {Stencil::fd3d_7pt, 128}, {Stencil::fe3d_27pt, 64},
-                                  {Stencil::fe3d_27pt, 101}, {Stencil::fe3d_27pt, 128}, {Stencil::fd3d_7pt, 256}};
+              : std::vector<Seed>{{Stencil::fd2d_5pt, 512},  {Stencil::fd2d_5pt, 1024}, {Stencil::fe2d_9pt, 1024},
+                                  {Stencil::fd3d_7pt, 64},   {Stencil::fd3d_7pt, 101},  {Stencil::fd3d_7pt, 128},
+                                  {Stencil::fe3d_27pt, 64},  {Stencil::fe3d_27pt, 101}, {Stencil::fe3d_27pt, 128},
+                                  {Stencil::fd3d_7pt, 256}};
     // The shortest pass a cycle makes: a product over a 64-row matrix (the vector
     // rows, launched as the cycle's passes are), 100 one after the other in a
     // graph. The cycle's latency-aware floor counts each pass at least this long:
