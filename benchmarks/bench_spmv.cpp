@@ -95,6 +95,11 @@ int main(int argc, char** argv) {
                "also run one V(1,1) cycle of each problem (kernel by kernel, dependent launches) with the CUDA "
                "profiler's collection on, and collection off for everything else: `ncu --profile-from-start off` then "
                "lists only that cycle's kernels");
+  int coarse_size = 0;
+  app.add_option("--coarse-size", coarse_size,
+                 "V-cycle and PCG: amg.coarse_size of their hierarchies (0: the setup's default, 800 rows on the "
+                 "device; the seed configs use 500, which adds tiny levels below ~800 rows)")
+      ->check(CLI::Range(0, 1 << 30));
   app.add_option("--solve-only", solve_only,
                  "V-cycle and PCG: only the problems whose name (e.g. \"3d7 N=64\") contains this (profiling runs)");
   CLI11_PARSE(app, argc, argv);
@@ -390,6 +395,7 @@ int main(int argc, char** argv) {
         std::cerr << "  the shortest pass could not be captured (" << why << ")\n";
       }
       out["shortest_pass_ms"] = pass_min_ms;
+      out["coarse_size"] = coarse_size;  // of the cycle / PCG hierarchies (0: the setup's default)
     }
     for (const auto& s : solve_cases) {
       const std::string name = fmt::format("{} N={}", stencil_name(s.s), s.N);
@@ -418,7 +424,9 @@ int main(int argc, char** argv) {
         device::set_dependent_launch(run.dependent && dependent_default);
         SolverParams sp;
         sp.type = Component("pcg", Options().set("graph", run.graph).set("check_every", run.check_every));
-        Solver solver(A, AmgParams{}, sp, exec);
+        AmgParams amg;
+        amg.coarse_size = coarse_size;
+        Solver solver(A, amg, sp, exec);
         if (run.ms == &graph_ms || run.ms == &graph_plain_ms) {  // the cycle (kernel by kernel) against its floor
           const auto& h = solver.preconditioner().hierarchy();
           nlohmann::json passes = nlohmann::json::array();
