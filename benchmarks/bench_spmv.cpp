@@ -258,10 +258,15 @@ int main(int argc, char** argv) {
     if (!quick) {  // the thread bin's operators of the small problems that the vector rows take (under 2^21 units:
                    // 3D 7-pt N=64's and 2D 5-pt N=512's fine matrix and P0, 2D 5-pt N=1024's P1, 27-pt N=101's P1;
                    // docs/spmv.md)
-      for (const Seed& s : std::vector<Seed>{{Stencil::fd3d_7pt, 64}, {Stencil::fd2d_5pt, 512}, {Stencil::fd2d_5pt, 1024},
-                                             {Stencil::fe3d_27pt, 101}}) {
+      struct Pick {
+        Seed s;
+        bool fine;  // the fine matrix and P0, else P1
+      };
+      for (const auto& [s, fine] : std::vector<Pick>{{{Stencil::fd3d_7pt, 64}, true},
+                                                     {{Stencil::fd2d_5pt, 512}, true},
+                                                     {{Stencil::fd2d_5pt, 1024}, false},
+                                                     {{Stencil::fe3d_27pt, 101}, false}}) {
         const std::string name = fmt::format("{} N={}", stencil_name(s.s), s.N);
-        const bool fine = s.N <= 512;  // the fine matrix and P0, else P1
         // No setup for a problem none of whose matrices --only keeps (the A/B jobs run --only none).
         if (fine ? !wanted(name) && !wanted(name + " P0") : !wanted(name + " P1")) continue;
         const CsrMatrix A = poisson(s.s, s.N, Space::device);
