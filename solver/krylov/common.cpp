@@ -64,6 +64,18 @@ bool Run::record_batch(const std::vector<double>& rnorms) {
   return result.converged;
 }
 
+bool Run::confirm(const Vector& b, const Vector& x, Vector& r, Vector& w) {
+  A_.residual(b, x, r, w);
+  const double rel = norm2(r) / bnorm_;
+  result.residual_history.back() = rel;
+  result.converged = rel <= p_.tolerance;
+  if (!std::isfinite(rel)) {
+    result.message = fmt::format("diverged: residual became {} at iteration {}", rel, result.iterations);
+    return true;
+  }
+  return result.converged;
+}
+
 void Run::stop(const std::string& why, double rnorm) {
   result.message = why;
   result.residual_history.push_back(rnorm / bnorm_);

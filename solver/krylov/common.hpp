@@ -30,6 +30,12 @@ class Run {
   // iteration each); true when the solve must stop: the last one meets the
   // tolerance, or one is not finite.
   bool record_batch(const std::vector<double>& rnorms);
+  // For methods whose residual is a recurrence (BiCGStab), called once it
+  // meets the tolerance: r = b - A x (w is scratch), recorded in place of the
+  // recurrence's last residual. True when the true residual meets the
+  // tolerance too; false when the recurrence drifted from it: converged is
+  // cleared and the method goes on from r.
+  bool confirm(const Vector& b, const Vector& x, Vector& r, Vector& w);
   // Ends the solve without convergence, for a reason (a breakdown).
   void stop(const std::string& why, double rnorm);
   // Seconds, final residual, convergence factor and message.
