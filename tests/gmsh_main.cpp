@@ -3,6 +3,8 @@
 // installed; tools/setup.sh installs it, so CI runs them.
 #define DOCTEST_CONFIG_IMPLEMENT
 #include <doctest/doctest.h>
+
+#include "tests/failure_summary.hpp"
 #include <spdlog/spdlog.h>
 
 #include <cstdio>

@@ -3,6 +3,8 @@
 #define DOCTEST_CONFIG_IMPLEMENT
 #include <doctest/doctest.h>
 
+#include "tests/failure_summary.hpp"
+
 #include <cstdio>
 #include <cstdlib>
 

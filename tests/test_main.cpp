@@ -1,5 +1,7 @@
 #define DOCTEST_CONFIG_IMPLEMENT
 #include <doctest/doctest.h>
+
+#include "tests/failure_summary.hpp"
 #include <spdlog/spdlog.h>
 
 int main(int argc, char** argv) {
