@@ -5,12 +5,14 @@
 
 #include <Eigen/Sparse>
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <random>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "sparse/coo.hpp"
 #include "sparse/csr.hpp"
@@ -40,10 +42,44 @@ T sized(T full, T small) {
   return small_test_sizes() ? small : full;
 }
 
+// A fresh random seed, printed ("random seed N") so that a failure can be
+// replayed: SAGA_TEST_SEED=N1,N2,... gives the run's calls these seeds in order
+// (the last one repeats), so with a filter to one test case
+// (`SAGA_TEST_SEED=N ./tests/saga_tests -tc="its name"`) the case runs again
+// on the seeds it printed. A malformed list is an error, not a fresh seed.
 inline std::uint64_t fresh_seed() {
-  static std::random_device rd;
-  const std::uint64_t s = (static_cast<std::uint64_t>(rd()) << 32) | rd();
-  MESSAGE("random seed " << s);
+  static const std::vector<std::uint64_t> given = [] {
+    std::vector<std::uint64_t> seeds;
+    const char* e = std::getenv("SAGA_TEST_SEED");
+    if (!e) return seeds;
+    const std::string text = e;
+    std::size_t at = 0;
+    while (at <= text.size()) {
+      const std::size_t comma = std::min(text.find(',', at), text.size());
+      const std::string item = text.substr(at, comma - at);
+      char* end = nullptr;
+      errno = 0;
+      const unsigned long long v = std::strtoull(item.c_str(), &end, 10);
+      if (item.empty() || item[0] == '-' || *end != '\0' || errno == ERANGE) {
+        std::fprintf(stderr, "SAGA_TEST_SEED must be a comma-separated list of unsigned 64-bit integers, got '%s'\n",
+                     e);
+        std::exit(2);
+      }
+      seeds.push_back(v);
+      at = comma + 1;
+    }
+    return seeds;
+  }();
+  static std::size_t next = 0;
+  std::uint64_t s;
+  if (!given.empty()) {
+    s = given[std::min(next++, given.size() - 1)];
+  } else {
+    static std::random_device rd;
+    s = (static_cast<std::uint64_t>(rd()) << 32) | rd();
+  }
+  const std::string from = given.empty() ? "" : " (from SAGA_TEST_SEED)";
+  MESSAGE("random seed " << s << from);
   return s;
 }
 
