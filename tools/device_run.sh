@@ -112,6 +112,8 @@ if [ $TESTS = 1 ]; then
   summary "gpu tests: $(grep -E 'assertions:' "$OUT/tests.log" | head -1)"
   summary "ctest: $(grep -E 'tests passed|tests failed' "$OUT/tests.log")"
   grep -B3 -A10 "ERROR:" "$OUT/tests.log" | head -80
+  # The runners' one-line-a-failure summary (tests/failure_summary.hpp), into the job's summary too.
+  grep -A22 '^\[saga\] [0-9]* failure' "$OUT/tests.log" | grep -v -e '^====' -e '^\[doctest\]' | while IFS= read -r line; do summary "$line"; done
 fi
 if [ $PYTHON = 1 ]; then
   t0=$(date +%s)
