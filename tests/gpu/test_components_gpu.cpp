@@ -11,6 +11,7 @@
 #include "sparse/csr_ops.hpp"
 #include "sparse/spmv.hpp"
 #include "sparse/vector_ops.hpp"
+#include "tests/convection_diffusion.hpp"
 #include "tests/helpers.hpp"
 
 using namespace saga;
@@ -77,12 +78,7 @@ TEST_CASE("GPU Krylov methods match the host on SPD and nonsymmetric problems") 
     sp.max_iterations = 1000;
     check_backends_agree(Ah, bh, AmgParams{}, sp, m == "cg" ? 4 : 1);  // unpreconditioned CG: ~100 iterations
   }
-  const ProblemContext ctx;
-  const CsrMatrix Ch = problem_generators()
-                           .create(Component("convection_diffusion", Options().set("N", 128).set("peclet", 0.1)),
-                                   Space::host, ctx)
-                           ->generate(Space::host)
-                           .A;
+  const CsrMatrix Ch = convection_diffusion(128, 0.1);
   const Vector ch = random_vector(Ch.rows(), rng(), Space::host);
   AmgParams lu;
   lu.coarse_solver = "dense_lu";
@@ -99,12 +95,7 @@ TEST_CASE("GPU BiCGStab claims convergence from b - A x (the seed that drifted o
   // Without a preconditioner BiCGStab's recurrence can drift from b - A x
   // (solver/krylov/bicgstab.cpp); on the device too, the reported residual
   // must be the true one and meet the tolerance, restarting where needed.
-  const ProblemContext ctx;
-  const CsrMatrix Ah = problem_generators()
-                           .create(Component("convection_diffusion", Options().set("N", 40).set("peclet", 0.8)),
-                                   Space::host, ctx)
-                           ->generate(Space::host)
-                           .A;
+  const CsrMatrix Ah = convection_diffusion(40, 0.8);
   const CsrMatrix Ad = Ah.to(Space::device);
   const MatrixOperator op(Ad);
   std::mt19937_64 fresh(fresh_seed());

@@ -15,6 +15,7 @@
 #include "problems/structured.hpp"
 #include "sparse/spmv.hpp"
 #include "sparse/vector_ops.hpp"
+#include "tests/convection_diffusion.hpp"
 #include "tests/helpers.hpp"
 
 using namespace saga;
@@ -24,13 +25,6 @@ namespace {
 Eigen::VectorXd vec(const Vector& v) {
   const auto x = v.to_vector();
   return Eigen::Map<const Eigen::VectorXd>(x.data(), static_cast<Eigen::Index>(x.size()));
-}
-CsrMatrix convection_diffusion(index_t N, double peclet) {
-  const ProblemContext ctx;
-  return problem_generators()
-      .create(Component("convection_diffusion", Options().set("N", N).set("peclet", peclet)), Space::host, ctx)
-      ->generate(Space::host)
-      .A;
 }
 }  // namespace
 

@@ -2,9 +2,9 @@
 // half step when s is small, and reports a breakdown (skew-symmetric A makes
 // (r0, A p) vanish at once) instead of a wrong answer.
 #include "api/saga.hpp"
-#include "problems/problem.hpp"
 #include "sparse/spmv.hpp"
 #include "sparse/vector_ops.hpp"
+#include "tests/convection_diffusion.hpp"
 #include "tests/helpers.hpp"
 
 using namespace saga;
@@ -14,12 +14,7 @@ namespace {
 // BiCGStab without a preconditioner on convection-diffusion N = 40, Pe 0.8,
 // from b = random_vector(seed): the reported residual must be b - A x's.
 SolveResult solve_convection_diffusion(std::uint64_t seed, double& true_residual) {
-  const ProblemContext ctx;
-  const CsrMatrix A = problem_generators()
-                          .create(Component("convection_diffusion", Options().set("N", 40).set("peclet", 0.8)),
-                                  Space::host, ctx)
-                          ->generate(Space::host)
-                          .A;
+  const CsrMatrix A = convection_diffusion(40, 0.8);
   const Vector b = random_vector(A.rows(), seed, Space::host);
   const MatrixOperator op(A);
   SolverParams sp;
