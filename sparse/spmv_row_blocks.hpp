@@ -38,9 +38,15 @@ struct SpmvRowBlocks {
   static constexpr std::int64_t vector_few_lanes_units = std::int64_t{1} << 18;
   static constexpr int vector_mid_entries_a_lane = 4;
   // Rows averaging at most this many entries (the thread bin's: prolongators,
-  // 5- and 7-point matrices) take 2 lanes a row at any size, ~4 entries a lane
-  // (spmv_vector_rows_lanes; forty-eighth session).
+  // 5- and 7-point matrices) take 2 lanes a row, ~4 entries a lane, in
+  // matrices past vector_two_lanes_min_units (spmv_vector_rows_lanes; forty-
+  // eighth session). Below that bound (the coarse tails' P2, P3 of a few
+  // thousand rows) a lane an entry again: a kernel there is a chain of
+  // dependent loads, and the shorter chain won (fiftieth session, H200: the
+  // CLI's warm solves of 2D 5-pt N=512, 3D 7-pt / 27-pt N=64 0.93-0.98 in
+  // median, cycles in a graph 0.988-1.003; docs/spmv.md).
   static constexpr std::int64_t vector_two_lanes_mean = 8;
+  static constexpr std::int64_t vector_two_lanes_min_units = std::int64_t{1} << 16;
   // Matrices of at most this many work units take the vector rows ahead of the
   // thread and warp bins: a coarse level's P or A of a few thousand rows makes
   // the thread or warp rows a grid of a few CTAs, each thread a serial chain of
@@ -126,11 +132,13 @@ inline int spmv_wide_lanes(std::int64_t rows, std::int64_t row_len, int per_lane
 // a lane at 32 lanes) are then spread over more of the GPU. Matrices past
 // vector_few_lanes_units with a mean under vector_long_mean_row: about
 // vector_mid_entries_a_lane entries a lane (level 1 of 3D 7-pt N=64, mean 28:
-// 8 lanes). A mean of at most vector_two_lanes_mean: 2 lanes at any size (a
-// lane an entry had given 27-pt N=101's P1, 39304 rows of 4.5, 8 lanes and its
-// cycle +0.4%).
+// 8 lanes). A mean of at most vector_two_lanes_mean: 2 lanes past
+// vector_two_lanes_min_units (a lane an entry had given 27-pt N=101's P1, 39304
+// rows of 4.5, 8 lanes and its cycle +0.4%); smaller, a lane an entry.
 inline int spmv_vector_rows_lanes(std::int64_t nnz, std::int64_t rows, int sms) {
-  if (rows > 0 && nnz <= SpmvRowBlocks::vector_two_lanes_mean * rows) return 2;
+  if (rows > 0 && nnz <= SpmvRowBlocks::vector_two_lanes_mean * rows &&
+      nnz + rows > SpmvRowBlocks::vector_two_lanes_min_units)
+    return 2;
   if (rows > 0 && nnz + rows > SpmvRowBlocks::vector_few_lanes_units && nnz < SpmvRowBlocks::vector_long_mean_row * rows)
     return spmv_vector_lanes(nnz, std::int64_t{SpmvRowBlocks::vector_mid_entries_a_lane} * rows);
   const int V = spmv_vector_lanes(nnz, rows);

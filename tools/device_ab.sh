@@ -25,7 +25,13 @@ mkdir -p "$OUT"
 [ "${SAGA_AB_SOLVE:-0}" = 1 ] && mkdir -p "$OUT/reports"
 # shellcheck source=tools/device_env.sh
 source "$(dirname "$0")/device_env.sh"
-rm -rf /tmp/saga_base && mkdir -p /tmp/saga_base && tar -xf "$TAR" -C /tmp/saga_base || exit 2
+# The base tree is unpacked once per tar (its build is then incremental): a
+# second A/B against the same base in one job (several patches in turn) reuses it.
+sum=$(sha256sum "$TAR" | cut -d' ' -f1)
+if [ "$(cat /tmp/saga_base/.tar.sha256 2>/dev/null)" != "$sum" ]; then
+  rm -rf /tmp/saga_base && mkdir -p /tmp/saga_base && tar -xf "$TAR" -C /tmp/saga_base || exit 2
+  echo "$sum" > /tmp/saga_base/.tar.sha256
+fi
 ln -sfn "$ROOT/.deps" /tmp/saga_base/.deps
 build() {  # DIR SRC
   cmake -S "$2" -B "$1" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 > "$OUT/build_$(basename "$1").log" 2>&1 &&

@@ -170,9 +170,14 @@ TEST_CASE("SpMV row blocks: the small matrices' lanes per row (hand-computed)") 
 }
 
 TEST_CASE("SpMV row blocks: the vector rows' lanes past 32 (hand-computed)") {
-  // A mean of at most 8 entries (the thread bin's rows): 2 lanes at any size.
-  CHECK(spmv_vector_rows_lanes(3000, 1000, 132) == 2);
-  CHECK(spmv_vector_rows_lanes(8000, 1000, 132) == 2);
+  // A mean of at most 8 entries (the thread bin's rows): 2 lanes past 2^16 work
+  // units (rows plus entries); at most that, a lane an entry (spmv_vector_lanes).
+  CHECK(spmv_vector_rows_lanes(3000, 1000, 132) == 4);
+  CHECK(spmv_vector_rows_lanes(8000, 1000, 132) == 8);
+  CHECK(spmv_vector_rows_lanes(4902 * 7, 4902, 132) == 8);        // a coarse tail's prolongator (2 lanes in the 48th-49th sessions)
+  CHECK(spmv_vector_rows_lanes(65536 - 8192, 8192, 132) == 8);    // 2^16 units exactly: still a lane an entry
+  CHECK(spmv_vector_rows_lanes(65537 - 8192, 8192, 132) == 2);    // one past
+  CHECK(spmv_vector_rows_lanes(300000, 100000, 132) == 2);
   CHECK(spmv_vector_rows_lanes(176868, 39304, 132) == 2);     // P1 of 27-pt N=101, mean 4.5 (8 lanes before)
   CHECK(spmv_vector_rows_lanes(1810432, 262144, 132) == 2);   // the 3D 7-pt N=64 fine matrix, mean 6.9
   // Up to a mean of 32 entries: V, as spmv_vector_lanes.
