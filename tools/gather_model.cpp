@@ -20,6 +20,11 @@
 //
 //   saga-gather-model 3d7 128      # stencil (2d5 2d9 3d7 3d27) and N
 //   saga-gather-model configs/fe_box_4.yaml   # a config's problem and amg options
+//   saga-gather-model rmat 21      # R-MAT 2^21 x16 and its Laplacian (the bench's power-law matrices)
+// The rmat mode prints no hierarchy: where a power-law product's entries lie
+// by row length (the row blocks, their medium rows, the long rows' chunks) and
+// how many of its gathers fall on the most-gathered columns of x (what a table
+// of the hot columns in shared memory, filled once a CTA, would serve).
 // The hierarchy takes the device's coarse size (coarse_size_for) where the
 // options leave it to the backend, so that its levels are the GPU's.
 #include <algorithm>
@@ -32,6 +37,7 @@
 #include "api/saga.hpp"
 #include "app/config.hpp"
 #include "app/run.hpp"
+#include "problems/rmat.hpp"
 #include "problems/structured.hpp"
 #include "sparse/spmv_row_blocks.hpp"
 
@@ -106,6 +112,76 @@ void report(const std::string& name, const saga::CsrMatrix& M) {
   std::printf(" |\n");
 }
 
+// A power-law matrix: its entries by row length, and the share of its gathers
+// that the K most-gathered columns of x take (a table of K doubles) against the
+// generator's first K columns (a contiguous window of x).
+void report_power_law(const std::string& name, const saga::CsrMatrix& M) {
+  const std::vector<saga::offset_t> rp = M.row_ptr().to_vector();
+  const std::vector<saga::index_t> col = M.col().to_vector();
+  const double nnz = static_cast<double>(M.nnz());
+  const long long units = saga::SpmvRowBlocks::default_units;
+  const long long bands[] = {8, 32, 256, units};
+  double in_band[5] = {0, 0, 0, 0, 0};
+  long long empty = 0, long_rows = 0;
+  for (std::size_t r = 0; r + 1 < rp.size(); ++r) {
+    const long long len = rp[r + 1] - rp[r];
+    empty += len == 0;
+    long_rows += len > units;
+    int b = 0;
+    while (b < 4 && len > bands[b]) ++b;
+    in_band[b] += static_cast<double>(len);
+  }
+  std::printf("%s: %lld rows (%lld empty), %lld entries; entries in rows of 1-8 %.1f%%, 9-32 %.1f%%, 33-256 %.1f%%, "
+              "257-%lld %.1f%%, longer (%lld rows, the chunks) %.1f%%\n\n",
+              name.c_str(), static_cast<long long>(M.rows()), empty, static_cast<long long>(M.nnz()),
+              100 * in_band[0] / nnz, 100 * in_band[1] / nnz, 100 * in_band[2] / nnz, units, 100 * in_band[3] / nnz,
+              long_rows, 100 * in_band[4] / nnz);
+  std::vector<long long> count(static_cast<std::size_t>(M.cols()), 0);
+  for (const saga::index_t c : col) ++count[static_cast<std::size_t>(c)];
+  // Columns by how often they are gathered, most first (ties by column: deterministic).
+  std::vector<saga::index_t> order(count.size());
+  for (std::size_t c = 0; c < order.size(); ++c) order[c] = static_cast<saga::index_t>(c);
+  std::stable_sort(order.begin(), order.end(), [&](saga::index_t a, saga::index_t b) {
+    return count[static_cast<std::size_t>(a)] > count[static_cast<std::size_t>(b)];
+  });
+  std::printf("| columns K | as a table, KB | gathers on the K most-gathered columns | the 32-byte sectors of x they "
+              "lie in, KB (what L1 must hold for them) | gathers on columns 0..K-1 |\n|---:|---:|---:|---:|---:|\n");
+  long long top = 0, low = 0;
+  std::vector<char> sector_seen(count.size() / 4 + 1, 0);
+  long long sectors = 0;
+  std::size_t k = 0;
+  for (std::size_t K : {1024u, 4096u, 8192u, 16384u, 28672u, 65536u, 131072u}) {
+    if (k == order.size()) break;
+    K = std::min(K, order.size());  // a small matrix: its every column, once
+    for (; k < K; ++k) {
+      const std::size_t c = static_cast<std::size_t>(order[k]);
+      top += count[c];
+      low += count[k];
+      if (!sector_seen[c / 4]) {
+        sector_seen[c / 4] = 1;
+        ++sectors;
+      }
+    }
+    std::printf("| %zu | %zu | %.1f%% | %lld | %.1f%% |\n", K, K * 8 / 1024, 100 * static_cast<double>(top) / nnz,
+                sectors * 32 / 1024, 100 * static_cast<double>(low) / nnz);
+  }
+  std::printf("\n");
+}
+
+int power_law_main(const char* scale_arg) {
+  char* end = nullptr;
+  const long scale = std::strtol(scale_arg, &end, 10);
+  if (*end != '\0' || scale < 4 || scale > 24)
+    throw saga::InputError(std::string("the R-MAT scale must be a whole number from 4 to 24, not '") + scale_arg + "'");
+  saga::RmatParams p;  // saga-bench-spmv's: 16 edges a row, the Graph500 quadrants, seed 2026
+  p.seed = 2026;
+  p.scale = static_cast<int>(scale);
+  const std::string title = "R-MAT 2^" + std::to_string(scale) + " x16";
+  report_power_law(title, saga::rmat_matrix(p, saga::Space::host));
+  report_power_law(title + " Laplacian", saga::rmat_laplacian(p, 1.0, saga::Space::host));
+  return 0;
+}
+
 // The options with the device's coarse size where they leave it to the backend.
 saga::AmgParams on_device_coarse_size(saga::AmgParams params) {
   params.coarse_size = saga::coarse_size_for(params, saga::Space::device);
@@ -140,10 +216,11 @@ std::unique_ptr<saga::AmgPreconditioner> setup(char** argv, bool config_file, st
 int main(int argc, char** argv) {
   const bool config_file = argc == 2 && is_config(argv[1]);
   if (!config_file && argc != 3) {
-    std::fprintf(stderr, "usage: %s STENCIL N | CONFIG.yaml   (STENCIL: 2d5, 2d9, 3d7, 3d27)\n", argv[0]);
+    std::fprintf(stderr, "usage: %s STENCIL N | CONFIG.yaml | rmat SCALE   (STENCIL: 2d5, 2d9, 3d7, 3d27)\n", argv[0]);
     return 2;
   }
   try {
+    if (std::string(argv[1]) == "rmat") return power_law_main(argv[2]);
     std::string title;
     const std::unique_ptr<saga::AmgPreconditioner> Mp = setup(argv, config_file, title);
     const saga::AmgPreconditioner& M = *Mp;
