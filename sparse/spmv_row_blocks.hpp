@@ -43,8 +43,8 @@ struct SpmvRowBlocks {
   // eighth session). Below that bound (the coarse tails' P2, P3 of a few
   // thousand rows) a lane an entry again: a kernel there is a chain of
   // dependent loads, and the shorter chain won (fiftieth session, H200: the
-  // CLI's warm solves of 2D 5-pt N=512, 3D 7-pt / 27-pt N=64 0.93-0.98 in
-  // median, cycles in a graph 0.988-1.003; docs/spmv.md).
+  // CLI's warm solves of five seed configs 0.93-1.01 in median, 0.98 on
+  // average; cycles in a graph 0.988-1.003; docs/spmv.md).
   static constexpr std::int64_t vector_two_lanes_mean = 8;
   static constexpr std::int64_t vector_two_lanes_min_units = std::int64_t{1} << 16;
   // Matrices of at most this many work units take the vector rows ahead of the
