@@ -26,7 +26,7 @@ struct CgState final : KrylovState {
     Space space;
     bool flexible;
     int max_iterations;  // the history's length in S
-    std::string graph;   // CgLaunch::graph
+    std::string graph;   // CgOptions::graph
     bool dependent;      // device::dependent_launch(): how the graph's kernels were launched
     bool operator==(const Key& o) const {
       return A == o.A && M == o.M && x == o.x && n == o.n && space == o.space && flexible == o.flexible &&
@@ -74,7 +74,7 @@ int iterations_before_check(int check_every, Space space, const std::vector<doub
 }
 
 SolveResult conjugate_gradient(const LinearOperator& A, const LinearOperator* M, const Vector& b, Vector& x,
-                               const SolverParams& p, bool flexible, const CgLaunch& launch,
+                               const SolverParams& p, bool flexible, const CgOptions& options,
                                std::unique_ptr<KrylovState>* state) {
   Run run(A, M, b, x, p);
   if (run.done()) return run.finish();
@@ -86,7 +86,7 @@ SolveResult conjugate_gradient(const LinearOperator& A, const LinearOperator* M,
                          s,
                          flexible,
                          p.max_iterations,
-                         launch.graph,
+                         options.graph,
                          s == Space::device && device::dependent_launch()};
   std::unique_ptr<KrylovState> own;
   std::unique_ptr<KrylovState>& slot = state ? *state : own;
@@ -100,7 +100,9 @@ SolveResult conjugate_gradient(const LinearOperator& A, const LinearOperator* M,
   Vector &r = w.r, &q = w.q, &Aq = w.Aq, &z = w.z();
   Scalars& S = w.S;
   if (run.start(b, x, r, Aq)) return run.finish();
-  {
+  // The scalars CG starts (or restarts) from, r holding the residual the
+  // history's last entry records: count 1 makes the first beta 0.
+  const auto start_scalars = [&] {
     std::vector<double> head(cg_slot::history + 1, 0.0);
     head[cg_slot::count] = 1.0;
     // The device stops the updates where the host's test would stop the solve
@@ -109,7 +111,8 @@ SolveResult conjugate_gradient(const LinearOperator& A, const LinearOperator* M,
     head[cg_slot::tolerance] = p.tolerance;
     head[cg_slot::history] = run.result.residual_history.back() * run.bnorm();
     S.set_head(head);
-  }
+  };
+  start_scalars();
   // One iteration, rotated so that it ends with the update of r (the check
   // follows it; nothing is computed past convergence).
   const auto iteration = [&] {
@@ -120,37 +123,72 @@ SolveResult conjugate_gradient(const LinearOperator& A, const LinearOperator* M,
     cg_step(S, q, Aq, x, r);
   };
   const bool graph_safe = A.graph_safe() && (!M || M->graph_safe());
-  IterationLauncher launcher(iteration, s, launch.graph == "auto", graph_safe, &w.graph);
+  IterationLauncher launcher(iteration, s, options.graph == "auto", graph_safe, &w.graph);
   SolveResult& res = run.result;
-  int recorded = 1;  // history entries the host has seen
-  double seconds_per_iteration = 0.0;  // the last batch's, host clock (what the check interval weighs)
-  while (res.iterations < p.max_iterations) {
-    const int k = std::min(
-        iterations_before_check(launch.check_every, s, res.residual_history, p.tolerance, seconds_per_iteration),
-        p.max_iterations - res.iterations);
-    const auto t0 = std::chrono::steady_clock::now();
-    for (int i = 0; i < k; ++i) launcher.run();
-    const std::vector<double> h = S.head(cg_slot::history + recorded + k);  // the one host wait
-    seconds_per_iteration = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / k;
-    const int count = static_cast<int>(h[cg_slot::count]);
-    std::vector<double> norms(h.begin() + cg_slot::history + recorded, h.begin() + cg_slot::history + count);
-    recorded = count;
-    const bool stop = run.record_batch(norms);
-    if (stop) break;
-    // Status 2 is set exactly where record_batch stops (the same test); this
-    // only keeps a stopped device from being relaunched to max_iterations.
-    if (h[cg_slot::status] == 2.0) break;
-    if (h[cg_slot::status] != 0.0) {
-      run.stop(fmt::format("breakdown at iteration {}: q^T A q = {:.3e} <= 0 (the matrix or the preconditioner is "
-                           "not SPD)",
-                           res.iterations, h[cg_slot::qAq]),
-               h[cg_slot::history + count - 1]);
+  const bool confirm =
+      options.confirm == "on" || (options.confirm == "auto" && p.tolerance <= cg_confirmed_tolerance);
+  int restarts = 0;
+  double started_from = res.residual_history.back();  // the true residual of the last (re)start
+  std::string stagnated;  // why the restarts stopped, where they did
+  for (;;) {
+    int recorded = 1;  // history entries the host has seen since the (re)start
+    double seconds_per_iteration = 0.0;  // the last batch's, host clock (what the check interval weighs)
+    while (res.iterations < p.max_iterations) {
+      const int k = std::min(
+          iterations_before_check(options.check_every, s, res.residual_history, p.tolerance, seconds_per_iteration),
+          p.max_iterations - res.iterations);
+      const auto t0 = std::chrono::steady_clock::now();
+      for (int i = 0; i < k; ++i) launcher.run();
+      const std::vector<double> h = S.head(cg_slot::history + recorded + k);  // the one host wait
+      seconds_per_iteration = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / k;
+      const int count = static_cast<int>(h[cg_slot::count]);
+      std::vector<double> norms(h.begin() + cg_slot::history + recorded, h.begin() + cg_slot::history + count);
+      recorded = count;
+      const bool stop = run.record_batch(norms);
+      if (stop) break;
+      // Status 2 is set exactly where record_batch stops (the same test); this
+      // only keeps a stopped device from being relaunched to max_iterations.
+      if (h[cg_slot::status] == 2.0) break;
+      if (h[cg_slot::status] != 0.0) {
+        run.stop(fmt::format("breakdown at iteration {}: q^T A q = {:.3e} <= 0 (the matrix or the preconditioner "
+                             "is not SPD)",
+                             res.iterations, h[cg_slot::qAq]),
+                 h[cg_slot::history + count - 1]);
+        break;
+      }
+    }
+    if (!res.converged || !confirm) break;
+    // The recurrence's residual met the tolerance: b - A x must too.
+    const double claimed = res.residual_history.back();
+    if (run.confirm(b, x, r, Aq)) break;
+    const double actual = res.residual_history.back();
+    if (!std::isfinite(actual)) break;  // confirm() wrote the divergence
+    // Restart from r = b - A x unless the restarts stopped gaining: b - A x no
+    // lower than half the residual of the last (re)start is the accuracy
+    // double precision attains on this system, not something more iterations
+    // reach.
+    if (restarts == cg_max_restarts || !(actual < 0.5 * started_from) || res.iterations >= p.max_iterations) {
+      stagnated = fmt::format(
+          "did NOT converge: the recurrence's residual reached {:.3e} but b - A x is {:.3e} > tolerance {:.1e} "
+          "after {} restart{} from it ({}); about the accuracy double precision attains on this system",
+          claimed, actual, p.tolerance, restarts, restarts == 1 ? "" : "s",
+          res.iterations >= p.max_iterations ? "no iterations left"
+          : restarts == cg_max_restarts      ? "the most restarts"
+                                             : "it stopped falling");
       break;
     }
+    ++restarts;
+    started_from = actual;
+    start_scalars();
   }
   res.launch = launcher.mode();
   res.launch_note = launcher.note();
-  return run.finish();
+  if (!stagnated.empty()) res.message = stagnated;
+  SolveResult out = run.finish();
+  if (restarts > 0 && out.converged)
+    out.message += fmt::format(" ({} restart{} from the true residual, which the recurrence's had drifted from)",
+                               restarts, restarts == 1 ? "" : "s");
+  return out;
 }
 
 }  // namespace saga::krylov

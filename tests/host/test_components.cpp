@@ -147,7 +147,7 @@ TEST_CASE("config errors for components name the file, line, key and the valid c
   CHECK(err("solver: {type: gmres, restart: 0}\n").find("c.yaml:1:32: solver.restart: 0 is not allowed") == 0);
   CHECK(err("solver: {type: bicgstab, restart: 5}\n").find("solver.restart: unknown key (this component has no "
                                                             "parameters)") != std::string::npos);
-  CHECK(err("solver: {type: pcg, restart: 5}\n").find("solver.restart: unknown key (known: check_every, graph)") !=
+  CHECK(err("solver: {type: pcg, restart: 5}\n").find("solver.restart: unknown key (known: check_every, confirm, graph)") !=
         std::string::npos);
   CHECK(err("solver: {type: pcg, graph: always}\n").find("solver.graph: 'always'") != std::string::npos);
   CHECK(err("solver: {preconditioner: jacobl}\n").find("unknown preconditioner 'jacobl' (choices: amg, none, "

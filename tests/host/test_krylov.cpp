@@ -272,3 +272,90 @@ TEST_CASE("repeated solves of one Solver equal fresh Solvers' bitwise (kept CG s
     }
   }
 }
+
+// The CG family claims convergence only where b - A x meets the tolerance
+// (option confirm; auto: tolerances of at most 1e-10). Near double precision's
+// attainable accuracy the recurrence's residual drifts below b - A x (PCG(AMG)
+// on 3D 7-pt N=64 at 1e-16: 5.6e-17 against 2.8e-16): the solve restarts from
+// b - A x, and where that stops gaining it says so instead of converging.
+TEST_CASE("CG family: convergence confirmed from b - A x near double precision, stagnation reported") {
+  std::mt19937_64 rng(fresh_seed());
+  const CsrMatrix A = poisson(Stencil::fd3d_7pt, sized(32, 16), Space::host);
+  const Vector xs = random_vector(A.rows(), rng(), Space::host);
+  Vector b(A.rows(), Space::host);
+  spmv(1.0, A, xs, 0.0, b);
+  AmgParams amg;
+  amg.coarse_size = 50;
+  const auto true_residual = [&](const Vector& x) {
+    Vector res = b.clone();
+    spmv(-1.0, A, x, 1.0, res);
+    return norm2(res) / norm2(b);
+  };
+  for (const char* method : {"pcg", "fcg", "cg"}) {
+    for (const double tol : {1e-15, 1e-16, 1e-17}) {
+      CAPTURE(method);
+      CAPTURE(tol);
+      SolverParams sp;
+      sp.tolerance = tol;
+      sp.max_iterations = 3000;
+      sp.type = method;  // confirm: auto
+      Vector x = Vector::zeros(A.rows(), Space::host);
+      const SolveResult r = Solver(A, amg, sp).solve(b, x);
+      MESSAGE(std::string(method) << " at " << tol << ": " << r.message);
+      const double actual = true_residual(x);
+      // What is reported is b - A x of the x returned, converged or not.
+      CHECK(r.relative_residual == doctest::Approx(actual).epsilon(1e-6));
+      CHECK(r.residual_history.back() == r.relative_residual);
+      if (r.converged) {
+        CHECK(actual <= tol);
+      } else {
+        CHECK(r.message.find("b - A x is") != std::string::npos);
+        CHECK(r.message.find("accuracy double precision attains") != std::string::npos);
+        CHECK(actual > tol);
+        CHECK(actual < 1e-13);  // stagnating at rounding's level, not stopped early
+      }
+      if (tol == 1e-17) CHECK_FALSE(r.converged);  // below what double precision attains here
+    }
+  }
+}
+
+TEST_CASE("CG family: confirm auto leaves tolerances above 1e-10 to the recurrence; on confirms them") {
+  std::mt19937_64 rng(fresh_seed());
+  const CsrMatrix A = poisson(Stencil::fd2d_5pt, 40, Space::host);
+  const Vector b = random_vector(A.rows(), rng(), Space::host);
+  AmgParams amg;
+  amg.coarse_size = 50;
+  CHECK(krylov::cg_confirmed_tolerance == 1e-10);
+  for (const char* method : {"pcg", "fcg", "cg"}) {
+    CAPTURE(method);
+    SolverParams sp;
+    sp.tolerance = 1e-8;
+    sp.max_iterations = 1000;
+    const auto solve = [&](const char* confirm, Vector& x) {
+      sp.type = Component(method, Options().set("confirm", confirm));
+      return Solver(A, amg, sp).solve(b, x);
+    };
+    Vector x_auto = Vector::zeros(A.rows(), Space::host), x_off = Vector::zeros(A.rows(), Space::host),
+           x_on = Vector::zeros(A.rows(), Space::host);
+    const SolveResult a = solve("auto", x_auto), off = solve("off", x_off), on = solve("on", x_on);
+    REQUIRE(off.converged);
+    // auto at 1e-8: the recurrence's answer, bit for bit.
+    CHECK(a.residual_history == off.residual_history);
+    CHECK(x_auto.to_vector() == x_off.to_vector());
+    // on: b - A x reported; the same iterates where no restart was needed.
+    CHECK(on.converged);
+    Vector res = b.clone();
+    spmv(-1.0, A, x_on, 1.0, res);
+    CHECK(on.relative_residual == doctest::Approx(norm2(res) / norm2(b)).epsilon(1e-9));
+    CHECK(on.relative_residual <= 1e-8);
+    if (on.message.find("restart") == std::string::npos) {
+      CHECK(on.iterations == off.iterations);
+      CHECK(x_on.to_vector() == x_off.to_vector());
+      CHECK(on.relative_residual == doctest::Approx(off.relative_residual).epsilon(1e-4));
+    } else {
+      CHECK(on.iterations > off.iterations);
+    }
+  }
+  CHECK_THROWS_WITH_AS(krylov_methods().validate(Component("pcg", Options().set("confirm", "maybe"))),
+                       doctest::Contains("solver.confirm"), InputError);
+}
