@@ -1,0 +1,48 @@
+#pragma once
+// The CG family's solves near double precision's attainable accuracy (option
+// confirm, solver/krylov/conjugate_gradient.hpp), host and GPU tests alike: a
+// system b = A x* with a random x*, and the checks of what such a solve
+// reports.
+#include <cstdint>
+#include <string>
+
+#include "solver/krylov.hpp"
+#include "sparse/spmv.hpp"
+#include "sparse/vector_ops.hpp"
+#include "tests/helpers.hpp"
+
+namespace saga::test {
+
+// b = A x* for a random x* (seed): on the host, as A is.
+inline Vector manufactured_rhs(const CsrMatrix& A, std::uint64_t seed) {
+  const Vector xs = random_vector(A.cols(), seed, Space::host);
+  Vector b(A.rows(), Space::host);
+  spmv(1.0, A, xs, 0.0, b);
+  return b;
+}
+
+// ||b - A x|| / ||b|| on the host.
+inline double true_relative_residual(const CsrMatrix& A, const Vector& b, const Vector& x) {
+  Vector res = b.clone();
+  spmv(-1.0, A, x.to(Space::host), 1.0, res);
+  return norm2(res) / norm2(b);
+}
+
+// What a solve confirmed from b - A x must report: b - A x itself (`actual`),
+// converged only where it meets the tolerance, else the stagnation message;
+// and never converged at a tolerance below what double precision attains.
+inline void check_confirmed(const SolveResult& r, double actual, double tol) {
+  CHECK(r.relative_residual == doctest::Approx(actual).epsilon(1e-6));
+  CHECK(r.residual_history.back() == r.relative_residual);
+  if (r.converged) {
+    CHECK(actual <= tol);
+  } else {
+    CHECK(r.message.find("b - A x is") != std::string::npos);
+    CHECK(r.message.find("accuracy double precision attains") != std::string::npos);
+    CHECK(actual > tol);
+    CHECK(actual < 1e-13);  // stagnating at rounding's level, not stopped early
+  }
+  if (tol <= 1e-17) CHECK_FALSE(r.converged);
+}
+
+}  // namespace saga::test
