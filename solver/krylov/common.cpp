@@ -76,6 +76,20 @@ bool Run::confirm(const Vector& b, const Vector& x, Vector& r, Vector& w) {
   return result.converged;
 }
 
+bool Run::restart_gains(double claimed, double started_from, int restarts, int max_restarts) {
+  const double actual = result.residual_history.back();
+  const char* why = result.iterations >= p_.max_iterations ? "no iterations left"
+                    : restarts >= max_restarts             ? "the most restarts"
+                    : !(actual < 0.9 * started_from)       ? "it stopped falling"
+                                                           : nullptr;
+  if (!why) return true;
+  result.message = fmt::format(
+      "did NOT converge: the recurrence's residual reached {:.3e} but b - A x is {:.3e} > tolerance {:.1e} after {} "
+      "restart{} from it ({}); about the accuracy double precision attains on this system",
+      claimed, actual, p_.tolerance, restarts, restarts == 1 ? "" : "s", why);
+  return false;
+}
+
 void Run::stop(const std::string& why, double rnorm) {
   result.message = why;
   result.residual_history.push_back(rnorm / bnorm_);

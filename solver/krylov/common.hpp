@@ -30,12 +30,20 @@ class Run {
   // iteration each); true when the solve must stop: the last one meets the
   // tolerance, or one is not finite.
   bool record_batch(const std::vector<double>& rnorms);
-  // For methods whose residual is a recurrence (BiCGStab), called once it
+  // For methods whose residual is a recurrence (BiCGStab, the CG family), called once it
   // meets the tolerance: r = b - A x (w is scratch), recorded in place of the
   // recurrence's last residual. True when the true residual meets the
   // tolerance too; false when the recurrence drifted from it: converged is
   // cleared and the method goes on from r.
   bool confirm(const Vector& b, const Vector& x, Vector& r, Vector& w);
+  // After confirm() returned false: whether restarting from r = b - A x can
+  // still gain. It can while fewer than max_restarts were made, iterations are
+  // left and b - A x fell by at least 10% from `started_from` (the true
+  // residual the method last started from). Else b - A x is what double
+  // precision attains on this system, not what more iterations reach: false,
+  // and the message says so (`claimed`: the recurrence's residual confirm()
+  // replaced).
+  bool restart_gains(double claimed, double started_from, int restarts, int max_restarts);
   // Ends the solve without convergence, for a reason (a breakdown).
   void stop(const std::string& why, double rnorm);
   // Seconds, final residual, convergence factor and message.

@@ -129,7 +129,6 @@ SolveResult conjugate_gradient(const LinearOperator& A, const LinearOperator* M,
       options.confirm == "on" || (options.confirm == "auto" && p.tolerance <= cg_confirmed_tolerance);
   int restarts = 0;
   double started_from = res.residual_history.back();  // the true residual of the last (re)start
-  std::string stagnated;  // why the restarts stopped, where they did
   for (;;) {
     int recorded = 1;  // history entries the host has seen since the (re)start
     double seconds_per_iteration = 0.0;  // the last batch's, host clock (what the check interval weighs)
@@ -163,27 +162,13 @@ SolveResult conjugate_gradient(const LinearOperator& A, const LinearOperator* M,
     if (run.confirm(b, x, r, Aq)) break;
     const double actual = res.residual_history.back();
     if (!std::isfinite(actual)) break;  // confirm() wrote the divergence
-    // Restart from r = b - A x unless the restarts stopped gaining: b - A x no
-    // lower than half the residual of the last (re)start is the accuracy
-    // double precision attains on this system, not something more iterations
-    // reach.
-    if (restarts == cg_max_restarts || !(actual < 0.5 * started_from) || res.iterations >= p.max_iterations) {
-      stagnated = fmt::format(
-          "did NOT converge: the recurrence's residual reached {:.3e} but b - A x is {:.3e} > tolerance {:.1e} "
-          "after {} restart{} from it ({}); about the accuracy double precision attains on this system",
-          claimed, actual, p.tolerance, restarts, restarts == 1 ? "" : "s",
-          res.iterations >= p.max_iterations ? "no iterations left"
-          : restarts == cg_max_restarts      ? "the most restarts"
-                                             : "it stopped falling");
-      break;
-    }
+    if (!run.restart_gains(claimed, started_from, restarts, cg_max_restarts)) break;
     ++restarts;
     started_from = actual;
-    start_scalars();
+    start_scalars();  // CG again from r = b - A x
   }
   res.launch = launcher.mode();
   res.launch_note = launcher.note();
-  if (!stagnated.empty()) res.message = stagnated;
   SolveResult out = run.finish();
   if (restarts > 0 && out.converged)
     out.message += fmt::format(" ({} restart{} from the true residual, which the recurrence's had drifted from)",

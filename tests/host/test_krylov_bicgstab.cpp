@@ -2,8 +2,10 @@
 // half step when s is small, and reports a breakdown (skew-symmetric A makes
 // (r0, A p) vanish at once) instead of a wrong answer.
 #include "api/saga.hpp"
+#include "problems/structured.hpp"
 #include "sparse/spmv.hpp"
 #include "sparse/vector_ops.hpp"
+#include "tests/attainable_accuracy.hpp"
 #include "tests/convection_diffusion.hpp"
 #include "tests/helpers.hpp"
 
@@ -83,4 +85,27 @@ TEST_CASE("BiCGStab reports the breakdown of a skew-symmetric system; GMRES solv
   const SolveResult g = krylov_solve(op, nullptr, b, y, sp);
   CHECK(g.converged);
   CHECK(g.iterations == 2);
+}
+
+// Asked for less than double precision attains, BiCGStab's restarts from
+// b - A x stop gaining: it says so after a few (Run::restart_gains) instead of
+// restarting until max_iterations (286 restarts at 1e-16 before).
+TEST_CASE("BiCGStab below double precision's attainable accuracy: stagnation reported after a few restarts") {
+  std::mt19937_64 rng(fresh_seed());
+  const CsrMatrix A = poisson(Stencil::fd3d_7pt, sized(32, 16), Space::host);
+  const Vector b = manufactured_rhs(A, rng());
+  AmgParams amg;
+  amg.coarse_size = 50;
+  for (const double tol : {1e-16, 1e-17}) {
+    CAPTURE(tol);
+    SolverParams sp;
+    sp.type = "bicgstab";
+    sp.tolerance = tol;
+    sp.max_iterations = 2000;
+    Vector x = Vector::zeros(A.rows(), Space::host);
+    const SolveResult r = Solver(A, amg, sp).solve(b, x);
+    MESSAGE("at " << tol << ": " << r.iterations << " iterations: " << r.message);
+    check_confirmed(r, true_relative_residual(A, b, x), tol);
+    if (!r.converged) CHECK(r.iterations < 500);  // stopped by the restarts' rule, not by max_iterations
+  }
 }
