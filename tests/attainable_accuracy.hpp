@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <string>
 
+#include "api/saga.hpp"
+#include "problems/structured.hpp"
 #include "solver/krylov.hpp"
 #include "sparse/spmv.hpp"
 #include "sparse/vector_ops.hpp"
@@ -19,6 +21,20 @@ inline Vector manufactured_rhs(const CsrMatrix& A, std::uint64_t seed) {
   Vector b(A.rows(), Space::host);
   spmv(1.0, A, xs, 0.0, b);
   return b;
+}
+
+// The system of these tests, on the host: 3D 7-point Poisson on an N^3 grid,
+// b = A x* for a random x* (seed), and SA-AMG down to a small coarse level.
+struct AttainableSystem {
+  CsrMatrix A;
+  Vector b;
+  AmgParams amg;
+};
+inline AttainableSystem attainable_system(index_t N, std::uint64_t seed) {
+  AttainableSystem s{poisson(Stencil::fd3d_7pt, N, Space::host), Vector(), AmgParams{}};
+  s.b = manufactured_rhs(s.A, seed);
+  s.amg.coarse_size = 50;
+  return s;
 }
 
 // ||b - A x|| / ||b|| on the host.

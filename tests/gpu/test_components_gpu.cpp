@@ -126,10 +126,7 @@ TEST_CASE("GPU CG family: convergence confirmed from b - A x near double precisi
   // them again between replays. What is reported must be b - A x of the x
   // returned, converged or not, as on the host.
   std::mt19937_64 rng(fresh_seed());
-  const CsrMatrix Ah = poisson(Stencil::fd3d_7pt, sized(48, 16), Space::host);
-  const Vector bh = manufactured_rhs(Ah, rng());
-  AmgParams amg;
-  amg.coarse_size = 100;
+  const AttainableSystem sys = attainable_system(sized(48, 16), rng());
   for (const char* method : {"pcg", "fcg"}) {
     for (const double tol : {1e-15, 1e-16, 1e-17}) {
       CAPTURE(method);
@@ -138,10 +135,10 @@ TEST_CASE("GPU CG family: convergence confirmed from b - A x near double precisi
       sp.tolerance = tol;
       sp.max_iterations = 500;
       sp.type = method;
-      Vector x = Vector::zeros(Ah.rows(), Space::device);
-      const SolveResult r = Solver(Ah.to(Space::device), amg, sp).solve(bh.to(Space::device), x);
+      Vector x = Vector::zeros(sys.A.rows(), Space::device);
+      const SolveResult r = Solver(sys.A.to(Space::device), sys.amg, sp).solve(sys.b.to(Space::device), x);
       MESSAGE(std::string(method) << " at " << tol << ": " << r.message << " (" << r.launch << ")");
-      check_confirmed(r, true_relative_residual(Ah, bh, x), tol);
+      check_confirmed(r, true_relative_residual(sys.A, sys.b, x), tol);
     }
   }
 }

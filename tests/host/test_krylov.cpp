@@ -281,10 +281,7 @@ TEST_CASE("repeated solves of one Solver equal fresh Solvers' bitwise (kept CG s
 // b - A x, and where that stops gaining it says so instead of converging.
 TEST_CASE("CG family: convergence confirmed from b - A x near double precision, stagnation reported") {
   std::mt19937_64 rng(fresh_seed());
-  const CsrMatrix A = poisson(Stencil::fd3d_7pt, sized(32, 16), Space::host);
-  const Vector b = manufactured_rhs(A, rng());
-  AmgParams amg;
-  amg.coarse_size = 50;
+  const AttainableSystem sys = attainable_system(sized(32, 16), rng());
   for (const char* method : {"pcg", "fcg", "cg"}) {
     for (const double tol : {1e-15, 1e-16, 1e-17}) {
       CAPTURE(method);
@@ -293,10 +290,10 @@ TEST_CASE("CG family: convergence confirmed from b - A x near double precision, 
       sp.tolerance = tol;
       sp.max_iterations = 3000;
       sp.type = method;  // confirm: auto
-      Vector x = Vector::zeros(A.rows(), Space::host);
-      const SolveResult r = Solver(A, amg, sp).solve(b, x);
+      Vector x = Vector::zeros(sys.A.rows(), Space::host);
+      const SolveResult r = Solver(sys.A, sys.amg, sp).solve(sys.b, x);
       MESSAGE(std::string(method) << " at " << tol << ": " << r.message);
-      check_confirmed(r, true_relative_residual(A, b, x), tol);
+      check_confirmed(r, true_relative_residual(sys.A, sys.b, x), tol);
     }
   }
 }

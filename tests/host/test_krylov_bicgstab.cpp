@@ -2,7 +2,6 @@
 // half step when s is small, and reports a breakdown (skew-symmetric A makes
 // (r0, A p) vanish at once) instead of a wrong answer.
 #include "api/saga.hpp"
-#include "problems/structured.hpp"
 #include "sparse/spmv.hpp"
 #include "sparse/vector_ops.hpp"
 #include "tests/attainable_accuracy.hpp"
@@ -92,20 +91,17 @@ TEST_CASE("BiCGStab reports the breakdown of a skew-symmetric system; GMRES solv
 // restarting until max_iterations (286 restarts at 1e-16 before).
 TEST_CASE("BiCGStab below double precision's attainable accuracy: stagnation reported after a few restarts") {
   std::mt19937_64 rng(fresh_seed());
-  const CsrMatrix A = poisson(Stencil::fd3d_7pt, sized(32, 16), Space::host);
-  const Vector b = manufactured_rhs(A, rng());
-  AmgParams amg;
-  amg.coarse_size = 50;
+  const AttainableSystem sys = attainable_system(sized(32, 16), rng());
   for (const double tol : {1e-16, 1e-17}) {
     CAPTURE(tol);
     SolverParams sp;
     sp.type = "bicgstab";
     sp.tolerance = tol;
     sp.max_iterations = 2000;
-    Vector x = Vector::zeros(A.rows(), Space::host);
-    const SolveResult r = Solver(A, amg, sp).solve(b, x);
+    Vector x = Vector::zeros(sys.A.rows(), Space::host);
+    const SolveResult r = Solver(sys.A, sys.amg, sp).solve(sys.b, x);
     MESSAGE("at " << tol << ": " << r.iterations << " iterations: " << r.message);
-    check_confirmed(r, true_relative_residual(A, b, x), tol);
+    check_confirmed(r, true_relative_residual(sys.A, sys.b, x), tol);
     if (!r.converged) CHECK(r.iterations < 500);  // stopped by the restarts' rule, not by max_iterations
   }
 }
