@@ -41,11 +41,8 @@ class Bicgstab final : public KrylovMethod {
     // The recurrence met the tolerance: converged if b - A x does too; else
     // restart from it while that gains (Run::restart_gains). True: stop.
     const auto confirmed_or_stagnated = [&] {
-      const double claimed = res.residual_history.back();
-      if (run.confirm(b, x, r, t)) return true;
-      const double actual = res.residual_history.back();
-      if (!std::isfinite(actual) || !run.restart_gains(claimed, started_from, restarts, kMaxRestarts)) return true;
-      started_from = actual;
+      if (run.confirm(b, x, r, t) || !run.restart_gains(started_from, restarts, kMaxRestarts)) return true;
+      started_from = res.residual_history.back();
       restart = true;
       ++restarts;
       return false;

@@ -67,6 +67,7 @@ bool Run::record_batch(const std::vector<double>& rnorms) {
 bool Run::confirm(const Vector& b, const Vector& x, Vector& r, Vector& w) {
   A_.residual(b, x, r, w);
   const double rel = norm2(r) / bnorm_;
+  claimed_ = result.residual_history.back();
   result.residual_history.back() = rel;
   result.converged = rel <= p_.tolerance;
   if (!std::isfinite(rel)) {
@@ -76,8 +77,9 @@ bool Run::confirm(const Vector& b, const Vector& x, Vector& r, Vector& w) {
   return result.converged;
 }
 
-bool Run::restart_gains(double claimed, double started_from, int restarts, int max_restarts) {
+bool Run::restart_gains(double started_from, int restarts, int max_restarts) {
   const double actual = result.residual_history.back();
+  if (!std::isfinite(actual)) return false;  // confirm() wrote the divergence
   const char* why = result.iterations >= p_.max_iterations ? "no iterations left"
                     : restarts >= max_restarts             ? "the most restarts"
                     : !(actual < 0.9 * started_from)       ? "it stopped falling"
@@ -86,7 +88,7 @@ bool Run::restart_gains(double claimed, double started_from, int restarts, int m
   result.message = fmt::format(
       "did NOT converge: the recurrence's residual reached {:.3e} but b - A x is {:.3e} > tolerance {:.1e} after {} "
       "restart{} from it ({}); about the accuracy double precision attains on this system",
-      claimed, actual, p_.tolerance, restarts, restarts == 1 ? "" : "s", why);
+      claimed_, actual, p_.tolerance, restarts, restarts == 1 ? "" : "s", why);
   return false;
 }
 

@@ -37,13 +37,13 @@ class Run {
   // cleared and the method goes on from r.
   bool confirm(const Vector& b, const Vector& x, Vector& r, Vector& w);
   // After confirm() returned false: whether restarting from r = b - A x can
-  // still gain. It can while fewer than max_restarts were made, iterations are
-  // left and b - A x fell by at least 10% from `started_from` (the true
-  // residual the method last started from). Else b - A x is what double
-  // precision attains on this system, not what more iterations reach: false,
-  // and the message says so (`claimed`: the recurrence's residual confirm()
-  // replaced).
-  bool restart_gains(double claimed, double started_from, int restarts, int max_restarts);
+  // still gain. It can while b - A x is finite (else confirm() wrote the
+  // divergence), fewer than max_restarts were made, iterations are left and
+  // b - A x fell by at least 10% from `started_from` (the true residual the
+  // method last started from). Else b - A x is what double precision attains
+  // on this system, not what more iterations reach: false, and the message
+  // says so.
+  bool restart_gains(double started_from, int restarts, int max_restarts);
   // Ends the solve without convergence, for a reason (a breakdown).
   void stop(const std::string& why, double rnorm);
   // Seconds, final residual, convergence factor and message.
@@ -56,6 +56,7 @@ class Run {
   const SolverParams& p_;
   bool device_;
   bool done_ = false;
+  double claimed_ = 0.0;  // the recurrence's residual the last confirm() replaced
   double bnorm_ = 0;
   std::chrono::steady_clock::time_point t0_ = std::chrono::steady_clock::now();
 };

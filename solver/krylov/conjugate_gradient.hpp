@@ -65,7 +65,7 @@ int iterations_before_check(int check_every, Space space, const std::vector<doub
 // there for the next solve of the same operators and x (KrylovState), and
 // taken from there where an earlier solve left them.
 SolveResult conjugate_gradient(const LinearOperator& A, const LinearOperator* M, const Vector& b, Vector& x,
-                               const SolverParams& p, bool flexible, const CgOptions& launch = {},
+                               const SolverParams& p, bool flexible, const CgOptions& options = {},
                                std::unique_ptr<KrylovState>* state = nullptr);
 
 }  // namespace saga::krylov
