@@ -358,21 +358,82 @@ struct BlockPolicy {
   int vector_lanes = 0;  // the vector rows' lanes a row: 0 = spmv_vector_rows_lanes, else this (2..256)
 };
 
+// The rows longer than `units` (BinnedPlan): split in chunks of `units`
+// entries, one CTA each, at the head of the row blocks' launch (rows_kernel).
+struct LongRowChunks {
+  index_t first = 0;                   // CTAs first .. first + chunks - 1 of the launch sum a chunk each,
+  index_t chunks = 0;                  // the others are the row blocks in order
+  const index_t* long_row = nullptr;   // long rows
+  const index_t* chunk_ptr = nullptr;  // long rows + 1: first chunk of each
+  const index_t* owner = nullptr;      // chunks: which long row
+  double* chunk_sum = nullptr;         // chunks: their sums
+  bool finish = false;                 // BinnedPlan::finish_in_chunks (else long_rows_kernel adds the sums)
+  unsigned* row_done = nullptr;        // with finish: chunks of each long row summed in this product
+  double* partial = nullptr;           // with finish and a fused dot: one slot per long row
+};
+
+// Chunk c of a long row writes the chunk's sum. With `finish` (small matrices:
+// BinnedPlan::finish_in_chunks), the CTA that completes a row's last chunk (an
+// integer count per row, so whichever CTA it is) then sums the row's chunk sums
+// in a fixed order and writes the row, and resets the count for the next
+// product (graph replays included): no long_rows_kernel launch where launches,
+// not bytes, cost the time.
 template <class Out, class Value, class In>
-__global__ __launch_bounds__(kBlock) void rows_kernel(const index_t* __restrict__ block_row,
+__device__ void sum_chunk(const LongRowChunks& L, index_t c, const offset_t* __restrict__ rp,
+                          const index_t* __restrict__ ci, const Value* __restrict__ v, In x, Out out, int units) {
+  __shared__ bool last;
+  const index_t i = L.owner[c], r = L.long_row[i];
+  const index_t c0 = L.chunk_ptr[i], c1 = L.chunk_ptr[i + 1];
+  const offset_t a = rp[r] + (c - c0) * units;
+  const offset_t b = min(rp[r + 1], a + units);
+  double s = 0.0;
+#pragma unroll 4
+  for (offset_t k = a + threadIdx.x; k < b; k += kBlock) s += load_a<true>(v + k) * x(load_a<true>(ci + k));
+  s = block_sum<kBlock>(s);
+  if (threadIdx.x == 0) L.chunk_sum[c] = s;
+  if (!L.finish) return;  // long_rows_kernel adds the chunk sums
+  if (threadIdx.x == 0) {
+    __threadfence();  // the sum is visible before the count says so
+    last = atomicAdd(L.row_done + i, 1u) + 1 == static_cast<unsigned>(c1 - c0);
+  }
+  __syncthreads();
+  if (!last) return;  // the same for the whole CTA
+  __threadfence();
+  double t = 0.0;
+  for (index_t j = c0 + threadIdx.x; j < c1; j += kBlock) t += __ldcg(L.chunk_sum + j);  // other CTAs' sums, from L2
+  t = block_sum<kBlock>(t);
+  if (threadIdx.x == 0) {
+    const double mine = finish_row(out, r, t);
+    if (L.partial) L.partial[i] = mine;
+    L.row_done[i] = 0;
+  }
+}
+
+// One launch: the long rows' chunks first (CTAs below L.chunks), then the row
+// blocks. The chunks' CTAs share the launch so that they fill the row blocks'
+// last wave instead of waiting for it in a launch of their own (R-MAT's
+// chunks took 51 us after 253 us of row blocks, fifty-first session).
+template <class Out, class Value, class In>
+__global__ __launch_bounds__(kBlock) void rows_kernel(LongRowChunks L, const index_t* __restrict__ block_row,
                                                       const offset_t* __restrict__ rp,
                                                       const index_t* __restrict__ ci, const Value* __restrict__ v,
                                                       In x, Out out, int units,
                                                       int entries_per_lane, bool stage,
                                                       double* __restrict__ partial) {
   wait_for_prior_grid();
+  const index_t cta = static_cast<index_t>(blockIdx.x);
+  if (cta >= L.first && cta < L.first + L.chunks) {  // the same for the whole CTA
+    sum_chunk(L, cta - L.first, rp, ci, v, x, out, units);
+    return;
+  }
   extern __shared__ double prod[];  // units + 32 products
-  const index_t r0 = block_row[blockIdx.x], r1 = block_row[blockIdx.x + 1];
+  const index_t block = cta < L.first ? cta : cta - L.chunks;
+  const index_t r0 = block_row[block], r1 = block_row[block + 1];
   double mine = 0.0;  // this thread's share of the fused dot product
   if (r0 < r1) {      // the same for the whole CTA
     const offset_t k0 = rp[r0], k1 = rp[r1];
     // A row of more than `units` entries can only be the block's last; its
-    // chunks sum it (chunks_kernel), so it takes no part in the block's
+    // chunks sum it (sum_chunk), so it takes no part in the block's
     // staging (spmv_block_staged_end) nor in its lanes per row.
     const offset_t kstop = spmv_block_short_rows_end(rp[r1 - 1], k1, units);
     const index_t rows = r1 - r0 - (kstop != k1 ? 1 : 0);
@@ -397,7 +458,7 @@ __global__ __launch_bounds__(kBlock) void rows_kernel(const index_t* __restrict_
     stage_products<kBlock, true>(k0 + threadIdx.x, kend, k0, ci, v, x, prod);
     __syncthreads();
     // Rows of up to 32 V entries: a group of V lanes each; longer ones (up to
-    // units) wait for the warps below; longer still were split (chunks_kernel).
+    // units) wait for the warps below; longer still were split (sum_chunk).
     const int lane = threadIdx.x % V, groups = kBlock / V;
     const unsigned group_mask = V == 32 ? 0xffffffffu : ((1u << V) - 1) << (threadIdx.x % 32 / V * V);
     bool medium = false;
@@ -413,7 +474,7 @@ __global__ __launch_bounds__(kBlock) void rows_kernel(const index_t* __restrict_
           b = rp[r + 1];
         }
       }
-      const bool mine_row = r < r1 && b - a <= 32 * V && b - a <= units;  // longer: split (chunks_kernel)
+      const bool mine_row = r < r1 && b - a <= 32 * V && b - a <= units;  // longer: split (sum_chunk)
       medium = medium || (r < r1 && b - a > 32 * V && b - a <= units);
       double s = 0.0;
       if (mine_row) {
@@ -452,51 +513,9 @@ __global__ __launch_bounds__(kBlock) void rows_kernel(const index_t* __restrict_
       }
     }
   }
-  if (partial) write_block_partial<kBlock>(mine, partial);
-}
-
-// Rows longer than `units`: one CTA per chunk of `units` entries writes the
-// chunk's sum. With `finish` (small matrices: BinnedPlan::finish_in_chunks),
-// the CTA that completes a row's last chunk (an integer count per row, so
-// whichever CTA it is) then sums the row's chunk sums in a fixed order and
-// writes the row, and resets the count for the next product (graph replays
-// included): one launch instead of two where launches, not bytes, cost the
-// time. partial: one slot per long row.
-template <class Out, class Value, class In>
-__global__ __launch_bounds__(kBlock) void chunks_kernel(const index_t* __restrict__ long_row,
-                                                        const index_t* __restrict__ chunk_ptr,
-                                                        const index_t* __restrict__ owner,
-                                                        const offset_t* __restrict__ rp,
-                                                        const index_t* __restrict__ ci,
-                                                        const Value* __restrict__ v, In x, Out out,
-                                                        int units, bool finish, double* chunk_sum,
-                                                        unsigned* row_done, double* __restrict__ partial) {
-  wait_for_prior_grid();
-  __shared__ bool last;
-  const index_t c = blockIdx.x, i = owner[c], r = long_row[i];
-  const index_t c0 = chunk_ptr[i], c1 = chunk_ptr[i + 1];
-  const offset_t a = rp[r] + (c - c0) * units;
-  const offset_t b = min(rp[r + 1], a + units);
-  double s = 0.0;
-#pragma unroll 4
-  for (offset_t k = a + threadIdx.x; k < b; k += kBlock) s += load_a<true>(v + k) * x(load_a<true>(ci + k));
-  s = block_sum<kBlock>(s);
-  if (threadIdx.x == 0) chunk_sum[c] = s;
-  if (!finish) return;  // long_rows_kernel adds the chunk sums
-  if (threadIdx.x == 0) {
-    __threadfence();  // the sum is visible before the count says so
-    last = atomicAdd(row_done + i, 1u) + 1 == static_cast<unsigned>(c1 - c0);
-  }
-  __syncthreads();
-  if (!last) return;  // the same for the whole CTA
-  __threadfence();
-  double t = 0.0;
-  for (index_t j = c0 + threadIdx.x; j < c1; j += kBlock) t += __ldcg(chunk_sum + j);  // other CTAs' sums, from L2
-  t = block_sum<kBlock>(t);
-  if (threadIdx.x == 0) {
-    const double mine = finish_row(out, r, t);
-    if (partial) partial[i] = mine;
-    row_done[i] = 0;
+  if (partial) {
+    mine = block_sum<kBlock>(mine);
+    if (threadIdx.x == 0) partial[block] = mine;
   }
 }
 
@@ -764,21 +783,31 @@ void run_bins(const CsrRef& A, const Value* v, BinnedPlan& p, In x, Out out, Blo
     (void)rows_opted_in;
     // Unstaged blocks read A and x directly: no shared memory, so L1 keeps it all.
     const std::size_t stage_bytes = policy.stage ? sizeof(double) * (static_cast<std::size_t>(p.units) + 32) : 0;
-    if (row_blocks > 0) {
-      launch_dependent("binned SpMV rows_kernel", rows_kernel<Out, Value, In>, static_cast<unsigned>(row_blocks),
-                       kBlock, stage_bytes, st, p.block_row.data(), A.rp, A.ci, v, x, out, p.units,
-                       policy.entries_per_lane, policy.stage, partial);
-    }
+    // partial: the row blocks' slots, then the long rows' (one a row where
+    // the chunks finish them, else one per long_rows_kernel CTA).
+    double* long_partial = partial && p.long_rows ? partial + row_blocks : nullptr;
+    LongRowChunks chunks;
     if (p.long_rows) {
-      double* long_partial = partial ? partial + row_blocks : nullptr;
-      launch_dependent("binned SpMV chunks_kernel", chunks_kernel<Out, Value, In>, static_cast<unsigned>(p.chunks),
-                       kBlock, 0, st, p.long_row.data(), p.chunk_ptr.data(), p.chunk_owner.data(), A.rp, A.ci, v, x,
-                       out, p.units, p.finish_in_chunks, p.chunk_sum.data(), p.row_done.data(), long_partial);
-      if (!p.finish_in_chunks) {
-        launch_dependent("binned SpMV long_rows_kernel", long_rows_kernel<Out>, grid_for(p.long_rows, kBlock), kBlock,
-                         0, st, p.long_rows, p.long_row.data(), p.chunk_ptr.data(), p.chunk_sum.data(), out,
-                         long_partial);
-      }
+      chunks.first = row_blocks;
+      chunks.chunks = p.chunks;
+      chunks.long_row = p.long_row.data();
+      chunks.chunk_ptr = p.chunk_ptr.data();
+      chunks.owner = p.chunk_owner.data();
+      chunks.chunk_sum = p.chunk_sum.data();
+      chunks.finish = p.finish_in_chunks;
+      chunks.row_done = p.row_done.data();
+      chunks.partial = p.finish_in_chunks ? long_partial : nullptr;
+    }
+    if (p.chunks + row_blocks > 0) {
+      launch_dependent("binned SpMV rows_kernel", rows_kernel<Out, Value, In>,
+                       static_cast<unsigned>(p.chunks + row_blocks), kBlock, stage_bytes, st, chunks,
+                       p.block_row.data(), A.rp, A.ci, v, x, out, p.units, policy.entries_per_lane, policy.stage,
+                       partial);
+    }
+    if (p.long_rows && !p.finish_in_chunks) {
+      launch_dependent("binned SpMV long_rows_kernel", long_rows_kernel<Out>, grid_for(p.long_rows, kBlock), kBlock,
+                       0, st, p.long_rows, p.long_row.data(), p.chunk_ptr.data(), p.chunk_sum.data(), out,
+                       long_partial);
     }
   }
   if (dot) {

@@ -113,7 +113,10 @@ TEST_CASE("GPU BiCGStab claims convergence from b - A x (the seed that drifted o
     CHECK(r.converged);
     const double true_residual = true_relative_residual(Ah, bh, x);
     CHECK(true_residual <= 1e-10 * (1 + 1e-4));
-    CHECK(std::abs(true_residual - r.relative_residual) <= 1e-4 * r.relative_residual);
+    // The device and the host sum b - A x in different orders: the two differ
+    // by its rounding, ~1e-16 of |b| (1.6e-16 where a fresh seed converged to
+    // 1.25e-12), besides the 1e-4 of the residual itself.
+    CHECK(std::abs(true_residual - r.relative_residual) <= 1e-4 * r.relative_residual + 1e-14);
     MESSAGE("seed " << seed << ": " << r.message);
   }
 }
