@@ -1,5 +1,6 @@
 #include "solver/krylov/common.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "core/device.hpp"
@@ -90,6 +91,14 @@ bool Run::restart_gains(double started_from, int restarts, int max_restarts) {
       "restart{} from it ({}); about the accuracy double precision attains on this system",
       claimed_, actual, p_.tolerance, restarts, restarts == 1 ? "" : "s", why);
   return false;
+}
+
+bool stagnated(const std::vector<double>& history, int window, double below) {
+  const std::size_t n = history.size(), w = static_cast<std::size_t>(window);
+  if (window < 1 || n <= w || !(history.back() <= below)) return false;
+  const double before = *std::min_element(history.begin(), history.end() - window);
+  const double last = *std::min_element(history.end() - window, history.end());
+  return !(last < 0.9 * before);
 }
 
 void Run::stop(const std::string& why, double rnorm) {

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "core/device.hpp"
 
@@ -60,6 +61,14 @@ class Run {
   double bnorm_ = 0;
   std::chrono::steady_clock::time_point t0_ = std::chrono::steady_clock::now();
 };
+
+// A method whose every recorded residual is b - A x (the stationary
+// iteration) stagnates where the last `window` residuals' smallest is not 10%
+// below the smallest before them, once the residual is at most `below`: there
+// b - A x is what rounding attains, not what more iterations reach. Above
+// `below` (a slowly converging iteration far from double precision's limit)
+// it never stagnates: the solve runs to its tolerance or max_iterations.
+bool stagnated(const std::vector<double>& history, int window, double below);
 
 // A captured iteration and why capture failed, if it did: what an
 // IterationLauncher fills, kept between solves by a KrylovState.

@@ -121,16 +121,17 @@ TEST_CASE("GPU BiCGStab claims convergence from b - A x (the seed that drifted o
   }
 }
 
-TEST_CASE("GPU CG family and GMRES: convergence confirmed from b - A x near double precision (CG's restarts replay "
-          "the graph)") {
+TEST_CASE("GPU CG family, GMRES and AMG: convergence confirmed from b - A x near double precision (CG's restarts "
+          "replay the graph)") {
   // The device's CG keeps its scalars on the device and replays the iteration
   // as a CUDA graph; a restart from b - A x (krylov::CgOptions::confirm) sets
   // them again between replays. GMRES and FGMRES check b - A x after each
-  // restart cycle and stop where it stagnates. What is reported must be
-  // b - A x of the x returned, converged or not, as on the host.
+  // restart cycle, stand-alone AMG after each cycle, and stop where it
+  // stagnates. What is reported must be b - A x of the x returned, converged
+  // or not, as on the host.
   std::mt19937_64 rng(fresh_seed());
   const AttainableSystem sys = attainable_system(sized(48, 16), rng());
-  for (const char* method : {"pcg", "fcg", "gmres", "fgmres"}) {
+  for (const char* method : {"pcg", "fcg", "gmres", "fgmres", "amg"}) {
     for (const double tol : {1e-15, 1e-16, 1e-17}) {
       CAPTURE(method);
       CAPTURE(tol);
