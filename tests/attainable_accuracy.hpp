@@ -61,4 +61,19 @@ inline void check_confirmed(const SolveResult& r, double actual, double tol) {
   if (tol <= 1e-17) CHECK_FALSE(r.converged);
 }
 
+// Solves sys with `method` (its defaults) at `tol` on `space`, from x = 0,
+// says what the solve reported and checks it (check_confirmed).
+inline SolveResult solve_checked_near_attainable(const AttainableSystem& sys, const char* method, double tol,
+                                                 Space space, int max_iterations = 3000) {
+  SolverParams sp;
+  sp.tolerance = tol;
+  sp.max_iterations = max_iterations;
+  sp.type = method;
+  Vector x = Vector::zeros(sys.A.rows(), space);
+  const SolveResult r = Solver(sys.A.to(space), sys.amg, sp).solve(sys.b.to(space), x);
+  MESSAGE(method << " at " << tol << ": " << r.message << " (" << r.launch << ")");
+  check_confirmed(r, true_relative_residual(sys.A, sys.b, x), tol);
+  return r;
+}
+
 }  // namespace saga::test

@@ -135,14 +135,7 @@ TEST_CASE("GPU CG family, GMRES and AMG: convergence confirmed from b - A x near
     for (const double tol : {1e-15, 1e-16, 1e-17}) {
       CAPTURE(method);
       CAPTURE(tol);
-      SolverParams sp;
-      sp.tolerance = tol;
-      sp.max_iterations = 500;
-      sp.type = method;
-      Vector x = Vector::zeros(sys.A.rows(), Space::device);
-      const SolveResult r = Solver(sys.A.to(Space::device), sys.amg, sp).solve(sys.b.to(Space::device), x);
-      MESSAGE(std::string(method) << " at " << tol << ": " << r.message << " (" << r.launch << ")");
-      check_confirmed(r, true_relative_residual(sys.A, sys.b, x), tol);
+      solve_checked_near_attainable(sys, method, tol, Space::device, 500);
     }
   }
 }

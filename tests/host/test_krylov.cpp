@@ -283,18 +283,11 @@ TEST_CASE("repeated solves of one Solver equal fresh Solvers' bitwise (kept CG s
 TEST_CASE("CG family: convergence confirmed from b - A x near double precision, stagnation reported") {
   std::mt19937_64 rng(fresh_seed());
   const AttainableSystem sys = attainable_system(sized(32, 16), rng());
-  for (const char* method : {"pcg", "fcg", "cg"}) {
+  for (const char* method : {"pcg", "fcg", "cg"}) {  // confirm: auto
     for (const double tol : {1e-15, 1e-16, 1e-17}) {
       CAPTURE(method);
       CAPTURE(tol);
-      SolverParams sp;
-      sp.tolerance = tol;
-      sp.max_iterations = 3000;
-      sp.type = method;  // confirm: auto
-      Vector x = Vector::zeros(sys.A.rows(), Space::host);
-      const SolveResult r = Solver(sys.A, sys.amg, sp).solve(sys.b, x);
-      MESSAGE(std::string(method) << " at " << tol << ": " << r.message);
-      check_confirmed(r, true_relative_residual(sys.A, sys.b, x), tol);
+      solve_checked_near_attainable(sys, method, tol, Space::host);
     }
   }
 }
@@ -311,15 +304,7 @@ TEST_CASE("GMRES and FGMRES: b - A x stagnating near double precision is reporte
     for (const double tol : {1e-15, 1e-16, 1e-17}) {
       CAPTURE(method);
       CAPTURE(tol);
-      SolverParams sp;
-      sp.tolerance = tol;
-      sp.max_iterations = 3000;
-      sp.type = method;
-      Vector x = Vector::zeros(sys.A.rows(), Space::host);
-      const SolveResult r = Solver(sys.A, sys.amg, sp).solve(sys.b, x);
-      MESSAGE(std::string(method) << " at " << tol << ": " << r.message);
-      check_confirmed(r, true_relative_residual(sys.A, sys.b, x), tol);
-      CHECK(r.iterations < 300);  // 20-40 where measured
+      CHECK(solve_checked_near_attainable(sys, method, tol, Space::host).iterations < 300);  // 20-40 measured
     }
     // Restarts because the basis is full are not counted: GMRES(4) restarts
     // many times on its way to 1e-10 and converges.
@@ -365,15 +350,7 @@ TEST_CASE("stand-alone AMG: b - A x stagnating near double precision is reported
   const AttainableSystem sys = attainable_system(sized(32, 16), rng());
   for (const double tol : {1e-15, 1e-16, 1e-17}) {
     CAPTURE(tol);
-    SolverParams sp;
-    sp.tolerance = tol;
-    sp.max_iterations = 3000;
-    sp.type = "amg";
-    Vector x = Vector::zeros(sys.A.rows(), Space::host);
-    const SolveResult r = Solver(sys.A, sys.amg, sp).solve(sys.b, x);
-    MESSAGE("amg at " << tol << ": " << r.message);
-    check_confirmed(r, true_relative_residual(sys.A, sys.b, x), tol);
-    CHECK(r.iterations < 300);  // ~85 where measured (flat from the 64th)
+    CHECK(solve_checked_near_attainable(sys, "amg", tol, Space::host).iterations < 300);  // ~85 (flat from the 64th)
   }
 }
 
