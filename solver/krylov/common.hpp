@@ -37,6 +37,8 @@ class Run {
   // tolerance too; false when the recurrence drifted from it: converged is
   // cleared and the method goes on from r.
   bool confirm(const Vector& b, const Vector& x, Vector& r, Vector& w);
+  // ||b - A x|| as the last confirm() computed it (not divided by ||b||).
+  double confirmed_norm() const { return confirmed_norm_; }
   // After confirm() returned false: whether restarting from r = b - A x can
   // still gain. It can while b - A x is finite (else confirm() wrote the
   // divergence), fewer than max_restarts were made, iterations are left and
@@ -58,6 +60,7 @@ class Run {
   bool device_;
   bool done_ = false;
   double claimed_ = 0.0;  // the recurrence's residual the last confirm() replaced
+  double confirmed_norm_ = 0.0;  // ||b - A x|| of the last confirm()
   double bnorm_ = 0;
   std::chrono::steady_clock::time_point t0_ = std::chrono::steady_clock::now();
 };

@@ -103,7 +103,7 @@ SolveResult RestartedGmres::solve(const LinearOperator& A, const LinearOperator*
     // it meets the tolerance; not finite: diverged (the message written).
     if (run.confirm(b, x, r, w)) break;
     const double rel = res.residual_history.back();
-    beta = norm2(r);  // rel's numerator, as the next cycle's first basis vector needs it
+    beta = run.confirmed_norm();  // the next cycle's first basis vector is r / beta
     if (estimate_met) {  // the estimate met the tolerance, b - A x did not
       if (!run.restart_gains(started_from, confirm_restarts, kMaxConfirmRestarts)) break;
       started_from = rel;
