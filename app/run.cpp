@@ -311,9 +311,12 @@ std::string format_summary(const RunResult& r) {
   s += fmt::format("  SpGEMM share of setup: {:.1f}% ({:.4f} s)\n", 100.0 * h.spgemm_seconds() / h.setup_seconds,
                    h.spgemm_seconds());
   const auto& so = r.solve;
-  s += fmt::format("solve     {} preconditioned by {} ({}-cycle, {} smoother, {} coarse solver): {}\n", so.method,
-                   r.config.solver.preconditioner.name, r.cycle, r.smoothers.empty() ? "-" : r.smoothers.front(),
-                   h.coarse_solver, so.message);
+  // solver.type amg is the stationary iteration x += M (b - A x) with M the preconditioner (the cycle by default).
+  const std::string& precond = r.config.solver.preconditioner.name;
+  const std::string method = so.method == "amg" ? fmt::format("stationary iteration x += M (b - A x), M = {}", precond)
+                                                : fmt::format("{} preconditioned by {}", so.method, precond);
+  s += fmt::format("solve     {} ({}-cycle, {} smoother, {} coarse solver): {}\n", method, r.cycle,
+                   r.smoothers.empty() ? "-" : r.smoothers.front(), h.coarse_solver, so.message);
   s += fmt::format("          iterations {}, final relative residual {:.3e}, convergence factor {:.3f}{}\n",
                    so.iterations, so.relative_residual, so.convergence_factor,
                    so.launch.empty() ? std::string()
