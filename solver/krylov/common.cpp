@@ -115,11 +115,12 @@ SolveResult Run::finish() {
     result.convergence_factor =
         std::pow(result.relative_residual / result.residual_history.front(), 1.0 / result.iterations);
   if (result.converged)
-    result.message = fmt::format("converged in {} iterations to relative residual {:.3e}", result.iterations,
-                                 result.relative_residual);
+    result.message = fmt::format("converged in {} iteration{} to relative residual {:.3e}", result.iterations,
+                                 result.iterations == 1 ? "" : "s", result.relative_residual);
   else if (result.message.empty())
-    result.message = fmt::format("did NOT converge: {} iterations reached, relative residual {:.3e} > tolerance {:.1e}",
-                                 result.iterations, result.relative_residual, p_.tolerance);
+    result.message = fmt::format("did NOT converge: {} iteration{} reached, relative residual {:.3e} > tolerance {:.1e}",
+                                 result.iterations, result.iterations == 1 ? "" : "s", result.relative_residual,
+                                 p_.tolerance);
   return std::move(result);
 }
 
