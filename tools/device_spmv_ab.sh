@@ -72,3 +72,9 @@ for r in $(seq "$ROUNDS"); do
   echo "round $r: $(($(date +%s) - t0)) s"
 done
 python3 tools/spmv_ab_table.py "$O" | tee "$O/table.md"
+# The last B round's table of policy variants (one binary, no A/B needed): a
+# patch that adds bench columns is read from the job's output.
+if [ -f "$O/B$ROUNDS.md" ]; then
+  echo "### B round $ROUNDS: binned SpMV policy variants (ms)"
+  awk '/^### Binned SpMV policy variants/{on=1; next} on && /^### /{exit} on && NF' "$O/B$ROUNDS.md"
+fi
