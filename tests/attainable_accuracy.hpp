@@ -71,7 +71,8 @@ inline SolveResult solve_checked_near_attainable(const AttainableSystem& sys, co
   sp.type = method;
   Vector x = Vector::zeros(sys.A.rows(), space);
   const SolveResult r = Solver(sys.A.to(space), sys.amg, sp).solve(sys.b.to(space), x);
-  MESSAGE(method << " at " << tol << ": " << r.message << " (" << r.launch << ")");
+  MESSAGE(std::string(method) << " at " << tol << ": " << r.message
+                              << (r.launch.empty() ? std::string() : " (" + r.launch + ")"));
   check_confirmed(r, true_relative_residual(sys.A, sys.b, x), tol);
   return r;
 }
