@@ -1,18 +1,18 @@
 // The stationary iteration x <- x + M (b - A x): with M the multigrid cycle
 // this is stand-alone AMG (solver.type: amg).
 #include "solver/krylov/common.hpp"
+#include "solver/krylov/conjugate_gradient.hpp"
 #include "sparse/vector_ops.hpp"
 
 namespace saga {
 
 namespace {
-// Below this relative residual (the CG family's confirm bound,
-// cg_confirmed_tolerance: where double precision's limit comes near) the
-// iteration stops once b - A x fell less than 10% in kStagnationWindow
-// iterations (krylov::stagnated). Before, a tolerance under what rounding
-// attains ran to max_iterations (3D 7-pt N=32 at 1e-16: 3000 iterations, b - A x
-// flat at 2.1e-16 from the 64th on).
-constexpr double kStagnationBelow = 1e-10;
+// Below the CG family's confirm bound (where double precision's limit comes
+// near) the iteration stops once b - A x fell less than 10% in
+// kStagnationWindow iterations (krylov::stagnated). Before, a tolerance under
+// what rounding attains ran to max_iterations (3D 7-pt N=32 at 1e-16: 3000
+// iterations, b - A x flat at 2.1e-16 from the 64th on).
+constexpr double kStagnationBelow = krylov::cg_confirmed_tolerance;
 constexpr int kStagnationWindow = 20;
 
 class Stationary final : public KrylovMethod {
