@@ -135,6 +135,10 @@ int main(int argc, char** argv) {
                                   {"binned warp<=64", Component("binned", unsliced().set("warp_max_row", 64))},
                                   {"binned epl=8", Component("binned", blocks().set("entries_per_lane", 8))},
                                   {"binned unstaged", Component("binned", blocks().set("stage", false))},
+                                  {"binned ctas 0", Component("binned", blocks().set("resident_ctas", 0))},
+                                  {"binned ctas 4", Component("binned", blocks().set("resident_ctas", 4))},
+                                  {"binned ctas 5", Component("binned", blocks().set("resident_ctas", 5))},
+                                  {"binned ctas 8", Component("binned", blocks().set("resident_ctas", 8))},
                                   {"binned units=1024", Component("binned", blocks().set("max_units", 1024))},
                                   {"binned units=4096", Component("binned", blocks().set("max_units", 4096))},
                                   {"binned units=8192", Component("binned", blocks().set("max_units", 8192))},
@@ -160,9 +164,9 @@ int main(int argc, char** argv) {
         "cuSPARSE ms | ALG2 ms | binned / best cuSPARSE |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
     std::string variants =
         "| matrix | binned | row blocks only | warp bin (thread_max_row 0) | thread bin to 16 | warp bin to 64 | epl=8 | "
-        "unstaged | max_units 1024 | max_units 4096 | max_units 8192 | small matrices in row blocks | no sliced rows | "
+        "unstaged | carveout: driver's | room for 4 CTAs | 5 | 8 | max_units 1024 | max_units 4096 | max_units 8192 | small matrices in row blocks | no sliced rows | "
         "vector rows to 2^20 units | to 2^24 | scalar | csr_vector |\n"
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
     std::string by_lanes =
         "| matrix | binned | vector rows, 2 lanes a row | 4 | 8 | 16 | 32 | 64 |\n"
         "|---|---:|---:|---:|---:|---:|---:|---:|\n";
@@ -213,10 +217,11 @@ int main(int argc, char** argv) {
                            bytes / (ms["binned"] * 1e6), 100.0 * bytes / (ms["binned"] * 1e6) / bw,
                            f(ms["csr_vector"]), f(ms["scalar"]), f(ms["cuSPARSE"]), f(ms["cuSPARSE ALG2"]),
                            best_cus / ms["binned"]);
-      variants += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", name,
+      variants += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", name,
                               f(ms["binned"]), f(ms["binned blocks"]), f(ms["binned warp bin"]),
                               f(ms["binned thread<=16"]), f(ms["binned warp<=64"]), f(ms["binned epl=8"]),
-                              f(ms["binned unstaged"]), f(ms["binned units=1024"]), f(ms["binned units=4096"]),
+                              f(ms["binned unstaged"]), f(ms["binned ctas 0"]), f(ms["binned ctas 4"]),
+                              f(ms["binned ctas 5"]), f(ms["binned ctas 8"]), f(ms["binned units=1024"]), f(ms["binned units=4096"]),
                               f(ms["binned units=8192"]), f(ms["binned no small vector"]), f(ms["binned no sliced"]),
                               f(ms["binned vector rows to 2^20"]), f(ms["binned vector rows to 2^24"]), f(ms["scalar"]),
                               f(ms["csr_vector"]));

@@ -73,28 +73,37 @@ constexpr unsigned kDependentMaxCtasPerSm = 128;
 
 // kernel<<<grid, block, smem, stream>>>(args...) as a dependent launch where
 // device::dependent_launch() allows it and the grid is at most
-// kDependentMaxCtasPerSm per multiprocessor, else as a plain one; `what` names
-// the kernel in the error.
+// kDependentMaxCtasPerSm per multiprocessor, else as a plain one; with
+// carveout_percent >= 0 the launch also asks for that shared memory carveout
+// (a launch attribute, so captured graphs keep it); `what` names the kernel in
+// the error.
 template <class... Params, class... Args>
-void launch_dependent(const char* what, void (*kernel)(Params...), unsigned grid, unsigned block,
-                      std::size_t smem, cudaStream_t stream, Args&&... args) {
-  cudaLaunchAttribute attribute{};
-  attribute.id = cudaLaunchAttributeProgrammaticStreamSerialization;
-  attribute.val.programmaticStreamSerializationAllowed =
+void launch_dependent_carveout(const char* what, void (*kernel)(Params...), unsigned grid, unsigned block,
+                               std::size_t smem, int carveout_percent, cudaStream_t stream, Args&&... args) {
+  cudaLaunchAttribute attributes[2]{};
+  attributes[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attributes[0].val.programmaticStreamSerializationAllowed =
       grid <= kDependentMaxCtasPerSm * static_cast<unsigned>(multiprocessor_count()) &&
               ::saga::device::dependent_launch()
           ? 1
           : 0;
+  attributes[1].id = cudaLaunchAttributePreferredSharedMemoryCarveout;
+  attributes[1].val.sharedMemCarveout = static_cast<unsigned>(carveout_percent);
   cudaLaunchConfig_t config{};
   config.gridDim = dim3(grid);
   config.blockDim = dim3(block);
   config.dynamicSmemBytes = smem;
   config.stream = stream;
-  config.attrs = &attribute;
-  config.numAttrs = 1;
+  config.attrs = attributes;
+  config.numAttrs = carveout_percent >= 0 ? 2 : 1;
   const cudaError_t e = cudaLaunchKernelEx(&config, kernel, static_cast<Params>(std::forward<Args>(args))...);
   if (e != cudaSuccess) ::saga::cuda_detail::throw_cuda_error(e, what, __FILE__, __LINE__);
   SAGA_CUDA_LAUNCH(what);
+}
+template <class... Params, class... Args>
+void launch_dependent(const char* what, void (*kernel)(Params...), unsigned grid, unsigned block,
+                      std::size_t smem, cudaStream_t stream, Args&&... args) {
+  launch_dependent_carveout(what, kernel, grid, block, smem, -1, stream, std::forward<Args>(args)...);
 }
 
 // Grid-stride loop index helpers.

@@ -31,6 +31,7 @@
 // Every sum has a fixed order, so results are bitwise reproducible. The
 // kernels take an output functor (y = αAx + βz, the residual, a Jacobi sweep,
 // y = Ax with x·y) so that the solve's fused products cost one pass over A.
+#include <array>
 #include <memory>
 #include <string>
 #include <type_traits>
@@ -355,6 +356,7 @@ struct BlockPolicy {
   int entries_per_lane;  // blocks: V lanes per row with V >= mean / entries_per_lane
   bool stage;            // blocks: stage the products in shared memory (else lanes read A directly)
   int max_units;         // about this many work units per row block (kMinUnits..kMaxUnits; make_plan)
+  int resident_ctas;     // staged row blocks: a shared memory carveout for this many CTAs an SM (0: the driver's)
   int vector_lanes = 0;  // the vector rows' lanes a row: 0 = spmv_vector_rows_lanes, else this (2..256)
 };
 
@@ -786,6 +788,16 @@ void run_bins(const CsrRef& A, const Value* v, BinnedPlan& p, In x, Out out, Blo
     (void)rows_opted_in;
     // Unstaged blocks read A and x directly: no shared memory, so L1 keeps it all.
     const std::size_t stage_bytes = policy.stage ? sizeof(double) * (static_cast<std::size_t>(p.units) + 32) : 0;
+    // Room for resident_ctas staged CTAs an SM, the rest L1 (spmv_carveout_percent).
+    static const std::array<int, 2> smem_sm = [] {
+      int dev = 0, per_sm = 0, reserved = 0;
+      SAGA_CUDA(cudaGetDevice(&dev));
+      SAGA_CUDA(cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev));
+      SAGA_CUDA(cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, dev));
+      return std::array<int, 2>{per_sm, reserved};
+    }();
+    const int carveout =
+        spmv_carveout_percent(policy.resident_ctas, static_cast<std::int64_t>(stage_bytes), smem_sm[1], smem_sm[0]);
     // partial: the row blocks' slots, then the long rows' (one a row where
     // the chunks finish them, else one per long_rows_kernel CTA).
     double* long_partial = partial && p.long_rows ? partial + row_blocks : nullptr;
@@ -802,10 +814,10 @@ void run_bins(const CsrRef& A, const Value* v, BinnedPlan& p, In x, Out out, Blo
       chunks.partial = p.finish_in_chunks ? long_partial : nullptr;
     }
     if (p.chunks + row_blocks > 0) {
-      launch_dependent("binned SpMV rows_kernel", rows_kernel<Out, Value, In>,
-                       static_cast<unsigned>(p.chunks + row_blocks), kBlock, stage_bytes, st, chunks,
-                       p.block_row.data(), A.rp, A.ci, v, x, out, p.units, policy.entries_per_lane, policy.stage,
-                       partial);
+      launch_dependent_carveout("binned SpMV rows_kernel", rows_kernel<Out, Value, In>,
+                                static_cast<unsigned>(p.chunks + row_blocks), kBlock, stage_bytes, carveout, st,
+                                chunks, p.block_row.data(), A.rp, A.ci, v, x, out, p.units,
+                                policy.entries_per_lane, policy.stage, partial);
     }
     if (p.long_rows && !p.finish_in_chunks) {
       launch_dependent("binned SpMV long_rows_kernel", long_rows_kernel<Out>, grid_for(p.long_rows, kBlock), kBlock,
@@ -1036,6 +1048,7 @@ struct Binned {
     bool dense_rows = true;
     std::string sliced = "auto";
     std::string vector_lanes = "auto";
+    int resident_ctas = 6;
     template <class V>
     void visit(V& v) {
       v("thread_max_row", thread_max_row,
@@ -1071,6 +1084,9 @@ struct Binned {
       v("vector_lanes", vector_lanes, "the vector rows' lanes a row (auto: from the mean row, V up to 32 and "
         "more for long rows; a number: that many, for measurements)",
         one_of({"auto", "2", "4", "8", "16", "32", "64", "128", "256"}));
+      v("resident_ctas", resident_ctas, "staged row blocks: ask each SM for a shared memory carveout that holds "
+        "this many CTAs' staging, the rest being L1 for the gathers of x (fewer CTAs an SM, a larger L1; 0: the "
+        "driver's choice)", in_range(0, 32));
     }
   };
   // The kernels' policy of these options (Params{}: the component's defaults).
@@ -1084,7 +1100,7 @@ struct Binned {
     route.sliced = p.sliced == "off"  ? SpmvRouteOptions::Sliced::off
                    : p.sliced == "on" ? SpmvRouteOptions::Sliced::on
                                       : SpmvRouteOptions::Sliced::automatic;
-    return BlockPolicy{route, p.entries_per_lane, p.stage, p.max_units,
+    return BlockPolicy{route, p.entries_per_lane, p.stage, p.max_units, p.resident_ctas,
                        p.vector_lanes == "auto" ? 0 : std::stoi(p.vector_lanes)};
   }
   static std::unique_ptr<SpmvAlgorithm> make(const Params& p) { return std::make_unique<BinnedSpmv>(policy(p)); }

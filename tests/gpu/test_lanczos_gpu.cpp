@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <map>
 #include <set>
 
@@ -99,15 +100,25 @@ TEST_CASE("GPU Lanczos steps in one cooperative kernel equal the host's composed
       const std::vector<double> h = run_steps(As, m, Space::host), g = run_steps(As, m, Space::device);
       // The first steps agree to rounding; later ones amplify the different order of the sums (the loss of
       // orthogonality of plain Lanczos), so they agree to 1e-6, and the largest Ritz value — what the
-      // estimate uses — to 1e-9.
+      // estimate uses — to 1e-9. After a near breakdown (a beta b far below the alphas: a start vector
+      // almost in an invariant subspace) the next vector is rounding divided by b, so the steps after it
+      // agree only to about eps * max|alpha| / b (a 3-row graph with an isolated row: b = 1.9e-7, the next
+      // beta 3.8e-10 on the host, 4.8e-10 apart on the GPU; fifty-second session).
       int k = 0;
+      std::vector<double> tols(static_cast<std::size_t>(m), 1e-10);
+      double largest_alpha = 0.0, smallest_beta = std::numeric_limits<double>::infinity();
       for (int j = 0; j < m; ++j) {
         CAPTURE(j);
-        const double tol = j < 6 ? 1e-10 : 1e-6;
+        largest_alpha = std::max(largest_alpha, std::abs(h[j]));
+        const double amplified = 64 * std::numeric_limits<double>::epsilon() * largest_alpha / smallest_beta;
+        const double tol = std::max(j < 6 ? 1e-10 : 1e-6, amplified);
+        CAPTURE(tol);
+        tols[static_cast<std::size_t>(j)] = tol;
         CHECK(std::abs(g[j] - h[j]) <= tol * std::max(1.0, std::abs(h[j])));
         k = j + 1;
         if (h[m + j] < 1e-10 * std::abs(h[j])) break;  // an invariant subspace: the rest is noise on both sides
         CHECK(std::abs(g[m + j] - h[m + j]) <= tol * std::max(1.0, std::abs(h[m + j])));
+        smallest_beta = std::min(smallest_beta, std::abs(h[m + j]));
       }
       CHECK(std::abs(largest_ritz(g, m, k) - largest_ritz(h, m, k)) <= 1e-9 * largest_ritz(h, m, k));
       // Bitwise repeatable, compared as bits: after an exact breakdown (beta = 0, which the random small
@@ -119,7 +130,7 @@ TEST_CASE("GPU Lanczos steps in one cooperative kernel equal the host's composed
       const std::vector<double> gn = run_steps(As, m, Space::device, true);
       for (int j = 0; j < std::min(k, 6); ++j) {
         CAPTURE(j);
-        CHECK(std::abs(gn[j] - h[j]) <= 1e-10 * std::max(1.0, std::abs(h[j])));
+        CHECK(std::abs(gn[j] - h[j]) <= tols[static_cast<std::size_t>(j)] * std::max(1.0, std::abs(h[j])));
       }
       CHECK(std::abs(largest_ritz(gn, m, k) - largest_ritz(h, m, k)) <= 1e-9 * largest_ritz(h, m, k));
     }

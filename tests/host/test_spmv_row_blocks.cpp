@@ -396,3 +396,22 @@ TEST_CASE("SpMV routes: the route options' defaults are the binned component's")
   CHECK(v.at("sliced") == "auto");
   CHECK(o.sliced == SpmvRouteOptions::Sliced::automatic);
 }
+
+TEST_CASE("SpMV row blocks: the shared memory carveout for N staged CTAs an SM (hand-computed)") {
+  // H100/H200: 233472 bytes an SM (228 KB), 1024 reserved a CTA; 2304 units
+  // stage 2336 doubles = 18688 bytes.
+  const int per_sm = 233472, reserved = 1024;
+  // 6 CTAs: 6 * 19712 = 118272 bytes = 50.66% -> 51% (116.3 KB; the driver
+  // rounds up to its 132 KB carveout).
+  CHECK(spmv_carveout_percent(6, 18688, reserved, per_sm) == 51);
+  CHECK(51 * per_sm / 100 >= 6 * (18688 + reserved));
+  // 8 CTAs: 157696 bytes = 67.54% -> 68%.
+  CHECK(spmv_carveout_percent(8, 18688, reserved, per_sm) == 68);
+  // Exactly a whole percent: no rounding up past it.
+  CHECK(spmv_carveout_percent(1, per_sm / 100 - reserved, reserved, per_sm) == 1);
+  // More than an SM holds: all of it.
+  CHECK(spmv_carveout_percent(32, 65792, reserved, per_sm) == 100);
+  // No CTAs asked for, or no staging (unstaged blocks): the driver's choice.
+  CHECK(spmv_carveout_percent(0, 18688, reserved, per_sm) == -1);
+  CHECK(spmv_carveout_percent(6, 0, reserved, per_sm) == -1);
+}
