@@ -79,13 +79,15 @@ double cycle_floor_bytes(const Hierarchy& h, nlohmann::json& passes) {
 int main(int argc, char** argv) {
   CLI::App app{"saga solve-phase benchmark: SpMV, V-cycle, PCG (run on a GPU machine)"};
   std::string json_path = "bench_spmv.json", md_path;
-  int repeat = 9, rmat_scale = 21, solves = 3;
+  int repeat = 9, rmat_scale = 21, rmat_edges = 16, solves = 3;
   bool quick = false, no_solves = false;
   std::string only, solve_only;
   app.add_option("--json", json_path, "where to write the results as JSON");
   app.add_option("--markdown", md_path, "also write the tables as Markdown");
   app.add_option("--repeat", repeat, "timed repetitions (median reported)");
   app.add_option("--rmat-scale", rmat_scale, "R-MAT matrices: 2^scale rows (0: skip)");
+  app.add_option("--rmat-edges", rmat_edges, "R-MAT matrices: edges drawn a row (16: Graph500's)")
+      ->check(CLI::Range(1, 1024));
   app.add_option("--solves", solves, "timed solves per configuration (median reported)");
   app.add_flag("--quick", quick, "small sizes only (smoke run)");
   app.add_option("--only", only, "SpMV: only the matrices whose name contains this (profiling runs)");
@@ -287,12 +289,12 @@ int main(int argc, char** argv) {
     if (rmat_scale > 0) {
       RmatParams rp;
       rp.scale = quick ? std::min(rmat_scale, 16) : rmat_scale;
-      rp.edges = 16;
+      rp.edges = rmat_edges;
       rp.seed = 2026;
       const CsrMatrix G = rmat_matrix(rp, Space::device);
-      bench_matrix(fmt::format("R-MAT 2^{} x16", rp.scale), G);
+      bench_matrix(fmt::format("R-MAT 2^{} x{}", rp.scale, rp.edges), G);
       const CsrMatrix Lg = rmat_laplacian(rp, 1.0, Space::device);
-      bench_matrix(fmt::format("R-MAT Laplacian 2^{} x16", rp.scale), Lg);
+      bench_matrix(fmt::format("R-MAT Laplacian 2^{} x{}", rp.scale, rp.edges), Lg);
     }
     out["spmv_table_markdown"] = table;
     out["variants_table_markdown"] = variants;
