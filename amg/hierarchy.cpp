@@ -259,18 +259,6 @@ void galerkin_values_in_blocks(const Level& L, const SpgemmAlgorithm& product, i
   });
 }
 
-// A matrix's first non-finite entry as an InputError (a host copy, on this
-// error path only).
-void require_finite(const CsrMatrix& A, const char* what) {
-  if (all_finite(A.val())) return;
-  const HostCsr h = to_host_csr(A);
-  for (index_t i = 0; i < h.rows; ++i)
-    for (offset_t k = h.row_ptr[i]; k < h.row_ptr[i + 1]; ++k)
-      if (!std::isfinite(h.val[k]))
-        throw InputError(fmt::format("{} has a non-finite entry: a({}, {}) = {} (rows and columns from 0){}", what, i,
-                                     h.col[k], h.val[k],
-                                     std::isinf(h.val[k]) ? "; values this large overflow double precision" : ""));
-}
 // Level lvl's matrices that only the solve phase reads, stored in single
 // precision where its hierarchy_precision says so: P and R, A below the fine
 // level (the fine matrix is also the Krylov method's operator, rounded only

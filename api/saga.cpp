@@ -1,5 +1,10 @@
 #include "api/saga.hpp"
 
+#include <chrono>
+
+#include "sparse/csr_ops.hpp"
+#include "sparse/spmv.hpp"
+
 namespace saga {
 
 namespace {
@@ -68,7 +73,32 @@ ResetupStats Solver::resetup(const CsrMatrix& A, const ResetupOptions& options) 
 
 ResetupStats Solver::resetup(CsrMatrix&& A, const ResetupOptions& options) {
   kept_.reset();  // its graph holds the old arrays' pointers (and its vectors would add to the resetup's peak)
-  const ResetupStats rs = precond_->resetup(std::move(A), options);
+  ResetupStats rs;
+  if (precond_) {
+    rs = precond_->resetup(std::move(A), options);
+  } else {
+    ExecutorScope scope(exec_);
+    const auto t0 = std::chrono::steady_clock::now();
+    const CsrMatrix& old = *matrix_;
+    // The hierarchy's resetup checks (Hierarchy::resetup), in its words.
+    SAGA_REQUIRE(A.space() == old.space(), "resetup: the new matrix lives on the {}, the solver on the {}",
+                 to_string(A.space()), to_string(old.space()));
+    SAGA_REQUIRE(A.rows() == old.rows() && A.cols() == old.cols(), "resetup: a {}x{} matrix for a solver of {}x{}",
+                 A.rows(), A.cols(), old.rows(), old.cols());
+    SAGA_REQUIRE(A.nnz() == old.nnz(), "resetup: the new matrix has {} nonzeros, the one set up {} (resetup keeps "
+                 "the pattern; set up a new solver for a new pattern)", A.nnz(), old.nnz());
+    const std::int64_t row = first_pattern_difference(old, A);
+    SAGA_REQUIRE(row < 0, "resetup: row {} of the new matrix has another pattern than the one set up (resetup keeps "
+                 "the pattern; set up a new solver for a new pattern)", row);
+    require_finite(A, "the new matrix");
+    spmv_release(old);  // the old values' copies for the SpMV (sliced rows)
+    A.share_structural_analyses(old);  // the same pattern: its SpMV plan holds
+    op_.reset();
+    outer_M_.reset();
+    matrix_ = std::move(A);
+    exec_->synchronize();
+    rs.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  }
   build_preconditioner();  // the operator and an outer smoother follow the new matrix
   return rs;
 }
@@ -77,28 +107,61 @@ Solver::Solver(const CsrMatrix& A, const AmgParams& amg, const SolverParams& sol
                std::shared_ptr<const Executor> exec)
     : params_(solver) {
   validate(params_, A.space());
-  precond_ = std::make_unique<AmgPreconditioner>(A, amg, std::move(exec));
-  build_preconditioner();
+  validate(amg, A.space());
+  exec = pick(A, std::move(exec));
+  set_up(clone_on(A, exec), amg, std::nullopt, std::move(exec));
 }
 
 Solver::Solver(CsrMatrix&& A, const AmgParams& amg, const SolverParams& solver, std::shared_ptr<const Executor> exec)
     : params_(solver) {
   validate(params_, A.space());
-  precond_ = std::make_unique<AmgPreconditioner>(std::move(A), amg, std::move(exec));
-  build_preconditioner();
+  set_up(std::move(A), amg, std::nullopt, std::move(exec));
 }
 
 Solver::Solver(CsrMatrix&& A, const AmgParams& amg, const SolverParams& solver, NearNullspace ns,
                std::shared_ptr<const Executor> exec)
     : params_(solver) {
   validate(params_, A.space());
-  precond_ = std::make_unique<AmgPreconditioner>(std::move(A), amg, std::move(ns), std::move(exec));
+  set_up(std::move(A), amg, std::move(ns), std::move(exec));
+}
+
+void Solver::set_up(CsrMatrix&& A, const AmgParams& amg, std::optional<NearNullspace> ns,
+                    std::shared_ptr<const Executor> exec) {
+  validate(amg, A.space());  // a bad amg section is an error whether or not a hierarchy is set up
+  exec_ = pick(A, std::move(exec));
+  if (applies_amg_cycle(params_, A.space())) {
+    precond_ = ns ? std::make_unique<AmgPreconditioner>(std::move(A), amg, std::move(*ns), exec_)
+                  : std::make_unique<AmgPreconditioner>(std::move(A), amg, exec_);
+  } else {
+    // The hierarchy's checks of its matrix (Hierarchy::Hierarchy), for the Krylov method's operator.
+    SAGA_REQUIRE(exec_->space() == A.space(), "the matrix lives on the {} but the executor is {}",
+                 to_string(A.space()), exec_->name());
+    SAGA_REQUIRE(A.rows() == A.cols(), "the solver needs a square matrix (got {}x{})", A.rows(), A.cols());
+    SAGA_REQUIRE(A.rows() > 0, "the solver needs a non-empty matrix");
+    ExecutorScope scope(exec_);
+    require_finite(A, "the matrix");
+    matrix_ = std::move(A);
+  }
   build_preconditioner();
+}
+
+const HierarchyStats& Solver::stats() const {
+  static const HierarchyStats none;
+  return precond_ ? precond_->stats() : none;
+}
+
+const AmgPreconditioner& Solver::preconditioner() const {
+  if (!precond_)
+    throw InputError(fmt::format("this solver has no AMG preconditioner: solver.type '{}' with solver.preconditioner "
+                                 "'{}' applies no multigrid cycle, so none was set up",
+                                 params_.type.name, params_.preconditioner.name));
+  return *precond_;
 }
 
 void Solver::build_preconditioner() {
   ExecutorScope scope(executor());
-  op_ = std::make_unique<MatrixOperator>(precond_->matrix());
+  op_ = std::make_unique<MatrixOperator>(matrix());
+  outer_M_.reset();
   const Component& pre = params_.preconditioner;
   if (pre.name == "amg" || pre.name == "none") return;
   if (is_nested_krylov(pre))
@@ -106,15 +169,13 @@ void Solver::build_preconditioner() {
   else {
     Component smoother;
     const int sweeps = smoother_preconditioner_sweeps(pre, &smoother);
-    outer_M_ = std::make_unique<SmootherOperator>(precond_->matrix(), smoother, sweeps);
+    outer_M_ = std::make_unique<SmootherOperator>(matrix(), smoother, sweeps);
   }
 }
 
 SolveResult Solver::solve(const Vector& b, Vector& x) const {
   ExecutorScope scope(executor());
-  const LinearOperator* M = outer_M_                              ? outer_M_.get()
-                            : params_.preconditioner.name == "none" ? nullptr
-                                                                    : static_cast<const LinearOperator*>(precond_.get());
+  const LinearOperator* M = outer_M_ ? outer_M_.get() : static_cast<const LinearOperator*>(precond_.get());
   return krylov_solve(*op_, M, b, x, params_, kept_);
 }
 

@@ -77,7 +77,11 @@ class AmgPreconditioner final : public LinearOperator {
 class Solver {
  public:
   // All parameters are checked (names, options, backend support) before any
-  // setup work.
+  // setup work. The AMG hierarchy is set up only where the solve applies the
+  // multigrid cycle (applies_amg_cycle, solver/krylov.hpp: solver.preconditioner
+  // amg, or a nested Krylov method preconditioned by it); with none, a smoother,
+  // or a method that uses no preconditioner (cg) the Solver holds the matrix
+  // alone, and ns is not used.
   Solver(const CsrMatrix& A, const AmgParams& amg = {}, const SolverParams& solver = {},
          std::shared_ptr<const Executor> exec = nullptr);
   Solver(CsrMatrix&& A, const AmgParams& amg = {}, const SolverParams& solver = {},
@@ -95,19 +99,33 @@ class Solver {
   // Frees what solve() keeps for the next one (the CG vectors and scalars, 24 B
   // per unknown, 32 with fcg, and the graph); the next solve makes them again.
   void release_workspace() { kept_.reset(); }
-  const HierarchyStats& stats() const { return precond_->stats(); }
-  const AmgPreconditioner& preconditioner() const { return *precond_; }
+  // Whether an AMG hierarchy was set up (see the constructors).
+  bool has_amg() const { return precond_ != nullptr; }
+  // The hierarchy's statistics; without one, empty (no levels, no setup time).
+  const HierarchyStats& stats() const;
+  // The AMG preconditioner; an InputError naming the options without one.
+  const AmgPreconditioner& preconditioner() const;
+  // The system's matrix: the hierarchy's finest level (see
+  // AmgPreconditioner::matrix), or the matrix held without a hierarchy.
+  const CsrMatrix& matrix() const { return precond_ ? precond_->matrix() : *matrix_; }
   const SolverParams& params() const { return params_; }
-  const std::shared_ptr<const Executor>& executor() const { return precond_->executor(); }
+  const std::shared_ptr<const Executor>& executor() const { return exec_; }
 
-  // New values, same pattern: see AmgPreconditioner::resetup.
+  // New values, same pattern: see AmgPreconditioner::resetup (without a
+  // hierarchy: the matrix checked and swapped, nothing else to recompute).
   ResetupStats resetup(const CsrMatrix& A, const ResetupOptions& options = {});
   ResetupStats resetup(CsrMatrix&& A, const ResetupOptions& options = {});
 
  private:
+  // The setup: the hierarchy where the solve applies the cycle, else the
+  // matrix checked and held.
+  void set_up(CsrMatrix&& A, const AmgParams& amg, std::optional<NearNullspace> ns,
+              std::shared_ptr<const Executor> exec);
   void build_preconditioner();
   SolverParams params_;
-  std::unique_ptr<AmgPreconditioner> precond_;
+  std::shared_ptr<const Executor> exec_;
+  std::unique_ptr<AmgPreconditioner> precond_;  // null where the solve applies no cycle
+  std::optional<CsrMatrix> matrix_;             // the matrix, where there is no hierarchy to hold it
   std::unique_ptr<MatrixOperator> op_;
   std::unique_ptr<LinearOperator> outer_M_;  // smoother or nested Krylov preconditioner (else the cycle or none)
   // What the Krylov method kept from the last solve (KrylovState); dropped by a

@@ -84,7 +84,9 @@ saga_status saga_solver_resetup_device(saga_solver solver, const double* val, in
  * destroyed by saga) instead of a stream of its own; before the first setup. */
 saga_status saga_solver_set_stream(saga_solver solver, void* stream);
 
-/* z = M^-1 r: one multigrid cycle (host arrays of n entries). */
+/* z = M^-1 r: one multigrid cycle (host arrays of n entries). An error where
+ * the solver set up no hierarchy (solver.preconditioner none or a smoother, or
+ * solver.type cg: its solve applies no cycle). */
 saga_status saga_solver_apply(saga_solver solver, const double* r, double* z);
 /* Solves A x = b (host arrays of n entries). Non-convergence is not an error:
  * check saga_solver_result. */
@@ -105,7 +107,8 @@ saga_status saga_solver_residual_history(saga_solver solver, double* history, in
 /* Setup time of a phase ("strength", "aggregation", "AP", "PtAP", ...; NULL:
  * the whole setup), seconds; of the last resetup when resetup is nonzero. */
 saga_status saga_solver_setup_seconds(saga_solver solver, const char* phase, int resetup, double* seconds);
-/* Levels of the hierarchy and its operator complexity. */
+/* Levels of the hierarchy and its operator complexity (0 levels and 0 where
+ * the solver set up no hierarchy; see saga_solver_apply). */
 saga_status saga_solver_hierarchy(saga_solver solver, int* levels, double* operator_complexity);
 
 #ifdef __cplusplus

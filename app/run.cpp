@@ -122,15 +122,15 @@ void run_updates(const RunConfig& config, const Problem& p, DcsrMatrix& D, Solve
   const std::int64_t edges = u.couplings_per_step(r.rows);
   std::optional<CsrMatrix> previous;  // the matrix of the last setup (for the rebuild comparison)
   if (u.compare_rebuild) {
-    previous = first.preconditioner().matrix().clone();
+    previous = first.matrix().clone();
     previous->store_values_double();  // the hierarchy keeps exact-float values in float (amg.exact_single)
   }
   // existing couplings: drawn from the pattern, which stays
   std::vector<offset_t> pattern_rp;
   std::vector<index_t> pattern_col;
   if (u.couplings == "existing") {
-    pattern_rp = first.preconditioner().matrix().row_ptr().to_vector();
-    pattern_col = first.preconditioner().matrix().col().to_vector();
+    pattern_rp = first.matrix().row_ptr().to_vector();
+    pattern_col = first.matrix().col().to_vector();
   }
   std::unique_ptr<Solver> own;  // the solver of the last full setup after the first
   Solver* solver = &first;
@@ -247,10 +247,13 @@ RunResult run_solve(const RunConfig& config, const std::shared_ptr<const Executo
   Solver solver(std::move(p.A), config.amg, config.solver, std::move(ns), exec);
   r.setup_seconds = std::chrono::duration<double>(now() - t0).count();
   r.hierarchy = solver.stats();
+  r.amg = solver.has_amg();
   if (space == Space::device) r.setup_peak_bytes = device::pool_usage().peak;
-  const MultigridCycle& cycle = solver.preconditioner().cycle();
-  r.cycle = cycles().resolve(config.amg.cycle, space);
-  for (std::size_t l = 0; l < r.hierarchy.levels.size(); ++l) r.smoothers.push_back(cycle.smoother_name(l));
+  if (r.amg) {
+    const MultigridCycle& cycle = solver.preconditioner().cycle();
+    r.cycle = cycles().resolve(config.amg.cycle, space);
+    for (std::size_t l = 0; l < r.hierarchy.levels.size(); ++l) r.smoothers.push_back(cycle.smoother_name(l));
+  }
   Vector x = Vector::zeros(r.rows, space, "solution");
   r.solve = solver.solve(p.b, x);
   r.solve_seconds = r.solve.seconds;
@@ -274,49 +277,58 @@ std::string format_summary(const RunResult& r) {
   std::string s;
   s += fmt::format("backend   {}{}\n", r.executor, r.device_name.empty() ? "" : " (" + r.device_name + ")");
   s += fmt::format("problem   {}\n          n = {}, nnz = {}\n", r.problem, r.rows, r.nnz);
-  s += fmt::format("hierarchy {} levels, grid complexity {:.3f}, operator complexity {:.3f}, coarse size {}\n",
-                   h.levels.size(), h.grid_complexity, h.operator_complexity, h.coarse_size);
-  if (r.nullspace != "constant") s += fmt::format("          near-nullspace: {}\n", r.nullspace);
-  if (h.coarse_pseudo_inverse)
-    s += h.coarse_null_space_columns > 0
-             ? fmt::format("          coarsest matrix singular: pseudo-inverse by Cholesky, shifted along {} null "
-                           "direction(s) of the near-nullspace\n",
-                           h.coarse_null_space_columns)
-             : std::string("          coarsest matrix singular: pseudo-inverse by eigen-decomposition (host)\n");
-  s += fmt::format("  {:>5} {:>10} {:>12} {:>8} {:>11} {:>7}\n", "level", "rows", "nnz", "nnz/row", "aggregates",
-                   "rho");
-  for (std::size_t l = 0; l < h.levels.size(); ++l) {
-    const auto& L = h.levels[l];
-    s += fmt::format("  {:>5} {:>10} {:>12} {:>8.1f} {:>11} {:>7}\n", l, L.rows, L.nnz,
-                     static_cast<double>(L.nnz) / L.rows, L.aggregates ? std::to_string(L.aggregates) : "-",
-                     L.rho > 0 ? fmt::format("{:.3f}", L.rho) : "-");
+  if (r.amg) {
+    s += fmt::format("hierarchy {} levels, grid complexity {:.3f}, operator complexity {:.3f}, coarse size {}\n",
+                     h.levels.size(), h.grid_complexity, h.operator_complexity, h.coarse_size);
+    if (r.nullspace != "constant") s += fmt::format("          near-nullspace: {}\n", r.nullspace);
+    if (h.coarse_pseudo_inverse)
+      s += h.coarse_null_space_columns > 0
+               ? fmt::format("          coarsest matrix singular: pseudo-inverse by Cholesky, shifted along {} null "
+                             "direction(s) of the near-nullspace\n",
+                             h.coarse_null_space_columns)
+               : std::string("          coarsest matrix singular: pseudo-inverse by eigen-decomposition (host)\n");
+    s += fmt::format("  {:>5} {:>10} {:>12} {:>8} {:>11} {:>7}\n", "level", "rows", "nnz", "nnz/row", "aggregates",
+                     "rho");
+    for (std::size_t l = 0; l < h.levels.size(); ++l) {
+      const auto& L = h.levels[l];
+      s += fmt::format("  {:>5} {:>10} {:>12} {:>8.1f} {:>11} {:>7}\n", l, L.rows, L.nnz,
+                       static_cast<double>(L.nnz) / L.rows, L.aggregates ? std::to_string(L.aggregates) : "-",
+                       L.rho > 0 ? fmt::format("{:.3f}", L.rho) : "-");
+    }
+    for (std::size_t l = 0; l < h.levels.size(); ++l) {  // said here too, not only in the JSON report
+      if (!h.levels[l].theta_fallback.empty())
+        s += fmt::format("  note: level {}: {}\n", l, h.levels[l].theta_fallback);
+      if (h.levels[l].galerkin_slices > 1)
+        s += fmt::format("  note: level {}: R (A P) computed in {} blocks of rows, {} rows of A P for {} (less memory; "
+                         "amg.galerkin_slices){}\n",
+                         l, h.levels[l].galerkin_slices, h.levels[l].galerkin_ap_rows, h.levels[l].rows,
+                         h.levels[l].galerkin_retries
+                             ? fmt::format("; {} doubling(s) of the blocks after running out of device memory",
+                                           h.levels[l].galerkin_retries)
+                             : std::string());
+    }
+    s += fmt::format("setup     {:.4f} s by phase:\n", h.setup_seconds);
+    for (const auto& p : setup_phases()) {
+      const double t = h.phase_seconds.count(p) ? h.phase_seconds.at(p) : 0.0;
+      s += fmt::format("  {:<24} {:>9.4f} s {:>6.1f}%\n", setup_phase_label(p), t, 100.0 * t / h.setup_seconds);
+    }
+    s += fmt::format("  SpGEMM share of setup: {:.1f}% ({:.4f} s)\n", 100.0 * h.spgemm_seconds() / h.setup_seconds,
+                     h.spgemm_seconds());
+  } else {
+    s += fmt::format("hierarchy none: solver.type {} with solver.preconditioner {} applies no multigrid cycle, so no "
+                     "AMG was set up (the amg section is checked, not used)\n",
+                     r.config.solver.type.name, r.config.solver.preconditioner.name);
+    s += fmt::format("setup     {:.4f} s (the matrix checked)\n", r.setup_seconds);
   }
-  for (std::size_t l = 0; l < h.levels.size(); ++l) {  // said here too, not only in the JSON report
-    if (!h.levels[l].theta_fallback.empty())
-      s += fmt::format("  note: level {}: {}\n", l, h.levels[l].theta_fallback);
-    if (h.levels[l].galerkin_slices > 1)
-      s += fmt::format("  note: level {}: R (A P) computed in {} blocks of rows, {} rows of A P for {} (less memory; "
-                       "amg.galerkin_slices){}\n",
-                       l, h.levels[l].galerkin_slices, h.levels[l].galerkin_ap_rows, h.levels[l].rows,
-                       h.levels[l].galerkin_retries
-                           ? fmt::format("; {} doubling(s) of the blocks after running out of device memory",
-                                         h.levels[l].galerkin_retries)
-                           : std::string());
-  }
-  s += fmt::format("setup     {:.4f} s by phase:\n", h.setup_seconds);
-  for (const auto& p : setup_phases()) {
-    const double t = h.phase_seconds.count(p) ? h.phase_seconds.at(p) : 0.0;
-    s += fmt::format("  {:<24} {:>9.4f} s {:>6.1f}%\n", setup_phase_label(p), t, 100.0 * t / h.setup_seconds);
-  }
-  s += fmt::format("  SpGEMM share of setup: {:.1f}% ({:.4f} s)\n", 100.0 * h.spgemm_seconds() / h.setup_seconds,
-                   h.spgemm_seconds());
   const auto& so = r.solve;
   // solver.type amg is the stationary iteration x += M (b - A x) with M the preconditioner (the cycle by default).
   const std::string& precond = r.config.solver.preconditioner.name;
   const std::string method = so.method == "amg" ? fmt::format("stationary iteration x += M (b - A x), M = {}", precond)
                                                 : fmt::format("{} preconditioned by {}", so.method, precond);
-  s += fmt::format("solve     {} ({}-cycle, {} smoother, {} coarse solver): {}\n", method, r.cycle,
-                   r.smoothers.empty() ? "-" : r.smoothers.front(), h.coarse_solver, so.message);
+  const std::string cycle = r.amg ? fmt::format(" ({}-cycle, {} smoother, {} coarse solver)", r.cycle,
+                                                 r.smoothers.empty() ? "-" : r.smoothers.front(), h.coarse_solver)
+                                   : std::string();
+  s += fmt::format("solve     {}{}: {}\n", method, cycle, so.message);
   s += fmt::format("          iterations {}, final relative residual {:.3e}, convergence factor {:.3f}{}\n",
                    so.iterations, so.relative_residual, so.convergence_factor,
                    so.launch.empty() ? std::string()
@@ -325,14 +337,17 @@ std::string format_summary(const RunResult& r) {
   if (r.error) s += fmt::format("          error ||x - x*|| / ||x*|| = {:.3e}\n", *r.error);
   if (r.peak_bytes > 0)
     s += fmt::format("memory    peak device memory {:.3f} GiB ({:.0f} B per unknown; setup, problem included, {:.3f} "
-                     "GiB; setup estimate beyond the matrix {:.3f} GiB with A P whole, {:.3f} GiB in blocks)\n",
+                     "GiB{})\n",
                      r.peak_bytes / 1073741824.0, static_cast<double>(r.peak_bytes) / r.rows,
-                     r.setup_peak_bytes / 1073741824.0, h.estimated_bytes / 1073741824.0,
-                     h.estimated_blocked_bytes / 1073741824.0);
+                     r.setup_peak_bytes / 1073741824.0,
+                     r.amg ? fmt::format("; setup estimate beyond the matrix {:.3f} GiB with A P whole, {:.3f} GiB in "
+                                         "blocks",
+                                         h.estimated_bytes / 1073741824.0, h.estimated_blocked_bytes / 1073741824.0)
+                           : std::string());
   if (h.peak_level >= 0)
     s += fmt::format("          setup peak in level {}, phase '{}' ({:.0f} B per unknown)\n", h.peak_level,
                      setup_phase_label(h.peak_phase), static_cast<double>(h.peak_bytes) / r.rows);
-  if (r.peak_bytes > 0)
+  if (r.peak_bytes > 0 && r.amg)
     s += fmt::format("          hierarchy matrices {:.3f} GiB ({:.0f} B per unknown; P, R and coarse values in {})\n",
                    h.matrix_bytes() / 1073741824.0, static_cast<double>(h.matrix_bytes()) / r.rows,
                    !h.levels.empty() && h.levels.front().single_precision ? "float" : "double");
@@ -398,10 +413,11 @@ nlohmann::json to_json(const RunResult& r) {
                  {"solver", solver_json(r.config.solver, r.backend)}};
   j["backend"] = backend_name(r.backend);
   j["executor"] = r.executor;
-  j["cycle"] = r.cycle;
+  // Without a hierarchy (r.amg false): "none", no smoothers, hierarchy null.
+  j["cycle"] = r.amg ? r.cycle : "none";
   j["smoothers"] = r.smoothers;
-  j["coarse_solver"] = h.coarse_solver;
-  j["spgemm"] = h.spgemm_algorithm;
+  j["coarse_solver"] = r.amg ? h.coarse_solver : "none";
+  j["spgemm"] = r.amg ? h.spgemm_algorithm : "none";
   j["method"] = r.solve.method;
   j["device"] = r.device_name;
   j["problem"] = {{"description", r.problem}, {"rows", r.rows}, {"nnz", r.nnz}, {"seconds", r.problem_seconds}};
@@ -422,18 +438,24 @@ nlohmann::json to_json(const RunResult& r) {
                            {"gflops", rec.seconds > 0 ? 2.0 * rec.products / rec.seconds * 1e-9 : 0.0}};
     levels.push_back(l);
   }
-  j["hierarchy"] = {{"levels", levels},
-                    {"grid_complexity", h.grid_complexity},
-                    {"operator_complexity", h.operator_complexity},
-                    {"matrix_bytes", h.matrix_bytes()},
-                    {"coarse_pseudo_inverse", h.coarse_pseudo_inverse},
-                    {"coarse_null_space_columns", h.coarse_null_space_columns},
-                    {"memory_fit", h.memory_fit},
-                    {"coarse_size", h.coarse_size}};
+  if (r.amg)
+    j["hierarchy"] = {{"levels", levels},
+                      {"grid_complexity", h.grid_complexity},
+                      {"operator_complexity", h.operator_complexity},
+                      {"matrix_bytes", h.matrix_bytes()},
+                      {"coarse_pseudo_inverse", h.coarse_pseudo_inverse},
+                      {"coarse_null_space_columns", h.coarse_null_space_columns},
+                      {"memory_fit", h.memory_fit},
+                      {"coarse_size", h.coarse_size}};
+  else
+    j["hierarchy"] = nullptr;
+  std::map<std::string, double> phase_seconds = h.phase_seconds;
+  if (!r.amg)
+    for (const auto& p : setup_phases()) phase_seconds[p] = 0.0;  // no hierarchy: no phase ran
   json shares = json::object();
-  for (const auto& [phase, t] : h.phase_seconds) shares[phase] = h.setup_seconds > 0 ? t / h.setup_seconds : 0.0;
-  j["setup"] = {{"seconds", h.setup_seconds},
-                {"phase_seconds", h.phase_seconds},
+  for (const auto& [phase, t] : phase_seconds) shares[phase] = h.setup_seconds > 0 ? t / h.setup_seconds : 0.0;
+  j["setup"] = {{"seconds", r.amg ? h.setup_seconds : r.setup_seconds},
+                {"phase_seconds", phase_seconds},
                 {"phase_share", shares},
                 {"spgemm_seconds", h.spgemm_seconds()},
                 {"spgemm_share", h.setup_seconds > 0 ? h.spgemm_seconds() / h.setup_seconds : 0.0}};

@@ -68,6 +68,16 @@ int smoother_preconditioner_sweeps(const Component& pre, Component* smoother) {
 
 bool is_nested_krylov(const Component& pre) { return krylov_methods().has(pre.name); }
 
+bool applies_amg_cycle(const SolverParams& p, Space space) {
+  validate(p, space);
+  if (!krylov_methods().create(p.type, space)->uses_preconditioner()) return false;
+  const Component& pre = p.preconditioner;
+  if (pre.name == "amg") return true;
+  if (!is_nested_krylov(pre)) return false;  // none, or a smoother
+  const SolverParams inner = nested_solver_params(pre);
+  return krylov_methods().create(inner.type, space)->uses_preconditioner();
+}
+
 void validate(const SolverParams& p, std::optional<Space> space) {
   SolverParams copy = p;
   read_params(copy, Options(), "solver");

@@ -87,6 +87,11 @@ bool is_nested_krylov(const Component& preconditioner);
 // its options besides "sweeps" (default 1) are the smoother's. Returns the
 // sweeps and, in *smoother, the smoother's own node; validates both.
 int smoother_preconditioner_sweeps(const Component& preconditioner, Component* smoother = nullptr);
+// Whether a solve with p applies the multigrid cycle, so that an AMG hierarchy
+// must be set up for it: p.type uses a preconditioner (not cg) and
+// p.preconditioner is amg, or a nested Krylov method that uses one (it is
+// preconditioned by the cycle). Not for none nor a smoother. p validated first.
+bool applies_amg_cycle(const SolverParams& p, Space space);
 
 // Validates p (method name and options, tolerance, limits, and the
 // preconditioner's name) for a solve on `space` when given.

@@ -1,12 +1,14 @@
 #include "sparse/csr_ops.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "core/parallel_for.hpp"
 #include "sparse/build_rows.hpp"
 #include "sparse/csr_ops_functors.hpp"
 #include "sparse/cuda/kernels.hpp"
 #include "sparse/scan.hpp"
+#include "sparse/vector_ops.hpp"
 
 namespace saga {
 
@@ -210,6 +212,17 @@ std::pair<index_t, index_t> column_span(const CsrMatrix& A, index_t r0, index_t 
   parallel_for(A.space(), r1 - r0, functors::RowsColumnSpan{A.row_ptr().data() + r0, A.col().data(), span.data()});
   const std::vector<index_t> h = span.to_vector();
   return {h[0], h[1]};
+}
+
+void require_finite(const CsrMatrix& A, const char* what) {
+  if (all_finite(A.val())) return;
+  const HostCsr h = to_host_csr(A);
+  for (index_t i = 0; i < h.rows; ++i)
+    for (offset_t k = h.row_ptr[i]; k < h.row_ptr[i + 1]; ++k)
+      if (!std::isfinite(h.val[k]))
+        throw InputError(fmt::format("{} has a non-finite entry: a({}, {}) = {} (rows and columns from 0){}", what, i,
+                                     h.col[k], h.val[k],
+                                     std::isinf(h.val[k]) ? "; values this large overflow double precision" : ""));
 }
 
 }  // namespace saga

@@ -28,6 +28,10 @@ std::int64_t total(const Array<std::int32_t>& a);
 // First row whose pattern (row_ptr and columns) differs between A and B, or -1
 // (same shape and space).
 std::int64_t first_pattern_difference(const CsrMatrix& A, const CsrMatrix& B);
+// A matrix's first non-finite entry as an InputError naming `what`, the row and
+// the column (a host copy, on this error path only); nothing where every
+// value is finite.
+void require_finite(const CsrMatrix& A, const char* what);
 
 // Rows [r0, r1) of A as a matrix of their own, with columns [c0, c0 + cols) of
 // A as its columns 0..cols-1 (cols -1: A's columns from c0 on). Every entry of

@@ -220,3 +220,43 @@ TEST_CASE("C API: a handle from a YAML or JSON config (text or file) equals one 
   }
   CHECK(saga_solver_create_from_config(nullptr, yaml, nullptr) == SAGA_ERROR_INPUT);
 }
+
+TEST_CASE("C API: solver.preconditioner none sets up no hierarchy; apply says so, solve and resetup work") {
+  const HostCsr h = to_host_csr(poisson(Stencil::fd2d_5pt, 30, Space::host));
+  const int n = h.rows;
+  saga_solver s = nullptr;
+  REQUIRE(saga_solver_create(&s, "host") == SAGA_OK);
+  CHECK(saga_solver_set_many(s, "solver.type = pcg; solver.preconditioner = none; solver.tolerance = 1e-10") ==
+        SAGA_OK);
+  REQUIRE(saga_solver_setup(s, n, int32_offsets(h).data(), h.col.data(), h.val.data()) == SAGA_OK);
+  int levels = -1;
+  double oc = -1;
+  CHECK(saga_solver_hierarchy(s, &levels, &oc) == SAGA_OK);
+  CHECK(levels == 0);
+  CHECK(oc == 0.0);
+  std::vector<double> b(n, 1.0), x(n, 0.0), z(n, 0.0);
+  REQUIRE(saga_solver_solve(s, b.data(), x.data()) == SAGA_OK);
+  int its = 0, conv = 0;
+  double rel = 1;
+  CHECK(saga_solver_result(s, &its, &conv, &rel) == SAGA_OK);
+  CHECK(conv == 1);
+  CHECK(rel <= 1e-10);
+  // The same iterates as CG on the matrix alone.
+  const CsrMatrix A = from_host_csr(h, Space::host);
+  SolverParams sp;
+  sp.type = "pcg";
+  sp.tolerance = 1e-10;
+  Vector xc = Vector::zeros(n, Space::host);
+  CHECK(krylov_solve(MatrixOperator(A), nullptr, ones(n, Space::host), xc, sp).iterations == its);
+  CHECK(max_rel_diff(xc.to_vector(), x) == 0.0);
+  CHECK(saga_solver_apply(s, b.data(), z.data()) == SAGA_ERROR_INPUT);
+  CHECK(std::string(saga_last_error()).find("no AMG preconditioner") != std::string::npos);
+  // Resetup with doubled values: the solution halves.
+  std::vector<double> v2(h.val);
+  for (double& v : v2) v *= 2;
+  REQUIRE(saga_solver_resetup(s, v2.data(), 0) == SAGA_OK);
+  std::vector<double> x2(n, 0.0);
+  REQUIRE(saga_solver_solve(s, b.data(), x2.data()) == SAGA_OK);
+  CHECK(x2[n / 2] == doctest::Approx(x[n / 2] / 2).epsilon(1e-8));
+  saga_solver_destroy(s);
+}
