@@ -60,7 +60,9 @@ def run_once(saga, config, backend, sets, in_process=1):
     peak = r["device_memory"]["peak_bytes"]
     warm = r.get("repeats", {}).get("best", r["times"])
     phase_peaks = r["device_memory"].get("setup_phase_peaks", [])
-    fine = (r["hierarchy"]["levels"] or [{}])[0]
+    # No hierarchy (null) where the config's solve applies no cycle (preconditioner none, a smoother, cg).
+    hierarchy = r["hierarchy"] or {"levels": [], "operator_complexity": 0.0}
+    fine = (hierarchy["levels"] or [{}])[0]
     top = max(phase_peaks, key=lambda x: x["bytes"]) if phase_peaks else None
     return {
         "rows": rows,
@@ -76,8 +78,8 @@ def run_once(saga, config, backend, sets, in_process=1):
         "spgemm_share": r["setup"]["spgemm_share"],
         "spgemm": r.get("spgemm", ""),
         "launch": r["solve"].get("launch", ""),
-        "levels": len(r["hierarchy"]["levels"]),
-        "operator_complexity": r["hierarchy"]["operator_complexity"],
+        "levels": len(hierarchy["levels"]),
+        "operator_complexity": hierarchy["operator_complexity"],
         "peak_device_bytes": peak,
         "bytes_per_unknown": peak / rows if rows and peak else 0.0,
         "setup_ns_per_unknown": 1e9 * r["times"]["setup"] / rows if rows else 0.0,

@@ -89,6 +89,8 @@ def plot_report(path, out):
     fig.savefig(png, dpi=120)
     plt.close(fig)
     print(png)
+    if r["hierarchy"] is None:  # solver.preconditioner none / a smoother / cg: no hierarchy was set up
+        return
     levels = r["hierarchy"]["levels"]
     fig, ax = plt.subplots(figsize=(6, 4))
     x = range(len(levels))
