@@ -680,16 +680,7 @@ ResetupStats Hierarchy::resetup(CsrMatrix A, const ResetupOptions& options) {
   ExecutorScope scope(exec_);
   const Space s = space();
   const CsrMatrix& old = levels_.front().A;
-  SAGA_REQUIRE(A.space() == s, "resetup: the new matrix lives on the {}, the hierarchy on the {}", to_string(A.space()),
-               to_string(s));
-  SAGA_REQUIRE(A.rows() == old.rows() && A.cols() == old.cols(), "resetup: a {}x{} matrix for a hierarchy of {}x{}",
-               A.rows(), A.cols(), old.rows(), old.cols());
-  SAGA_REQUIRE(A.nnz() == old.nnz(), "resetup: the new matrix has {} nonzeros, the one set up {} (resetup keeps the "
-               "pattern; set up a new hierarchy for a new pattern)", A.nnz(), old.nnz());
-  const std::int64_t row = first_pattern_difference(old, A);
-  SAGA_REQUIRE(row < 0, "resetup: row {} of the new matrix has another pattern than the one set up (resetup keeps "
-               "the pattern; set up a new hierarchy for a new pattern)", row);
-  require_finite(A, "the new matrix");
+  require_resetup_matrix(old, A, "hierarchy");
   ResetupStats rs;
   rs.prolongator_refreshed = options.refresh_prolongator;
   for (const Level& L : levels_) rs.prolongator_refreshed = rs.prolongator_refreshed || L.implicit_prolongator();

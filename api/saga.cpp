@@ -80,17 +80,7 @@ ResetupStats Solver::resetup(CsrMatrix&& A, const ResetupOptions& options) {
     ExecutorScope scope(exec_);
     const auto t0 = std::chrono::steady_clock::now();
     const CsrMatrix& old = *matrix_;
-    // The hierarchy's resetup checks (Hierarchy::resetup), in its words.
-    SAGA_REQUIRE(A.space() == old.space(), "resetup: the new matrix lives on the {}, the solver on the {}",
-                 to_string(A.space()), to_string(old.space()));
-    SAGA_REQUIRE(A.rows() == old.rows() && A.cols() == old.cols(), "resetup: a {}x{} matrix for a solver of {}x{}",
-                 A.rows(), A.cols(), old.rows(), old.cols());
-    SAGA_REQUIRE(A.nnz() == old.nnz(), "resetup: the new matrix has {} nonzeros, the one set up {} (resetup keeps "
-                 "the pattern; set up a new solver for a new pattern)", A.nnz(), old.nnz());
-    const std::int64_t row = first_pattern_difference(old, A);
-    SAGA_REQUIRE(row < 0, "resetup: row {} of the new matrix has another pattern than the one set up (resetup keeps "
-                 "the pattern; set up a new solver for a new pattern)", row);
-    require_finite(A, "the new matrix");
+    require_resetup_matrix(old, A, "solver");  // the hierarchy's checks (Hierarchy::resetup)
     spmv_release(old);  // the old values' copies for the SpMV (sliced rows)
     A.share_structural_analyses(old);  // the same pattern: its SpMV plan holds
     op_.reset();

@@ -225,4 +225,17 @@ void require_finite(const CsrMatrix& A, const char* what) {
                                      std::isinf(h.val[k]) ? "; values this large overflow double precision" : ""));
 }
 
+void require_resetup_matrix(const CsrMatrix& old, const CsrMatrix& A, const char* holder) {
+  SAGA_REQUIRE(A.space() == old.space(), "resetup: the new matrix lives on the {}, the {} on the {}",
+               to_string(A.space()), holder, to_string(old.space()));
+  SAGA_REQUIRE(A.rows() == old.rows() && A.cols() == old.cols(), "resetup: a {}x{} matrix for a {} of {}x{}",
+               A.rows(), A.cols(), holder, old.rows(), old.cols());
+  SAGA_REQUIRE(A.nnz() == old.nnz(), "resetup: the new matrix has {} nonzeros, the one set up {} (resetup keeps the "
+               "pattern; set up a new {} for a new pattern)", A.nnz(), old.nnz(), holder);
+  const std::int64_t row = first_pattern_difference(old, A);
+  SAGA_REQUIRE(row < 0, "resetup: row {} of the new matrix has another pattern than the one set up (resetup keeps "
+               "the pattern; set up a new {} for a new pattern)", row, holder);
+  require_finite(A, "the new matrix");
+}
+
 }  // namespace saga

@@ -32,6 +32,10 @@ std::int64_t first_pattern_difference(const CsrMatrix& A, const CsrMatrix& B);
 // the column (a host copy, on this error path only); nothing where every
 // value is finite.
 void require_finite(const CsrMatrix& A, const char* what);
+// A resetup's new matrix A against the one set up (old): the same space, shape
+// and pattern, finite values; else an InputError naming what differs, with
+// `holder` (what was set up: "hierarchy", "solver") in its words.
+void require_resetup_matrix(const CsrMatrix& old, const CsrMatrix& A, const char* holder);
 
 // Rows [r0, r1) of A as a matrix of their own, with columns [c0, c0 + cols) of
 // A as its columns 0..cols-1 (cols -1: A's columns from c0 on). Every entry of

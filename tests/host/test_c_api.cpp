@@ -19,6 +19,16 @@ using namespace saga::test;
 // The C API's 32-bit entry takes int32 row offsets whatever this build's offset_t.
 namespace {
 std::vector<std::int32_t> int32_offsets(const HostCsr& h) { return {h.row_ptr.begin(), h.row_ptr.end()}; }
+// Solves b with the solver and checks it converged to `tolerance`; its iterations.
+int solved_iterations(saga_solver s, const std::vector<double>& b, std::vector<double>& x, double tolerance) {
+  REQUIRE(saga_solver_solve(s, b.data(), x.data()) == SAGA_OK);
+  int its = 0, conv = 0;
+  double rel = 1;
+  CHECK(saga_solver_result(s, &its, &conv, &rel) == SAGA_OK);
+  CHECK(conv == 1);
+  CHECK(rel <= tolerance);
+  return its;
+}
 }  // namespace
 
 TEST_CASE("C API: parameters by name, setup (32/64-bit), solve, apply, resetup, results") {
@@ -235,12 +245,7 @@ TEST_CASE("C API: solver.preconditioner none sets up no hierarchy; apply says so
   CHECK(levels == 0);
   CHECK(oc == 0.0);
   std::vector<double> b(n, 1.0), x(n, 0.0), z(n, 0.0);
-  REQUIRE(saga_solver_solve(s, b.data(), x.data()) == SAGA_OK);
-  int its = 0, conv = 0;
-  double rel = 1;
-  CHECK(saga_solver_result(s, &its, &conv, &rel) == SAGA_OK);
-  CHECK(conv == 1);
-  CHECK(rel <= 1e-10);
+  const int its = solved_iterations(s, b, x, 1e-10);
   // The same iterates as CG on the matrix alone.
   const CsrMatrix A = from_host_csr(h, Space::host);
   SolverParams sp;
