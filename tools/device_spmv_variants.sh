@@ -12,7 +12,10 @@
 set -uo pipefail
 OUT=${1:?usage: device_spmv_variants.sh OUTDIR -- BENCH ARGS [-- BENCH ARGS ...]}
 shift
-[ $# -gt 0 ] && [ "$1" = "--" ] || { echo "device_spmv_variants.sh: no '-- BENCH ARGS' group" >&2; exit 2; }
+if [ $# -eq 0 ] || [ "$1" != "--" ]; then
+  echo "device_spmv_variants.sh: no '-- BENCH ARGS' group" >&2
+  exit 2
+fi
 mkdir -p "$OUT" && OUT=$(cd "$OUT" && pwd)
 O=$(mktemp -d)
 trap 'tar -czf "$OUT/variants.tar.gz" -C "$O" .' EXIT
