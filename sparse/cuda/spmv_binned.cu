@@ -31,7 +31,6 @@
 // Every sum has a fixed order, so results are bitwise reproducible. The
 // kernels take an output functor (y = αAx + βz, the residual, a Jacobi sweep,
 // y = Ax with x·y) so that the solve's fused products cost one pass over A.
-#include <array>
 #include <memory>
 #include <string>
 #include <type_traits>
@@ -789,15 +788,10 @@ void run_bins(const CsrRef& A, const Value* v, BinnedPlan& p, In x, Out out, Blo
     // Unstaged blocks read A and x directly: no shared memory, so L1 keeps it all.
     const std::size_t stage_bytes = policy.stage ? sizeof(double) * (static_cast<std::size_t>(p.units) + 32) : 0;
     // Room for resident_ctas staged CTAs an SM, the rest L1 (spmv_carveout_percent).
-    static const std::array<int, 2> smem_sm = [] {
-      int dev = 0, per_sm = 0, reserved = 0;
-      SAGA_CUDA(cudaGetDevice(&dev));
-      SAGA_CUDA(cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev));
-      SAGA_CUDA(cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, dev));
-      return std::array<int, 2>{per_sm, reserved};
-    }();
-    const int carveout =
-        spmv_carveout_percent(policy.resident_ctas, static_cast<std::int64_t>(stage_bytes), smem_sm[1], smem_sm[0]);
+    static const int smem_per_sm = device_attribute(cudaDevAttrMaxSharedMemoryPerMultiprocessor);
+    static const int reserved_per_cta = device_attribute(cudaDevAttrReservedSharedMemoryPerBlock);
+    const int carveout = spmv_carveout_percent(policy.resident_ctas, static_cast<std::int64_t>(stage_bytes),
+                                               reserved_per_cta, smem_per_sm);
     // partial: the row blocks' slots, then the long rows' (one a row where
     // the chunks finish them, else one per long_rows_kernel CTA).
     double* long_partial = partial && p.long_rows ? partial + row_blocks : nullptr;
