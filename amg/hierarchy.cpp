@@ -424,9 +424,7 @@ Hierarchy::Hierarchy(CsrMatrix A, const SetupParams& params, NearNullspace ns,
                exec_->name());
   ExecutorScope scope(exec_);
   validate(params_, A.space());
-  SAGA_REQUIRE(A.rows() == A.cols(), "AMG needs a square matrix (got {}x{})", A.rows(), A.cols());
-  SAGA_REQUIRE(A.rows() > 0, "AMG needs a non-empty matrix");
-  require_finite(A, "the matrix");
+  require_system_matrix(A, "AMG");
   const Space s = A.space();
   PhaseTimer timer(s == Space::device);
   const auto t_setup = std::chrono::steady_clock::now();

@@ -83,8 +83,6 @@ ResetupStats Solver::resetup(CsrMatrix&& A, const ResetupOptions& options) {
     require_resetup_matrix(old, A, "solver");  // the hierarchy's checks (Hierarchy::resetup)
     spmv_release(old);  // the old values' copies for the SpMV (sliced rows)
     A.share_structural_analyses(old);  // the same pattern: its SpMV plan holds
-    op_.reset();
-    outer_M_.reset();
     matrix_ = std::move(A);
     exec_->synchronize();
     rs.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -126,10 +124,8 @@ void Solver::set_up(CsrMatrix&& A, const AmgParams& amg, std::optional<NearNulls
     // The hierarchy's checks of its matrix (Hierarchy::Hierarchy), for the Krylov method's operator.
     SAGA_REQUIRE(exec_->space() == A.space(), "the matrix lives on the {} but the executor is {}",
                  to_string(A.space()), exec_->name());
-    SAGA_REQUIRE(A.rows() == A.cols(), "the solver needs a square matrix (got {}x{})", A.rows(), A.cols());
-    SAGA_REQUIRE(A.rows() > 0, "the solver needs a non-empty matrix");
     ExecutorScope scope(exec_);
-    require_finite(A, "the matrix");
+    require_system_matrix(A, "the solver");
     matrix_ = std::move(A);
   }
   build_preconditioner();

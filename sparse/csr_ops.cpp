@@ -225,6 +225,12 @@ void require_finite(const CsrMatrix& A, const char* what) {
                                      std::isinf(h.val[k]) ? "; values this large overflow double precision" : ""));
 }
 
+void require_system_matrix(const CsrMatrix& A, const char* who) {
+  SAGA_REQUIRE(A.rows() == A.cols(), "{} needs a square matrix (got {}x{})", who, A.rows(), A.cols());
+  SAGA_REQUIRE(A.rows() > 0, "{} needs a non-empty matrix", who);
+  require_finite(A, "the matrix");
+}
+
 void require_resetup_matrix(const CsrMatrix& old, const CsrMatrix& A, const char* holder) {
   SAGA_REQUIRE(A.space() == old.space(), "resetup: the new matrix lives on the {}, the {} on the {}",
                to_string(A.space()), holder, to_string(old.space()));

@@ -36,6 +36,9 @@ void require_finite(const CsrMatrix& A, const char* what);
 // and pattern, finite values; else an InputError naming what differs, with
 // `holder` (what was set up: "hierarchy", "solver") in its words.
 void require_resetup_matrix(const CsrMatrix& old, const CsrMatrix& A, const char* holder);
+// A matrix to set up for (a hierarchy, a solver): square, not empty, finite
+// values; else an InputError saying what `who` needs.
+void require_system_matrix(const CsrMatrix& A, const char* who);
 
 // Rows [r0, r1) of A as a matrix of their own, with columns [c0, c0 + cols) of
 // A as its columns 0..cols-1 (cols -1: A's columns from c0 on). Every entry of
