@@ -247,9 +247,8 @@ RunResult run_solve(const RunConfig& config, const std::shared_ptr<const Executo
   Solver solver(std::move(p.A), config.amg, config.solver, std::move(ns), exec);
   r.setup_seconds = std::chrono::duration<double>(now() - t0).count();
   r.hierarchy = solver.stats();
-  r.amg = solver.has_amg();
   if (space == Space::device) r.setup_peak_bytes = device::pool_usage().peak;
-  if (r.amg) {
+  if (r.has_hierarchy()) {
     const MultigridCycle& cycle = solver.preconditioner().cycle();
     r.cycle = cycles().resolve(config.amg.cycle, space);
     for (std::size_t l = 0; l < r.hierarchy.levels.size(); ++l) r.smoothers.push_back(cycle.smoother_name(l));
@@ -277,7 +276,7 @@ std::string format_summary(const RunResult& r) {
   std::string s;
   s += fmt::format("backend   {}{}\n", r.executor, r.device_name.empty() ? "" : " (" + r.device_name + ")");
   s += fmt::format("problem   {}\n          n = {}, nnz = {}\n", r.problem, r.rows, r.nnz);
-  if (r.amg) {
+  if (r.has_hierarchy()) {
     s += fmt::format("hierarchy {} levels, grid complexity {:.3f}, operator complexity {:.3f}, coarse size {}\n",
                      h.levels.size(), h.grid_complexity, h.operator_complexity, h.coarse_size);
     if (r.nullspace != "constant") s += fmt::format("          near-nullspace: {}\n", r.nullspace);
@@ -325,9 +324,10 @@ std::string format_summary(const RunResult& r) {
   const std::string& precond = r.config.solver.preconditioner.name;
   const std::string method = so.method == "amg" ? fmt::format("stationary iteration x += M (b - A x), M = {}", precond)
                                                 : fmt::format("{} preconditioned by {}", so.method, precond);
-  const std::string cycle = r.amg ? fmt::format(" ({}-cycle, {} smoother, {} coarse solver)", r.cycle,
-                                                 r.smoothers.empty() ? "-" : r.smoothers.front(), h.coarse_solver)
-                                   : std::string();
+  const std::string cycle = r.has_hierarchy() ? fmt::format(" ({}-cycle, {} smoother, {} coarse solver)", r.cycle,
+                                                             r.smoothers.empty() ? "-" : r.smoothers.front(),
+                                                             h.coarse_solver)
+                                               : std::string();
   s += fmt::format("solve     {}{}: {}\n", method, cycle, so.message);
   s += fmt::format("          iterations {}, final relative residual {:.3e}, convergence factor {:.3f}{}\n",
                    so.iterations, so.relative_residual, so.convergence_factor,
@@ -340,14 +340,15 @@ std::string format_summary(const RunResult& r) {
                      "GiB{})\n",
                      r.peak_bytes / 1073741824.0, static_cast<double>(r.peak_bytes) / r.rows,
                      r.setup_peak_bytes / 1073741824.0,
-                     r.amg ? fmt::format("; setup estimate beyond the matrix {:.3f} GiB with A P whole, {:.3f} GiB in "
-                                         "blocks",
-                                         h.estimated_bytes / 1073741824.0, h.estimated_blocked_bytes / 1073741824.0)
-                           : std::string());
+                     r.has_hierarchy() ? fmt::format("; setup estimate beyond the matrix {:.3f} GiB with A P whole, "
+                                                     "{:.3f} GiB in blocks",
+                                                     h.estimated_bytes / 1073741824.0,
+                                                     h.estimated_blocked_bytes / 1073741824.0)
+                                       : std::string());
   if (h.peak_level >= 0)
     s += fmt::format("          setup peak in level {}, phase '{}' ({:.0f} B per unknown)\n", h.peak_level,
                      setup_phase_label(h.peak_phase), static_cast<double>(h.peak_bytes) / r.rows);
-  if (r.peak_bytes > 0 && r.amg)
+  if (r.peak_bytes > 0 && r.has_hierarchy())
     s += fmt::format("          hierarchy matrices {:.3f} GiB ({:.0f} B per unknown; P, R and coarse values in {})\n",
                    h.matrix_bytes() / 1073741824.0, static_cast<double>(h.matrix_bytes()) / r.rows,
                    !h.levels.empty() && h.levels.front().single_precision ? "float" : "double");
@@ -413,11 +414,11 @@ nlohmann::json to_json(const RunResult& r) {
                  {"solver", solver_json(r.config.solver, r.backend)}};
   j["backend"] = backend_name(r.backend);
   j["executor"] = r.executor;
-  // Without a hierarchy (r.amg false): "none", no smoothers, hierarchy null.
-  j["cycle"] = r.amg ? r.cycle : "none";
+  // Without a hierarchy: "none", no smoothers, hierarchy null.
+  j["cycle"] = r.has_hierarchy() ? r.cycle : "none";
   j["smoothers"] = r.smoothers;
-  j["coarse_solver"] = r.amg ? h.coarse_solver : "none";
-  j["spgemm"] = r.amg ? h.spgemm_algorithm : "none";
+  j["coarse_solver"] = r.has_hierarchy() ? h.coarse_solver : "none";
+  j["spgemm"] = r.has_hierarchy() ? h.spgemm_algorithm : "none";
   j["method"] = r.solve.method;
   j["device"] = r.device_name;
   j["problem"] = {{"description", r.problem}, {"rows", r.rows}, {"nnz", r.nnz}, {"seconds", r.problem_seconds}};
@@ -438,7 +439,7 @@ nlohmann::json to_json(const RunResult& r) {
                            {"gflops", rec.seconds > 0 ? 2.0 * rec.products / rec.seconds * 1e-9 : 0.0}};
     levels.push_back(l);
   }
-  if (r.amg)
+  if (r.has_hierarchy())
     j["hierarchy"] = {{"levels", levels},
                       {"grid_complexity", h.grid_complexity},
                       {"operator_complexity", h.operator_complexity},
@@ -450,11 +451,11 @@ nlohmann::json to_json(const RunResult& r) {
   else
     j["hierarchy"] = nullptr;
   std::map<std::string, double> phase_seconds = h.phase_seconds;
-  if (!r.amg)
+  if (!r.has_hierarchy())
     for (const auto& p : setup_phases()) phase_seconds[p] = 0.0;  // no hierarchy: no phase ran
   json shares = json::object();
   for (const auto& [phase, t] : phase_seconds) shares[phase] = h.setup_seconds > 0 ? t / h.setup_seconds : 0.0;
-  j["setup"] = {{"seconds", r.amg ? h.setup_seconds : r.setup_seconds},
+  j["setup"] = {{"seconds", r.has_hierarchy() ? h.setup_seconds : r.setup_seconds},
                 {"phase_seconds", phase_seconds},
                 {"phase_share", shares},
                 {"spgemm_seconds", h.spgemm_seconds()},

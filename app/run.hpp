@@ -59,10 +59,10 @@ struct RunResult {
   index_t rows = 0;
   std::int64_t nnz = 0;
   double problem_seconds = 0;
-  // The AMG hierarchy's statistics; empty where the solve applies no cycle
-  // (amg false: solver.preconditioner none or a smoother, or solver.type cg).
+  // The AMG hierarchy's statistics; empty (no levels) where the solve applies
+  // no cycle (solver.preconditioner none or a smoother, or solver.type cg).
   HierarchyStats hierarchy;
-  bool amg = true;
+  bool has_hierarchy() const { return !hierarchy.levels.empty(); }  // a hierarchy has at least one level
   SolveResult solve;
   std::optional<double> error;  // ||x - x*|| / ||x*||
   double setup_seconds = 0, solve_seconds = 0;
