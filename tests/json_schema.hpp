@@ -3,6 +3,9 @@
 // enum, required, properties, additionalProperties, items, minItems, minimum,
 // maximum, exclusiveMinimum, anyOf and local $ref ("#/$defs/name"). Returns one
 // message per violation, with the JSON pointer of the offending value.
+#include <doctest/doctest.h>
+
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -102,5 +105,12 @@ class SchemaValidator {
   }
   nlohmann::json root_;
 };
+
+// A JSON file (a schema of docs/, a report) parsed; the file must exist.
+inline nlohmann::json load_json(const std::string& path) {
+  std::ifstream in(path);
+  REQUIRE(in.good());
+  return nlohmann::json::parse(in);
+}
 
 }  // namespace saga::test

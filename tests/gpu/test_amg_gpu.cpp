@@ -1,6 +1,5 @@
 // The CUDA backend builds the same hierarchy as the host (aggregates
 // identical, matrices to 1e-12) and PCG takes the same iterations (±1).
-#include <fstream>
 
 #include <Eigen/Dense>
 #include <fmt/format.h>
@@ -637,15 +636,10 @@ TEST_CASE("GPU resetup equals the host resetup (refreshed and kept prolongator),
 }
 
 TEST_CASE("GPU reports name the memory peak of every setup phase and validate against their schemas") {
-  auto load = [](const char* path) {
-    std::ifstream in(path);
-    REQUIRE(in.good());
-    return nlohmann::json::parse(in);
-  };
   const RunConfig c = parse_config("problem: {type: poisson, stencil: 3d7, N: 40}", "c.yaml");
   const RunResult r = run_solve(c, Executor::cuda());
   const nlohmann::json j = to_json(r);
-  const auto errors = SchemaValidator(load(SAGA_SOURCE_DIR "/docs/report.schema.json")).validate(j);
+  const auto errors = SchemaValidator(load_json(SAGA_SOURCE_DIR "/docs/report.schema.json")).validate(j);
   for (const auto& e : errors) MESSAGE(e);
   CHECK(errors.empty());
   REQUIRE(j["device_memory"].contains("setup_phase_peaks"));
@@ -656,7 +650,7 @@ TEST_CASE("GPU reports name the memory peak of every setup phase and validate ag
   CHECK(format_summary(r).find("setup peak in level 0") != std::string::npos);
 
   const SetupProfile p = profile_setup(c, Executor::cuda(), 2);
-  const auto perrors = SchemaValidator(load(SAGA_SOURCE_DIR "/docs/profile.schema.json")).validate(to_json(p));
+  const auto perrors = SchemaValidator(load_json(SAGA_SOURCE_DIR "/docs/profile.schema.json")).validate(to_json(p));
   for (const auto& e : perrors) MESSAGE(e);
   CHECK(perrors.empty());
   CHECK(to_json(p)["per_level"][0].contains("peak_bytes"));

@@ -3,7 +3,6 @@
 // docs/profile.schema.json for `saga profile-setup --json`), and the
 // validator rejects broken reports.
 #include <limits>
-#include <fstream>
 
 #include "app/profile.hpp"
 #include "app/run.hpp"
@@ -14,11 +13,6 @@ using namespace saga;
 using namespace saga::test;
 
 namespace {
-nlohmann::json load(const std::string& path) {
-  std::ifstream in(path);
-  REQUIRE(in.good());
-  return nlohmann::json::parse(in);
-}
 void check_valid(const SchemaValidator& v, const nlohmann::json& doc) {
   const auto errors = v.validate(doc);
   for (const auto& e : errors) MESSAGE(e);
@@ -27,7 +21,7 @@ void check_valid(const SchemaValidator& v, const nlohmann::json& doc) {
 }  // namespace
 
 TEST_CASE("saga solve reports validate against docs/report.schema.json") {
-  const SchemaValidator v(load(SAGA_SOURCE_DIR "/docs/report.schema.json"));
+  const SchemaValidator v(load_json(SAGA_SOURCE_DIR "/docs/report.schema.json"));
   const char* configs[] = {
       "problem: {type: poisson, stencil: 2d5, N: 40}",
       "problem: {type: fe, mesh: box, cells: 8, coefficient: {type: checkerboard, contrast: 100, blocks: 2}}",
@@ -57,7 +51,7 @@ TEST_CASE("saga solve reports validate against docs/report.schema.json") {
 }
 
 TEST_CASE("saga solve --repeat: every run's times, the same iterations, updates once, a valid report") {
-  const SchemaValidator v(load(SAGA_SOURCE_DIR "/docs/report.schema.json"));
+  const SchemaValidator v(load_json(SAGA_SOURCE_DIR "/docs/report.schema.json"));
   const RunConfig c = parse_config("problem: {type: poisson, stencil: 2d5, N: 30}\nupdates: {steps: 1, edges: 0.02}",
                                    "c.yaml");
   const RunResult r = run_solve_repeated(c, 3, Executor::host());
@@ -82,7 +76,7 @@ TEST_CASE("saga solve --repeat: every run's times, the same iterations, updates 
 }
 
 TEST_CASE("a broken-down solve still writes a valid report: non-finite residuals as strings") {
-  const SchemaValidator v(load(SAGA_SOURCE_DIR "/docs/report.schema.json"));
+  const SchemaValidator v(load_json(SAGA_SOURCE_DIR "/docs/report.schema.json"));
   RunResult r = run_solve(parse_config("problem: {type: poisson, stencil: 2d5, N: 20}\nsolver: {type: pcg, max_iterations: 3}",
                                        "c.yaml"),
                           Executor::host());
@@ -104,7 +98,7 @@ TEST_CASE("a broken-down solve still writes a valid report: non-finite residuals
 }
 
 TEST_CASE("profile-setup JSON validates against docs/profile.schema.json; repeated profiles agree") {
-  const SchemaValidator v(load(SAGA_SOURCE_DIR "/docs/profile.schema.json"));
+  const SchemaValidator v(load_json(SAGA_SOURCE_DIR "/docs/profile.schema.json"));
   const RunConfig c = parse_config("problem: {type: poisson, stencil: 2d9, N: 64}", "c.yaml");
   const SetupProfile p = profile_setup(c, Executor::host(), 3);
   check_valid(v, to_json(p));
