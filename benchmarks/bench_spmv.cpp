@@ -28,6 +28,7 @@
 #include "problems/structured.hpp"
 #include "sparse/cuda/kernels.hpp"
 #include "sparse/spmv.hpp"
+#include "sparse/spmv_row_blocks.hpp"
 #include "sparse/vector_ops.hpp"
 
 using namespace saga;
@@ -82,6 +83,7 @@ int main(int argc, char** argv) {
   int repeat = 9, rmat_scale = 21, rmat_edges = 16, solves = 3;
   bool quick = false, no_solves = false;
   std::string only, solve_only;
+  std::vector<int> units_bases;
   app.add_option("--json", json_path, "where to write the results as JSON");
   app.add_option("--markdown", md_path, "also write the tables as Markdown");
   app.add_option("--repeat", repeat, "timed repetitions (median reported)");
@@ -90,6 +92,10 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(1, 1024));
   app.add_option("--solves", solves, "timed solves per configuration (median reported)");
   app.add_flag("--quick", quick, "small sizes only (smoke run)");
+  app.add_option("--units", units_bases,
+                 "SpMV: also time the binned default at each of these row-block bases (its max_units option) "
+                 "and print the table \"Row blocks by base units\"")
+      ->delimiter(',');
   app.add_option("--only", only, "SpMV: only the matrices whose name contains this (profiling runs)");
   app.add_flag("--no-solves", no_solves, "skip the V-cycle and PCG parts");
   bool profile_cycle = false;
@@ -127,7 +133,7 @@ int main(int argc, char** argv) {
                                      .set("vector_max_units", 1 << 30)
                                      .set("vector_lanes", std::to_string(lanes)));
     };
-    const std::vector<Algo> algos{{"binned", Component("binned")},
+    std::vector<Algo> algos{{"binned", Component("binned")},
                                   {"csr_vector", Component("csr_vector")},
                                   {"scalar", Component("scalar")},
                                   {"binned blocks",
@@ -141,6 +147,8 @@ int main(int argc, char** argv) {
                                   {"binned ctas 4", Component("binned", blocks().set("resident_ctas", 4))},
                                   {"binned ctas 5", Component("binned", blocks().set("resident_ctas", 5))},
                                   {"binned ctas 8", Component("binned", blocks().set("resident_ctas", 8))},
+                                  {"binned unstaged mean 16", Component("binned", blocks().set("unstaged_mean", 16))},
+                                  {"binned unstaged mean 0", Component("binned", blocks().set("unstaged_mean", 0))},
                                   {"binned units=1024", Component("binned", blocks().set("max_units", 1024))},
                                   {"binned units=4096", Component("binned", blocks().set("max_units", 4096))},
                                   {"binned units=8192", Component("binned", blocks().set("max_units", 8192))},
@@ -161,14 +169,22 @@ int main(int argc, char** argv) {
 
                                   {"cuSPARSE", Component("cusparse")},
                                   {"cuSPARSE ALG2", Component("cusparse", Options().set("alg", "csr_alg2"))}};
+    // --units: the default binned SpMV at other row-block bases (table "Row blocks by base units").
+    for (int u : units_bases)
+      algos.push_back({fmt::format("binned base {}", u), Component("binned", Options().set("max_units", u))});
+    std::string by_units = "| matrix | binned |";
+    for (int u : units_bases) by_units += fmt::format(" base {} |", u);
+    by_units += "\n|---|---:|";
+    for (std::size_t k = 0; k < units_bases.size(); ++k) by_units += "---:|";
+    by_units += "\n";
     std::string table =
         "| matrix | rows | nnz | max row | floor ms | binned ms | binned GB/s | % copy | csr_vector ms | scalar ms | "
         "cuSPARSE ms | ALG2 ms | binned / best cuSPARSE |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
     std::string variants =
         "| matrix | binned | row blocks only | warp bin (thread_max_row 0) | thread bin to 16 | warp bin to 64 | epl=8 | "
-        "unstaged | carveout: driver's | room for 4 CTAs | 5 | 8 | max_units 1024 | max_units 4096 | max_units 8192 | small matrices in row blocks | no sliced rows | "
+        "unstaged | carveout: driver's | room for 4 CTAs | 5 | 8 | unstaged where split rows average >= 16 | staged always (unstaged_mean 0) | max_units 1024 | max_units 4096 | max_units 8192 | small matrices in row blocks | no sliced rows | "
         "vector rows to 2^20 units | to 2^24 | scalar | csr_vector |\n"
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
     std::string by_lanes =
         "| matrix | binned | vector rows, 2 lanes a row | 4 | 8 | 16 | 32 | 64 |\n"
         "|---|---:|---:|---:|---:|---:|---:|---:|\n";
@@ -219,17 +235,27 @@ int main(int argc, char** argv) {
                            bytes / (ms["binned"] * 1e6), 100.0 * bytes / (ms["binned"] * 1e6) / bw,
                            f(ms["csr_vector"]), f(ms["scalar"]), f(ms["cuSPARSE"]), f(ms["cuSPARSE ALG2"]),
                            best_cus / ms["binned"]);
-      variants += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", name,
+      variants += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", name,
                               f(ms["binned"]), f(ms["binned blocks"]), f(ms["binned warp bin"]),
                               f(ms["binned thread<=16"]), f(ms["binned warp<=64"]), f(ms["binned epl=8"]),
                               f(ms["binned unstaged"]), f(ms["binned ctas 0"]), f(ms["binned ctas 4"]),
-                              f(ms["binned ctas 5"]), f(ms["binned ctas 8"]), f(ms["binned units=1024"]), f(ms["binned units=4096"]),
+                              f(ms["binned ctas 5"]), f(ms["binned ctas 8"]), f(ms["binned unstaged mean 16"]),
+                              f(ms["binned unstaged mean 0"]), f(ms["binned units=1024"]), f(ms["binned units=4096"]),
                               f(ms["binned units=8192"]), f(ms["binned no small vector"]), f(ms["binned no sliced"]),
                               f(ms["binned vector rows to 2^20"]), f(ms["binned vector rows to 2^24"]), f(ms["scalar"]),
                               f(ms["csr_vector"]));
       by_lanes += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} |\n", name, f(ms["binned"]),
                               f(ms["vector G=2"]), f(ms["vector G=4"]), f(ms["vector G=8"]), f(ms["vector G=16"]),
                               f(ms["vector G=32"]), f(ms["vector G=64"]));
+      // Each base's time and the units a block its plan takes (row blocks only: spmv_row_block_units).
+      by_units += fmt::format("| {} | {} |", name, f(ms["binned"]));
+      for (int u : units_bases)
+        by_units += fmt::format(" {} ({}) |", f(ms[fmt::format("binned base {}", u)]),
+                                spmv_row_block_units(
+                                    static_cast<std::int64_t>(A.nnz()) + A.rows(), u, info.multiprocessors,
+                                    spmv_blocks_round_up(longest, u, A.nnz(), A.rows(),
+                                                         SpmvRowBlocks::default_unstaged_mean)));
+      by_units += "\n";
       out["spmv"].push_back(r);
       std::cout << "  spmv " << name << std::endl;
     };
@@ -300,6 +326,10 @@ int main(int argc, char** argv) {
     out["variants_table_markdown"] = variants;
     out["vector_lanes_table_markdown"] = by_lanes;
     std::cout << table << variants << by_lanes;
+    if (!units_bases.empty()) {
+      out["units_table_markdown"] = by_units;
+      std::cout << "\nRow blocks by base units: ms (units a block)\n" << by_units;
+    }
 
     // ---- 1b. the fused passes of the cycle, one at a time ---------------------------------------
     // Each pass of a V(1,1) cycle over one matrix as the cycle stores it (the fine matrices in float:
@@ -545,7 +575,10 @@ int main(int argc, char** argv) {
       std::ofstream(md_path) << head << "### SpMV (L2 flushed)\n\n"
                              << table << "\n### Binned SpMV policy variants (ms)\n\n"
                              << variants << "\n### Vector rows by lanes a row (sliced rows off, any size; ms)\n\n"
-                             << by_lanes << "\n### The cycle's fused passes (L2 flushed)\n\n"
+                             << by_lanes
+                             << (units_bases.empty() ? std::string()
+                                                     : "\n### Row blocks by base units: ms (units a block)\n\n" + by_units)
+                             << "\n### The cycle's fused passes (L2 flushed)\n\n"
                              << passes_md << "\n### One V(1,1) cycle\n\n"
                              << cycles << "\n### PCG(AMG) to 1e-8\n\n"
                              << solves_md;

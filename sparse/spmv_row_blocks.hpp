@@ -16,6 +16,8 @@ struct SpmvRowBlocks {
   // Work units a block: the default base (the component's max_units), and the
   // bounds (max_units: the staging's shared memory, (8192 + 32) doubles).
   static constexpr int default_units = 2304, min_units = 256, max_units = 8192;
+  // The binned option unstaged_mean's default (spmv_blocks_staged).
+  static constexpr int default_unstaged_mean = 24;
   // A row block's time is mostly its chain of dependent loads, so a last wave a
   // tenth full costs nearly a whole one: block counts are whole waves. 24 CTAs an
   // SM is a wave whether the kernel runs 6 (40 registers) or 8 (32) CTAs an SM;
@@ -74,8 +76,12 @@ struct SpmvRowBlocks {
 // the wave count nearest total / base blocks, at least one, at most as many as
 // keep min_units a block (the caller guarantees one wave does) and at least as
 // many as keep max_units; the units spread evenly over them.
-inline std::int64_t spmv_units_in_whole_waves(std::int64_t total, std::int64_t base, std::int64_t wave) {
-  std::int64_t waves = std::max<std::int64_t>(1, (total / base + wave / 2) / wave);
+// With `round_up`, the wave count rounds up instead, so that no block exceeds
+// the base (spmv_blocks_round_up).
+inline std::int64_t spmv_units_in_whole_waves(std::int64_t total, std::int64_t base, std::int64_t wave,
+                                              bool round_up = false) {
+  std::int64_t waves = std::max<std::int64_t>(
+      1, round_up ? (total + base * wave - 1) / (base * wave) : (total / base + wave / 2) / wave);
   waves = std::min(waves, total / (wave * SpmvRowBlocks::min_units));
   waves = std::max(waves, (total + wave * SpmvRowBlocks::max_units - 1) / (wave * SpmvRowBlocks::max_units));
   return (total + waves * wave - 1) / (waves * wave);
@@ -90,14 +96,36 @@ inline std::int64_t spmv_units_in_whole_waves(std::int64_t total, std::int64_t b
 //    waves of 6 CTAs an SM (the 32-register kernels run such a grid in as
 //    many waves or fewer, never more);
 //  - the tiniest matrices: min_units.
-inline int spmv_row_block_units(std::int64_t total, int base, int sms) {
+// `round_up`: the wave counts round up (spmv_blocks_round_up).
+inline int spmv_row_block_units(std::int64_t total, int base, int sms, bool round_up = false) {
   const std::int64_t wave = std::int64_t{SpmvRowBlocks::wave_ctas_per_sm} * sms;
   const std::int64_t small_wave = std::int64_t{SpmvRowBlocks::small_wave_ctas_per_sm} * sms;
   if (total / base >= wave / 2 && total >= wave * SpmvRowBlocks::min_units)
-    return static_cast<int>(spmv_units_in_whole_waves(total, base, wave));
+    return static_cast<int>(spmv_units_in_whole_waves(total, base, wave, round_up));
   if (total >= small_wave * SpmvRowBlocks::min_units)
-    return static_cast<int>(spmv_units_in_whole_waves(total, base, small_wave));
+    return static_cast<int>(spmv_units_in_whole_waves(total, base, small_wave, round_up));
   return SpmvRowBlocks::min_units;
+}
+
+// Whether a matrix's row blocks take whole waves rounded up (blocks of at most
+// the base) rather than to the nearest count: a matrix with rows longer than
+// the base (power-law degrees; no stencil has any) whose blocks are staged
+// (its mean row under `unstaged_mean`, or unstaged_mean 0: spmv_blocks_staged).
+// Its CTAs take unequal times, so a part wave costs less than a whole one;
+// and a larger block asks a larger shared memory carveout (room for 6 CTAs'
+// staging), leaving L1 less for the gathers of x. Nearest counts had grown
+// the blocks of base 2304 to ~3250 units on R-MAT 2^21 x4 and 2^20 x4 / x8 /
+// x16 (one or two waves of 24 CTAs an SM). Rounded up (H200, fifty-third
+// session, the same units timed as other bases): 2^21 x4 0.135 -> 0.100 ms
+// (cuSPARSE 0.123), 2^20 x16 0.195 -> 0.150 (0.157), 2^20 x8 0.109 -> 0.097,
+// its Laplacian 0.179 -> 0.146, x4's 0.140 -> 0.101, 2^22 x8 0.320 -> 0.308,
+// its Laplacian 0.599 -> 0.587, 2^21 x8's 0.296 -> 0.298; 12 others keep their
+// units. Unstaged blocks (means of 24 and more) ran 1-3% faster with larger
+// blocks: nearest counts there.
+inline bool spmv_blocks_round_up(std::int64_t max_row, int base, std::int64_t nnz, std::int64_t rows,
+                                 int unstaged_mean) {
+  if (max_row <= base) return false;
+  return unstaged_mean <= 0 || nnz < static_cast<std::int64_t>(unstaged_mean) * rows;
 }
 
 // Whether blocks of `units` (the rule's) fit in one wave of 6 CTAs an SM: a
@@ -198,6 +226,28 @@ SAGA_HD inline offset_t spmv_block_short_rows_end(offset_t last_start, offset_t 
 // It takes the short-rows end rather than the row bounds so that rows_kernel
 // keeps no more values live than it needs (with the bounds, rows_kernel<DotOut>
 // took 40 registers instead of 32: 27-point PCG 3% slower).
+SAGA_HD inline offset_t spmv_block_staged_end(offset_t k0, offset_t short_end, int units) {
+  const offset_t cap = k0 + units + 32;
+  return short_end < cap ? short_end : cap;
+}
+// Whether a matrix's row blocks stage their products: with `stage` on, all but
+// those of a matrix with rows split into chunks (long_rows > 0: power-law
+// degrees; no stencil has any) whose rows average at least `unstaged_mean`
+// entries (0: never unstaged; the binned option unstaged_mean, default 24).
+// Staging coalesces A's loads; on such matrices the gathers of x cost more,
+// and unstaged lanes overlap them with A's loads:
+// R-MAT x16's Laplacian (mean 31) 0.558 against 0.577 ms staged, x32 (30) 0.558 /
+// 0.579, x32's Laplacian (60) 0.948 / 0.978; below a mean of ~17 staging won by
+// 7-17% (fifty-second session, H200). At 24, x32 0.580 -> 0.558 ms, its
+// Laplacian 0.978 -> 0.949, x16's Laplacian 0.577 -> 0.559; x4 / x8 / x16
+// (means 4-15) unchanged; 16 lost 10% on x8's Laplacian (mean 16.5: 0.296 ->
+// 0.327; fifty-third session, H200).
+inline bool spmv_blocks_staged(bool stage, std::int64_t long_rows, std::int64_t nnz, std::int64_t rows,
+                               int unstaged_mean) {
+  if (!stage) return false;
+  if (unstaged_mean <= 0 || long_rows == 0 || rows == 0) return true;
+  return nnz < static_cast<std::int64_t>(unstaged_mean) * rows;  // mean row below unstaged_mean
+}
 // The shared memory carveout, in percent of the most an SM has (`per_sm`
 // bytes), that holds `ctas` CTAs of `smem` bytes of staging each plus the
 // `reserved` bytes the runtime keeps a CTA; what the carveout leaves is L1.
@@ -211,10 +261,6 @@ inline int spmv_carveout_percent(int ctas, std::int64_t smem, int reserved, int 
   if (ctas <= 0 || smem <= 0 || per_sm <= 0) return -1;
   const std::int64_t need = static_cast<std::int64_t>(ctas) * (smem + reserved);
   return static_cast<int>(std::min<std::int64_t>(100, (need * 100 + per_sm - 1) / per_sm));
-}
-SAGA_HD inline offset_t spmv_block_staged_end(offset_t k0, offset_t short_end, int units) {
-  const offset_t cap = k0 + units + 32;
-  return short_end < cap ? short_end : cap;
 }
 // Sliced rows (sparse/cuda/spmv_sliced.cuh; docs/spmv.md, forty-first
 // session): rows of 9 to 64 entries in slices of 32, each slice's entries

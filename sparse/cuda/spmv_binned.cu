@@ -4,7 +4,8 @@
 // order. The analysis (kept on the matrix as "spmv.binned") finds the longest
 // row, cuts the rows into CTA blocks of `units` work units (a row costs its
 // length + 1: at most `units` rows and about `units` entries per block; about
-// 2304 units, spread so that the blocks fill whole waves, SpmvRowBlocks)
+// 2304 units, spread so that the blocks fill whole waves, SpmvRowBlocks;
+// rounded up to blocks of at most that on power-law matrices)
 // and lists the rows longer than `units`. Then, by row length (the order is
 // spmv_binned_route's, sparse/spmv_row_blocks.hpp, with the vector and dense
 // rows of lane_rows_kernel below; tiny matrices, and the warp bin's wherever
@@ -208,16 +209,20 @@ __global__ void block_rows_kernel(index_t n, const offset_t* __restrict__ rp, in
   for (std::int64_t b = lo; b <= hi && b < blocks; ++b) block_row[b] = static_cast<index_t>(r);
   if (r == n) block_row[blocks] = n;
 }
-// Long-row flags and chunk counts, and the longest row (an integer max:
-// the same result in any order).
+// The longest row (an integer max: the same result in any order).
+__global__ void max_row_kernel(index_t n, const offset_t* __restrict__ rp, int* max_row) {
+  const std::int64_t r = global_thread();
+  if (r >= n) return;
+  atomicMax(max_row, static_cast<int>(rp[r + 1] - rp[r]));
+}
+// Long-row flags and chunk counts.
 __global__ void long_flags_kernel(index_t n, const offset_t* __restrict__ rp, int units, index_t* is_long,
-                                  index_t* chunks, int* max_row) {
+                                  index_t* chunks) {
   const std::int64_t r = global_thread();
   if (r >= n) return;
   const offset_t len = rp[r + 1] - rp[r];
   is_long[r] = len > units;
   chunks[r] = len > units ? (len + units - 1) / units : 0;
-  atomicMax(max_row, len);
 }
 __global__ void long_list_kernel(index_t n, const offset_t* __restrict__ rp, int units, const index_t* pos,
                                  const index_t* chunk_start, index_t* long_row, index_t* chunk_ptr) {
@@ -245,18 +250,27 @@ __global__ void dense_pattern_kernel(index_t n, index_t cols, const offset_t* __
   if (i < nnz && ci[i] != i % cols) *bad = 1;
 }
 
-BinnedPlan make_plan(const CsrRef& A, int max_units) {
+BinnedPlan make_plan(const CsrRef& A, int max_units, int unstaged_mean) {
   BinnedPlan p;
   const index_t n = A.rows;
   const std::int64_t total = static_cast<std::int64_t>(A.nnz) + n;
+  const cudaStream_t st = ::saga::device_stream();
+  {
+    Array<int> max_row = Array<int>::zeros(1, Space::device, "SpMV longest row");
+    max_row_kernel<<<grid_for(n), kThreads, 0, st>>>(n, A.rp, max_row.data());
+    SAGA_CUDA_LAUNCH("max_row_kernel");
+    p.max_row = max_row.get(0);
+  }
   // Whole waves (sparse/spmv_row_blocks.hpp; docs/spmv.md): whole waves of 24
   // made level 1 and R0 5-8% faster (thirty-fourth session); base 2304 instead
   // of 2048 and whole small waves (coarse levels in one wave of 790 blocks, not 827 or ~880)
   // the cycles of 27-pt N=128 and 3D 7-pt N=64 6-9% (thirty-fifth).
-  p.units = spmv_row_block_units(total, max_units, multiprocessor_count());
+  // Power-law matrices of staged blocks: waves rounded up (spmv_blocks_round_up).
+  p.units = spmv_row_block_units(
+      total, max_units, multiprocessor_count(),
+      spmv_blocks_round_up(p.max_row, max_units, static_cast<std::int64_t>(A.nnz), n, unstaged_mean));
   p.blocks = static_cast<index_t>(total / p.units + 1);
   p.finish_in_chunks = spmv_blocks_in_one_small_wave(total, p.units, multiprocessor_count());
-  const cudaStream_t st = ::saga::device_stream();
   p.block_row = Array<index_t>(static_cast<std::size_t>(p.blocks) + 1, Space::device, "SpMV block rows");
   block_rows_kernel<<<grid_for(static_cast<std::int64_t>(n) + 1), kThreads, 0, st>>>(n, A.rp, p.units,
                                                                                      p.blocks, p.block_row.data());
@@ -265,13 +279,10 @@ BinnedPlan make_plan(const CsrRef& A, int max_units) {
   Array<index_t> is_long(n, Space::device, "SpMV long-row flags"), chunks(n, Space::device, "SpMV chunk counts");
   Array<index_t> pos(static_cast<std::size_t>(n) + 1, Space::device, "SpMV long-row positions");
   Array<index_t> chunk_start(static_cast<std::size_t>(n) + 1, Space::device, "SpMV chunk offsets");
-  Array<int> max_row = Array<int>::zeros(1, Space::device, "SpMV longest row");
-  long_flags_kernel<<<grid_for(n), kThreads, 0, st>>>(n, A.rp, p.units, is_long.data(), chunks.data(),
-                                                      max_row.data());
+  long_flags_kernel<<<grid_for(n), kThreads, 0, st>>>(n, A.rp, p.units, is_long.data(), chunks.data());
   SAGA_CUDA_LAUNCH("long_flags_kernel");
   prim::exclusive_scan_total(is_long.data(), pos.data(), n);
   prim::exclusive_scan_total(chunks.data(), chunk_start.data(), n);
-  p.max_row = max_row.get(0);
   p.long_rows = pos.get(n);
   if (spmv_dense_rows_fit(static_cast<std::int64_t>(A.nnz), n, A.cols)) {
     Array<int> bad = Array<int>::zeros(1, Space::device, "SpMV dense pattern flag");
@@ -303,10 +314,12 @@ CsrRef ref_of(const CsrMatrix& A) {
   return CsrRef{A.rows(), A.cols(), A.nnz(), A.row_ptr().data(), A.col().data(), A.val().data(), nullptr};
 }
 
-// One plan per block size (the analysis key names it).
-BinnedPlan& plan_of(const CsrMatrix& A, int max_units = kUnits) {
-  return A.structural_analysis<BinnedPlan>(fmt::format("spmv.binned.{}", max_units),
-                                [&](const CsrMatrix& M) { return make_plan(ref_of(M), max_units); });
+// One plan per block size and unstaged_mean (the analysis key names them).
+BinnedPlan& plan_of(const CsrMatrix& A, int max_units = kUnits,
+                    int unstaged_mean = SpmvRowBlocks::default_unstaged_mean) {
+  return A.structural_analysis<BinnedPlan>(
+      fmt::format("spmv.binned.{}.{}", max_units, unstaged_mean),
+      [&](const CsrMatrix& M) { return make_plan(ref_of(M), max_units, unstaged_mean); });
 }
 
 // ---- the kernels -------------------------------------------------------------------------------
@@ -356,6 +369,7 @@ struct BlockPolicy {
   bool stage;            // blocks: stage the products in shared memory (else lanes read A directly)
   int max_units;         // about this many work units per row block (kMinUnits..kMaxUnits; make_plan)
   int resident_ctas;     // staged row blocks: a shared memory carveout for this many CTAs an SM (0: the driver's)
+  int unstaged_mean;     // blocks of a matrix with split rows averaging at least this: unstaged (0: never)
   int vector_lanes = 0;  // the vector rows' lanes a row: 0 = spmv_vector_rows_lanes, else this (2..256)
 };
 
@@ -708,7 +722,7 @@ constexpr offset_t kRelaxFromZeroMaxEntries = 3 << 19;  // about 1.5M
 bool fuses_relax_from_zero(const CsrMatrix& A, const BlockPolicy& policy) {
   static const long long l2 = device_attribute(cudaDevAttrL2CacheSize);
   if (16LL * A.rows() > l2 / 2) return false;
-  return A.nnz() < kRelaxFromZeroMaxEntries || plan_of(A, policy.max_units).max_row <= policy.route.thread_max_row;
+  return A.nnz() < kRelaxFromZeroMaxEntries || plan_of(A, policy.max_units, policy.unstaged_mean).max_row <= policy.route.thread_max_row;
 }
 
 // One product with output functor `out`; with `dot`, (*dot)[slot] = Σ out's
@@ -786,7 +800,9 @@ void run_bins(const CsrRef& A, const Value* v, BinnedPlan& p, In x, Out out, Blo
     }();
     (void)rows_opted_in;
     // Unstaged blocks read A and x directly: no shared memory, so L1 keeps it all.
-    const std::size_t stage_bytes = policy.stage ? sizeof(double) * (static_cast<std::size_t>(p.units) + 32) : 0;
+    const bool stage = spmv_blocks_staged(policy.stage, p.long_rows, static_cast<std::int64_t>(A.nnz), A.rows,
+                                          policy.unstaged_mean);
+    const std::size_t stage_bytes = stage ? sizeof(double) * (static_cast<std::size_t>(p.units) + 32) : 0;
     // Room for resident_ctas staged CTAs an SM, the rest L1 (spmv_carveout_percent).
     static const int smem_per_sm = device_attribute(cudaDevAttrMaxSharedMemoryPerMultiprocessor);
     static const int reserved_per_cta = device_attribute(cudaDevAttrReservedSharedMemoryPerBlock);
@@ -811,7 +827,7 @@ void run_bins(const CsrRef& A, const Value* v, BinnedPlan& p, In x, Out out, Blo
       launch_dependent_carveout("binned SpMV rows_kernel", rows_kernel<Out, Value, In>,
                                 static_cast<unsigned>(p.chunks + row_blocks), kBlock, stage_bytes, carveout, st,
                                 chunks, p.block_row.data(), A.rp, A.ci, v, x, out, p.units,
-                                policy.entries_per_lane, policy.stage, partial);
+                                policy.entries_per_lane, stage, partial);
     }
     if (p.long_rows && !p.finish_in_chunks) {
       launch_dependent("binned SpMV long_rows_kernel", long_rows_kernel<Out>, grid_for(p.long_rows, kBlock), kBlock,
@@ -972,7 +988,7 @@ void run_binned(const CsrMatrix& A, In x, Out out, BlockPolicy policy, Scalars* 
     }
     return;
   }
-  BinnedPlan& p = plan_of(A, policy.max_units);
+  BinnedPlan& p = plan_of(A, policy.max_units, policy.unstaged_mean);
   if (run_sliced(A, p, x, out, policy, dot, slot)) return;
   run_binned(ref_of(A), p, x, out, policy, dot, slot);
 }
@@ -985,7 +1001,7 @@ class BinnedSpmv final : public SpmvAlgorithm {
   // sliced: auto, only here).
   std::size_t prepare(const CsrMatrix& A, std::size_t extra_bytes) const override {
     if (A.rows() == 0) return 0;
-    const BinnedPlan& p = plan_of(A, p_.max_units);
+    const BinnedPlan& p = plan_of(A, p_.max_units, p_.unstaged_mean);
     if (!takes_sliced(A, p, p_) || A.has_analysis(SlicedRows::key)) return 0;
     const std::int64_t bytes = spmv_sliced_bytes(A.rows(), A.nnz(), A.single_precision() ? 4 : 8);
     if (p_.route.sliced == SpmvRouteOptions::Sliced::automatic && static_cast<std::size_t>(bytes) > extra_bytes) return 0;
@@ -1043,6 +1059,7 @@ struct Binned {
     std::string sliced = "auto";
     std::string vector_lanes = "auto";
     int resident_ctas = 6;
+    int unstaged_mean = SpmvRowBlocks::default_unstaged_mean;
     template <class V>
     void visit(V& v) {
       v("thread_max_row", thread_max_row,
@@ -1081,6 +1098,9 @@ struct Binned {
       v("resident_ctas", resident_ctas, "staged row blocks: ask each SM for a shared memory carveout that holds "
         "this many CTAs' staging, the rest being L1 for the gathers of x (fewer CTAs an SM, a larger L1; 0: the "
         "driver's choice)", in_range(0, 32));
+      v("unstaged_mean", unstaged_mean, "row blocks of a matrix with rows split into chunks (longer than a block: "
+        "power-law degrees) whose rows average at least this many entries: unstaged, the lanes reading A and x "
+        "directly (0: staged wherever stage is on)", in_range(0, 1 << 20));
     }
   };
   // The kernels' policy of these options (Params{}: the component's defaults).
@@ -1095,7 +1115,7 @@ struct Binned {
                    : p.sliced == "on" ? SpmvRouteOptions::Sliced::on
                                       : SpmvRouteOptions::Sliced::automatic;
     return BlockPolicy{route, p.entries_per_lane, p.stage, p.max_units, p.resident_ctas,
-                       p.vector_lanes == "auto" ? 0 : std::stoi(p.vector_lanes)};
+                       p.unstaged_mean, p.vector_lanes == "auto" ? 0 : std::stoi(p.vector_lanes)};
   }
   static std::unique_ptr<SpmvAlgorithm> make(const Params& p) { return std::make_unique<BinnedSpmv>(policy(p)); }
 };
@@ -1133,7 +1153,7 @@ void spmv_scalar(double alpha, const CsrMatrix& A, const Vector& x, double beta,
 
 std::shared_ptr<void> spmv_binned_plan(const CsrRef& A) {
   if (A.rows == 0) return nullptr;
-  return std::make_shared<BinnedPlan>(make_plan(A, Binned::Params{}.max_units));
+  return std::make_shared<BinnedPlan>(make_plan(A, Binned::Params{}.max_units, Binned::Params{}.unstaged_mean));
 }
 
 void spmv_binned(double alpha, const CsrRef& A, void* plan, const Vector& x, double beta, Vector& y) {

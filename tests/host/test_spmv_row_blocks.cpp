@@ -52,6 +52,42 @@ TEST_CASE("SpMV row blocks: hand-computed plans on 132 SMs") {
   }
 }
 
+TEST_CASE("SpMV row blocks: power-law matrices' waves rounded up (hand-computed, 132 SMs)") {
+  const int base = SpmvRowBlocks::default_units, mean = SpmvRowBlocks::default_unstaged_mean;
+  // Which matrices: rows longer than the base, and staged blocks (a mean row
+  // under unstaged_mean, or unstaged_mean 0).
+  CHECK(spmv_blocks_round_up(20601, base, 8286533, 2097152, mean));     // R-MAT 2^21 x4
+  CHECK_FALSE(spmv_blocks_round_up(base, base, 8286533, 2097152, mean)); // no row past the base
+  CHECK_FALSE(spmv_blocks_round_up(427, base, 997346, 3939, mean));      // R1 of 3D 7-pt N=128
+  CHECK_FALSE(spmv_blocks_round_up(102939, base, 65633908, 2097152, mean));  // x16's Laplacian, mean 31.3: unstaged
+  CHECK(spmv_blocks_round_up(102939, base, 65633908, 2097152, 0));           // ... staged at unstaged_mean 0
+  CHECK(spmv_blocks_round_up(5000, base, 23 * 1000 + 999, 1000, mean));      // mean 23.999
+  CHECK_FALSE(spmv_blocks_round_up(5000, base, 24 * 1000, 1000, mean));      // mean 24
+  struct Case {
+    const char* name;
+    std::int64_t nnz, rows;
+    int nearest, rounded_up;  // units a block
+  };
+  for (const Case& c : {
+           // 4506 base blocks: 1.42 waves of 3168 -> 1 (3278 units) or 2 (1639)
+           Case{"R-MAT 2^21 x4", 8286533, 2097152, 3278, 1639},
+           // 7437 base blocks: 2.35 waves -> 2 or 3
+           Case{"R-MAT 2^20 x16", 16086088, 1048576, 2705, 1803},
+           // 4003: 1.26 -> 1 or 2
+           Case{"R-MAT 2^20 x8", 8175718, 1048576, 2912, 1456},
+           // 8041: 2.54 -> 3 either way
+           Case{"R-MAT 2^21 x8", 16429505, 2097152, 1950, 1950},
+           // 14980: 4.73 -> 5 either way
+           Case{"R-MAT 2^21 x16", 32417268, 2097152, 2179, 2179},
+       }) {
+    CAPTURE(c.name);
+    const std::int64_t total = c.nnz + c.rows;
+    CHECK(spmv_row_block_units(total, base, kH100) == c.nearest);
+    CHECK(spmv_row_block_units(total, base, kH100, true) == c.rounded_up);
+    CHECK(c.rounded_up <= base);
+  }
+}
+
 TEST_CASE("SpMV row blocks: bounds and whole waves over random sizes and GPUs") {
   const std::uint64_t seed = fresh_seed();
   std::mt19937_64 rng(seed);
@@ -75,25 +111,36 @@ TEST_CASE("SpMV row blocks: bounds and whole waves over random sizes and GPUs") 
     // Whole waves: the units are total spread evenly over k waves of w blocks
     // for some k >= 1 (units = ceil(total / (k w)); k lies between
     // total / (units w) and total / ((units - 1) w)).
-    const auto whole_waves = [&](std::int64_t w) {
-      const std::int64_t k_lo = std::max<std::int64_t>(1, (total + units * w - 1) / (units * w));
-      const std::int64_t k_hi = units > 1 ? (total - 1) / ((units - 1) * w) : k_lo;
+    const auto whole_waves = [&](std::int64_t w, std::int64_t u) {
+      const std::int64_t k_lo = std::max<std::int64_t>(1, (total + u * w - 1) / (u * w));
+      const std::int64_t k_hi = u > 1 ? (total - 1) / ((u - 1) * w) : k_lo;
       for (std::int64_t k = k_lo; k <= k_hi + 1; ++k)
-        if ((total + k * w - 1) / (k * w) == units) return true;
+        if ((total + k * w - 1) / (k * w) == u) return true;
       return false;
     };
     if (total / base >= wave / 2 && total >= wave * SpmvRowBlocks::min_units) {
-      CHECK(whole_waves(wave));
+      CHECK(whole_waves(wave, units));
       // About the base: between 1/2 (half a wave rounded up to one) and 3/2 of
       // it; near min_units, fewer waves keep min_units (below 2 min_units).
       CHECK(2 * units >= std::min(base, 2 * SpmvRowBlocks::min_units) - 2);
       CHECK(2 * units <= std::max(3 * base, 4 * SpmvRowBlocks::min_units) + 2);
     } else if (total >= small_wave * SpmvRowBlocks::min_units) {
-      CHECK(whole_waves(small_wave));
+      CHECK(whole_waves(small_wave, units));
     } else {
       CHECK(units == SpmvRowBlocks::min_units);
       CHECK(blocks <= small_wave);  // less than one small wave of work
     }
+    // Waves rounded up (power-law matrices): whole waves of the same kind, no
+    // larger than the nearest count's blocks, nor than the base (where blocks
+    // of min_units do not cap the wave count).
+    const int up = spmv_row_block_units(total, base, sms, true);
+    REQUIRE(up >= SpmvRowBlocks::min_units);
+    CHECK(up <= units);
+    CHECK(up <= std::max(base, 2 * SpmvRowBlocks::min_units));
+    if (total / base >= wave / 2 && total >= wave * SpmvRowBlocks::min_units)
+      CHECK(whole_waves(wave, up));
+    else if (total >= small_wave * SpmvRowBlocks::min_units)
+      CHECK(whole_waves(small_wave, up));
   }
   MESSAGE("seed " << seed);
 }
@@ -414,4 +461,21 @@ TEST_CASE("SpMV row blocks: the shared memory carveout for N staged CTAs an SM (
   // No CTAs asked for, or no staging (unstaged blocks): the driver's choice.
   CHECK(spmv_carveout_percent(0, 18688, reserved, per_sm) == -1);
   CHECK(spmv_carveout_percent(6, 0, reserved, per_sm) == -1);
+}
+
+TEST_CASE("SpMV row blocks: which matrices' blocks stage their products (hand-computed)") {
+  // stage off: never, whatever the rest.
+  CHECK_FALSE(spmv_blocks_staged(false, 0, 100, 10, 0));
+  CHECK_FALSE(spmv_blocks_staged(false, 3, 100, 10, 24));
+  // unstaged_mean 0 (off): staged, split rows or not.
+  CHECK(spmv_blocks_staged(true, 5, 60 * 1000, 1000, 0));
+  // No split rows (every stencil): staged at any mean.
+  CHECK(spmv_blocks_staged(true, 0, 60 * 1000, 1000, 24));
+  // Split rows: unstaged from a mean of unstaged_mean entries, inclusive.
+  CHECK(spmv_blocks_staged(true, 1, 23 * 1000 + 999, 1000, 24));  // mean 23.999
+  CHECK_FALSE(spmv_blocks_staged(true, 1, 24 * 1000, 1000, 24));  // mean 24
+  CHECK_FALSE(spmv_blocks_staged(true, 7, 65633908, 2097152, 24));  // R-MAT x16's Laplacian, mean 31.3
+  CHECK(spmv_blocks_staged(true, 7, 32417268, 2097152, 24));        // R-MAT x16, mean 15.5
+  // No rows: staged (nothing to decide).
+  CHECK(spmv_blocks_staged(true, 0, 0, 0, 24));
 }
