@@ -17,7 +17,7 @@ struct SpmvRowBlocks {
   // bounds (max_units: the staging's shared memory, (8192 + 32) doubles).
   static constexpr int default_units = 2304, min_units = 256, max_units = 8192;
   // The binned option unstaged_mean's default (spmv_blocks_staged).
-  static constexpr int default_unstaged_mean = 24;
+  static constexpr int default_unstaged_mean = 0;
   // A row block's time is mostly its chain of dependent loads, so a last wave a
   // tenth full costs nearly a whole one: block counts are whole waves. 24 CTAs an
   // SM is a wave whether the kernel runs 6 (40 registers) or 8 (32) CTAs an SM;
@@ -120,8 +120,8 @@ inline int spmv_row_block_units(std::int64_t total, int base, int sms, bool roun
 // (cuSPARSE 0.123), 2^20 x16 0.195 -> 0.150 (0.157), 2^20 x8 0.109 -> 0.097,
 // its Laplacian 0.179 -> 0.146, x4's 0.140 -> 0.101, 2^22 x8 0.320 -> 0.308,
 // its Laplacian 0.599 -> 0.587, 2^21 x8's 0.296 -> 0.298; 12 others keep their
-// units. Unstaged blocks (means of 24 and more) ran 1-3% faster with larger
-// blocks: nearest counts there.
+// units. Unstaged blocks (unstaged_mean) ran 1-3% faster with larger blocks:
+// nearest counts there.
 inline bool spmv_blocks_round_up(std::int64_t max_row, int base, std::int64_t nnz, std::int64_t rows,
                                  int unstaged_mean) {
   if (max_row <= base) return false;
@@ -233,15 +233,14 @@ SAGA_HD inline offset_t spmv_block_staged_end(offset_t k0, offset_t short_end, i
 // Whether a matrix's row blocks stage their products: with `stage` on, all but
 // those of a matrix with rows split into chunks (long_rows > 0: power-law
 // degrees; no stencil has any) whose rows average at least `unstaged_mean`
-// entries (0: never unstaged; the binned option unstaged_mean, default 24).
-// Staging coalesces A's loads; on such matrices the gathers of x cost more,
-// and unstaged lanes overlap them with A's loads:
-// R-MAT x16's Laplacian (mean 31) 0.558 against 0.577 ms staged, x32 (30) 0.558 /
-// 0.579, x32's Laplacian (60) 0.948 / 0.978; below a mean of ~17 staging won by
-// 7-17% (fifty-second session, H200). At 24, x32 0.580 -> 0.558 ms, its
-// Laplacian 0.978 -> 0.949, x16's Laplacian 0.577 -> 0.559; x4 / x8 / x16
-// (means 4-15) unchanged; 16 lost 10% on x8's Laplacian (mean 16.5: 0.296 ->
-// 0.327; fifty-third session, H200).
+// entries (the binned option unstaged_mean; 0, the default: never unstaged).
+// Staging coalesces A's loads; unstaged lanes overlap the gathers of x with
+// them. Which wins on power-law matrices is not a matter of the mean row
+// (H200, fifty-third session, one run, R-MAT 2^20-2^22 x16 / x32 and their
+// Laplacians): unstaged from a mean of 24 won 3-10% on 4 of 9 (2^21 x32's
+// Laplacian 1.001 against 1.110 ms) and lost 3-11% on 4 others (2^22 x16's
+// Laplacian 1.276 against 1.143); the nine summed the same (7.86 / 7.85 ms).
+// Below a mean of ~17 staging won by 7-17% (fifty-second session).
 inline bool spmv_blocks_staged(bool stage, std::int64_t long_rows, std::int64_t nnz, std::int64_t rows,
                                int unstaged_mean) {
   if (!stage) return false;

@@ -53,9 +53,11 @@ TEST_CASE("SpMV row blocks: hand-computed plans on 132 SMs") {
 }
 
 TEST_CASE("SpMV row blocks: power-law matrices' waves rounded up (hand-computed, 132 SMs)") {
-  const int base = SpmvRowBlocks::default_units, mean = SpmvRowBlocks::default_unstaged_mean;
+  const int base = SpmvRowBlocks::default_units, mean = 24;
   // Which matrices: rows longer than the base, and staged blocks (a mean row
-  // under unstaged_mean, or unstaged_mean 0).
+  // under unstaged_mean, or unstaged_mean 0: the default, every power-law matrix).
+  CHECK(SpmvRowBlocks::default_unstaged_mean == 0);
+  CHECK(spmv_blocks_round_up(102939, base, 65633908, 2097152, SpmvRowBlocks::default_unstaged_mean));
   CHECK(spmv_blocks_round_up(20601, base, 8286533, 2097152, mean));     // R-MAT 2^21 x4
   CHECK_FALSE(spmv_blocks_round_up(base, base, 8286533, 2097152, mean)); // no row past the base
   CHECK_FALSE(spmv_blocks_round_up(427, base, 997346, 3939, mean));      // R1 of 3D 7-pt N=128
