@@ -83,7 +83,7 @@ int main(int argc, char** argv) {
   int repeat = 9, rmat_scale = 21, rmat_edges = 16, solves = 3;
   bool quick = false, no_solves = false;
   std::string only, solve_only;
-  std::vector<int> units_bases;
+  std::vector<int> units_bases, units_ctas;
   app.add_option("--json", json_path, "where to write the results as JSON");
   app.add_option("--markdown", md_path, "also write the tables as Markdown");
   app.add_option("--repeat", repeat, "timed repetitions (median reported)");
@@ -95,6 +95,10 @@ int main(int argc, char** argv) {
   app.add_option("--units", units_bases,
                  "SpMV: also time the binned default at each of these row-block bases (its max_units option) "
                  "and print the table \"Row blocks by base units\"")
+      ->delimiter(',');
+  app.add_option("--units-ctas", units_ctas,
+                 "with --units: time each base at each of these resident_ctas values too (the shared memory "
+                 "carveout's CTAs an SM; default: the component's)")
       ->delimiter(',');
   app.add_option("--only", only, "SpMV: only the matrices whose name contains this (profiling runs)");
   app.add_flag("--no-solves", no_solves, "skip the V-cycle and PCG parts");
@@ -169,14 +173,22 @@ int main(int argc, char** argv) {
 
                                   {"cuSPARSE", Component("cusparse")},
                                   {"cuSPARSE ALG2", Component("cusparse", Options().set("alg", "csr_alg2"))}};
-    // --units: the default binned SpMV at other row-block bases (table "Row blocks by base units").
+    // --units (and --units-ctas): the default binned SpMV at other row-block bases and carveouts (table
+    // "Row blocks by base units"); ctas 0 in the label: the component's resident_ctas.
+    const std::vector<int> ctas_list = units_ctas.empty() ? std::vector<int>{0} : units_ctas;
+    const auto units_label = [](int u, int c) {
+      return c ? fmt::format("binned base {} ctas {}", u, c) : fmt::format("binned base {}", u);
+    };
+    std::string by_units = "| matrix | binned |", by_units_rule = "\n|---|---:|";
     for (int u : units_bases)
-      algos.push_back({fmt::format("binned base {}", u), Component("binned", Options().set("max_units", u))});
-    std::string by_units = "| matrix | binned |";
-    for (int u : units_bases) by_units += fmt::format(" base {} |", u);
-    by_units += "\n|---|---:|";
-    for (std::size_t k = 0; k < units_bases.size(); ++k) by_units += "---:|";
-    by_units += "\n";
+      for (int c : ctas_list) {
+        Options o = Options().set("max_units", u);
+        if (c) o.set("resident_ctas", c);
+        algos.push_back({units_label(u, c), Component("binned", o)});
+        by_units += c ? fmt::format(" base {}, {} CTAs |", u, c) : fmt::format(" base {} |", u);
+        by_units_rule += "---:|";
+      }
+    by_units += by_units_rule + "\n";
     std::string table =
         "| matrix | rows | nnz | max row | floor ms | binned ms | binned GB/s | % copy | csr_vector ms | scalar ms | "
         "cuSPARSE ms | ALG2 ms | binned / best cuSPARSE |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
@@ -250,11 +262,12 @@ int main(int argc, char** argv) {
       // Each base's time and the units a block its plan takes (row blocks only: spmv_row_block_units).
       by_units += fmt::format("| {} | {} |", name, f(ms["binned"]));
       for (int u : units_bases)
-        by_units += fmt::format(" {} ({}) |", f(ms[fmt::format("binned base {}", u)]),
-                                spmv_row_block_units(
-                                    static_cast<std::int64_t>(A.nnz()) + A.rows(), u, info.multiprocessors,
-                                    spmv_blocks_round_up(longest, u, A.nnz(), A.rows(),
-                                                         SpmvRowBlocks::default_unstaged_mean)));
+        for (int c : ctas_list)
+          by_units += fmt::format(" {} ({}) |", f(ms[units_label(u, c)]),
+                                  spmv_row_block_units(
+                                      static_cast<std::int64_t>(A.nnz()) + A.rows(), u, info.multiprocessors,
+                                      spmv_blocks_round_up(longest, u, A.nnz(), A.rows(),
+                                                           SpmvRowBlocks::default_unstaged_mean)));
       by_units += "\n";
       out["spmv"].push_back(r);
       std::cout << "  spmv " << name << std::endl;
