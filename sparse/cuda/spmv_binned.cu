@@ -722,7 +722,8 @@ constexpr offset_t kRelaxFromZeroMaxEntries = 3 << 19;  // about 1.5M
 bool fuses_relax_from_zero(const CsrMatrix& A, const BlockPolicy& policy) {
   static const long long l2 = device_attribute(cudaDevAttrL2CacheSize);
   if (16LL * A.rows() > l2 / 2) return false;
-  return A.nnz() < kRelaxFromZeroMaxEntries || plan_of(A, policy.max_units, policy.unstaged_mean).max_row <= policy.route.thread_max_row;
+  return A.nnz() < kRelaxFromZeroMaxEntries ||
+         plan_of(A, policy.max_units, policy.unstaged_mean).max_row <= policy.route.thread_max_row;
 }
 
 // One product with output functor `out`; with `dot`, (*dot)[slot] = Σ out's
