@@ -121,8 +121,8 @@ inline int spmv_row_block_units(std::int64_t total, int base, int sms, bool roun
 // its Laplacian 0.179 -> 0.146, x4's 0.140 -> 0.101, 2^22 x8 0.320 -> 0.308,
 // its Laplacian 0.599 -> 0.587, 2^21 x8's 0.296 -> 0.298; 11 of the 24 R-MAT
 // matrices measured keep their units (those of mean rows >= 24 that change:
-// within 3% of their neighbouring units). Unstaged blocks (unstaged_mean) ran 1-3% faster with larger blocks:
-// nearest counts there.
+// within 3% of their neighbouring units). Unstaged blocks (unstaged_mean) ran
+// 1-3% faster with larger blocks: nearest counts there.
 inline bool spmv_blocks_round_up(std::int64_t max_row, int base, std::int64_t nnz, std::int64_t rows,
                                  int unstaged_mean) {
   if (max_row <= base) return false;
