@@ -20,11 +20,12 @@
 //
 //   saga-gather-model 3d7 128      # stencil (2d5 2d9 3d7 3d27) and N
 //   saga-gather-model configs/fe_box_4.yaml   # a config's problem and amg options
-//   saga-gather-model rmat 21      # R-MAT 2^21 x16 and its Laplacian (the bench's power-law matrices)
+//   saga-gather-model rmat 21 [4]  # R-MAT 2^21 x16 (or x4) and its Laplacian (the bench's power-law matrices)
 // The rmat mode prints no hierarchy: where a power-law product's entries lie
 // by row length (the row blocks, their medium rows, the long rows' chunks) and
 // how many of its gathers fall on the most-gathered columns of x (what a table
-// of the hot columns in shared memory, filled once a CTA, would serve).
+// of the hot columns in shared memory, filled once a CTA, would serve), and
+// the row blocks' sum phase in dependent steps against a balanced split.
 // The hierarchy takes the device's coarse size (coarse_size_for) where the
 // options leave it to the backend, so that its levels are the GPU's.
 #include <algorithm>
@@ -168,17 +169,150 @@ void report_power_law(const std::string& name, const saga::CsrMatrix& M) {
   std::printf("\n");
 }
 
-int power_law_main(const char* scale_arg) {
+// The row blocks' sum phase (rows_kernel, sparse/cuda/spmv_binned.cu) in
+// dependent steps, block by block, against a balanced split of the same work.
+// A block of 256 threads stages its products, then (phase 1) gives each row of
+// up to 32 V entries a group of V lanes (V from the block's mean row and row
+// count, as the kernel picks it), a warp's round lasting as long as its longest
+// such row's ceil(len / V) steps; then (phase 2) one warp each to the rows of
+// 32 V + 1 .. units entries, round-robin over the 8 warps, ceil(len / 32) steps
+// each. The block's sum time is its slowest warp's steps. Balanced: each thread
+// an equal share of the block's entries and row ends (a merge-path split:
+// (entries + rows) / 256 steps, before its search and carry scan). Two
+// variants between: "three classes" (rows of 8 V + 1 .. 256 entries 8 lanes
+// each) and "rows past 256 by the CTA" (the binned option cta_rows_from 256:
+// those rows summed by all 256 threads, ~8 steps of reduction each). Summed
+// over the blocks (each block is one CTA; the GPU runs many at once, so the
+// totals compare the splits, not times).
+void report_sum_phase(const std::string& name, const saga::CsrMatrix& M, int sms) {
+  const std::vector<saga::offset_t> rp = M.row_ptr().to_vector();
+  const long long n = M.rows(), total = static_cast<long long>(M.nnz()) + n;
+  const int base = saga::SpmvRowBlocks::default_units;
+  long long max_row = 0;
+  for (long long r = 0; r < n; ++r) max_row = std::max<long long>(max_row, rp[r + 1] - rp[r]);
+  const int units = saga::spmv_row_block_units(
+      total, base, sms,
+      saga::spmv_blocks_round_up(max_row, base, M.nnz(), n, saga::SpmvRowBlocks::default_unstaged_mean));
+  constexpr int kBlock = 256, kWarps = kBlock / 32, kEntriesPerLane = 32;
+  // Block b owns the rows whose work offset rp[r] + r lies in [b units, (b + 1) units).
+  long long blocks = 0, cur_steps = 0, phase1_steps = 0, phase2_steps = 0, bal_steps = 0, worst_ratio_blocks = 0;
+  long long three_class_steps = 0, cta_medium_steps = 0;
+  long long r = 0;
+  for (long long b = 0; r < n; ++b) {
+    const long long r0 = r;
+    while (r < n && static_cast<long long>(rp[r]) + r < (b + 1) * units) ++r;
+    const long long r1 = r;
+    if (r1 == r0) continue;
+    ++blocks;
+    // The last row, if longer than units, is split into chunks (not this phase's).
+    const bool last_long = rp[r1] - rp[r1 - 1] > units;
+    const long long rows = r1 - r0 - (last_long ? 1 : 0);
+    const long long entries = (last_long ? rp[r1 - 1] : rp[r1]) - rp[r0];
+    const long long mean = entries / std::max<long long>(rows, 1);
+    int V = 1;
+    while (V < 32 && (V * kEntriesPerLane < mean || 2 * V * rows <= kBlock)) V *= 2;
+    const long long groups = kBlock / V, rows_per_warp = 32 / V;
+    std::vector<long long> warp(kWarps, 0);
+    for (long long base_row = r0; base_row < r0 + rows; base_row += groups)
+      for (int w = 0; w < kWarps; ++w) {
+        long long longest = 0;
+        for (long long i = 0; i < rows_per_warp; ++i) {
+          const long long row = base_row + w * rows_per_warp + i;
+          if (row >= r0 + rows) break;
+          const long long len = rp[row + 1] - rp[row];
+          if (len <= 32 * V) longest = std::max(longest, (len + V - 1) / V);
+        }
+        warp[w] += longest;
+      }
+    const long long p1 = *std::max_element(warp.begin(), warp.end());
+    std::vector<long long> warp2(kWarps, 0);
+    long long ordinal = 0;
+    for (long long row = r0; row < r0 + rows; ++row) {
+      const long long len = rp[row + 1] - rp[row];
+      if (len > 32 * V) warp2[static_cast<std::size_t>(ordinal++ % kWarps)] += (len + 31) / 32;
+    }
+    const long long p2 = *std::max_element(warp2.begin(), warp2.end());
+    // Three classes instead: rows of up to 8 V entries in phase 1's groups, rows
+    // of 8 V + 1 .. 256 entries 8 lanes each (4 a warp at once, round-robin over
+    // the warps in row order), longer ones a warp each as in phase 2.
+    std::vector<long long> w3(kWarps, 0);
+    for (long long base_row = r0; base_row < r0 + rows; base_row += groups)
+      for (int w = 0; w < kWarps; ++w) {
+        long long longest = 0;
+        for (long long i = 0; i < rows_per_warp; ++i) {
+          const long long row = base_row + w * rows_per_warp + i;
+          if (row >= r0 + rows) break;
+          const long long len = rp[row + 1] - rp[row];
+          if (len <= 8 * V) longest = std::max(longest, (len + V - 1) / V);
+        }
+        w3[w] += longest;
+      }
+    std::vector<long long> mid_lens;
+    for (long long row = r0; row < r0 + rows; ++row) {
+      const long long len = rp[row + 1] - rp[row];
+      if (len > 8 * V && len <= 256) mid_lens.push_back((len + 7) / 8);
+    }
+    for (std::size_t q = 0; q < mid_lens.size(); q += 4) {  // 4 rows a warp step, warps in turn
+      long long longest = 0;
+      for (std::size_t i = q; i < std::min(mid_lens.size(), q + 4); ++i) longest = std::max(longest, mid_lens[i]);
+      w3[(q / 4) % kWarps] += longest;
+    }
+    long long ord3 = 0;
+    for (long long row = r0; row < r0 + rows; ++row) {
+      const long long len = rp[row + 1] - rp[row];
+      if (len > 256 && len > 8 * V) w3[static_cast<std::size_t>(ord3++ % kWarps)] += (len + 31) / 32;
+    }
+    three_class_steps += *std::max_element(w3.begin(), w3.end());
+    // Phase 2 with the rows past 256 entries summed by the whole CTA, one after
+    // another (ceil(len / 256) steps and ~8 for the block's reduction each),
+    // after the warps' round-robin of the rows of 32 V + 1 .. 256.
+    std::vector<long long> w4(kWarps, 0);
+    long long ord4 = 0, cta_rows = 0;
+    for (long long row = r0; row < r0 + rows; ++row) {
+      const long long len = rp[row + 1] - rp[row];
+      if (len > 32 * V && len <= 256) w4[static_cast<std::size_t>(ord4++ % kWarps)] += (len + 31) / 32;
+      if (len > 32 * V && len > 256) cta_rows += (len + kBlock - 1) / kBlock + 8;
+    }
+    cta_medium_steps += p1 + *std::max_element(w4.begin(), w4.end()) + cta_rows;
+    const long long bal = (entries + rows + kBlock - 1) / kBlock;
+    phase1_steps += p1;
+    phase2_steps += p2;
+    cur_steps += p1 + p2;
+    bal_steps += bal;
+    worst_ratio_blocks += p1 + p2 > 3 * bal;
+  }
+  std::printf("%s, row blocks of %d units (%lld blocks): the sum phase in dependent steps, summed over the blocks: "
+              "now %lld (groups of V lanes %lld, medium rows' warps %lld), three classes %lld, rows past 256 by "
+              "the CTA %lld, balanced %lld (now %.2fx it); blocks over 3x their balanced steps: %lld (%.1f%%)\n",
+              name.c_str(), units, blocks, cur_steps, phase1_steps, phase2_steps, three_class_steps,
+              cta_medium_steps, bal_steps,
+              static_cast<double>(cur_steps) / static_cast<double>(std::max<long long>(bal_steps, 1)),
+              worst_ratio_blocks, 100.0 * static_cast<double>(worst_ratio_blocks) / static_cast<double>(blocks));
+}
+
+int power_law_main(const char* scale_arg, const char* edges_arg) {
   char* end = nullptr;
   const long scale = std::strtol(scale_arg, &end, 10);
   if (*end != '\0' || scale < 4 || scale > 24)
     throw saga::InputError(std::string("the R-MAT scale must be a whole number from 4 to 24, not '") + scale_arg + "'");
-  saga::RmatParams p;  // saga-bench-spmv's: 16 edges a row, the Graph500 quadrants, seed 2026
+  long edges = 16;
+  if (edges_arg) {
+    edges = std::strtol(edges_arg, &end, 10);
+    if (*end != '\0' || edges < 1 || edges > 1024)
+      throw saga::InputError(std::string("the R-MAT edges a row must be a whole number from 1 to 1024, not '") +
+                             edges_arg + "'");
+  }
+  saga::RmatParams p;  // saga-bench-spmv's: the Graph500 quadrants, seed 2026 (16 edges a row unless given)
   p.seed = 2026;
   p.scale = static_cast<int>(scale);
-  const std::string title = "R-MAT 2^" + std::to_string(scale) + " x16";
-  report_power_law(title, saga::rmat_matrix(p, saga::Space::host));
-  report_power_law(title + " Laplacian", saga::rmat_laplacian(p, 1.0, saga::Space::host));
+  p.edges = static_cast<int>(edges);
+  const std::string title = "R-MAT 2^" + std::to_string(scale) + " x" + std::to_string(edges);
+  const saga::CsrMatrix G = saga::rmat_matrix(p, saga::Space::host);
+  const saga::CsrMatrix L = saga::rmat_laplacian(p, 1.0, saga::Space::host);
+  report_power_law(title, G);
+  report_power_law(title + " Laplacian", L);
+  report_sum_phase(title, G, kSms);
+  report_sum_phase(title + " Laplacian", L, kSms);
   return 0;
 }
 
@@ -215,12 +349,14 @@ std::unique_ptr<saga::AmgPreconditioner> setup(char** argv, bool config_file, st
 
 int main(int argc, char** argv) {
   const bool config_file = argc == 2 && is_config(argv[1]);
-  if (!config_file && argc != 3) {
-    std::fprintf(stderr, "usage: %s STENCIL N | CONFIG.yaml | rmat SCALE   (STENCIL: 2d5, 2d9, 3d7, 3d27)\n", argv[0]);
+  const bool rmat = argc >= 2 && std::string(argv[1]) == "rmat";
+  if (!config_file && !(argc == 3 || (rmat && argc == 4))) {
+    std::fprintf(stderr, "usage: %s STENCIL N | CONFIG.yaml | rmat SCALE [EDGES]   (STENCIL: 2d5, 2d9, 3d7, 3d27)\n",
+                 argv[0]);
     return 2;
   }
   try {
-    if (std::string(argv[1]) == "rmat") return power_law_main(argv[2]);
+    if (rmat) return power_law_main(argv[2], argc == 4 ? argv[3] : nullptr);
     std::string title;
     const std::unique_ptr<saga::AmgPreconditioner> Mp = setup(argv, config_file, title);
     const saga::AmgPreconditioner& M = *Mp;
