@@ -212,18 +212,24 @@ void report_sum_phase(const std::string& name, const saga::CsrMatrix& M, int sms
     int V = 1;
     while (V < 32 && (V * kEntriesPerLane < mean || 2 * V * rows <= kBlock)) V *= 2;
     const long long groups = kBlock / V, rows_per_warp = 32 / V;
-    std::vector<long long> warp(kWarps, 0);
-    for (long long base_row = r0; base_row < r0 + rows; base_row += groups)
-      for (int w = 0; w < kWarps; ++w) {
-        long long longest = 0;
-        for (long long i = 0; i < rows_per_warp; ++i) {
-          const long long row = base_row + w * rows_per_warp + i;
-          if (row >= r0 + rows) break;
-          const long long len = rp[row + 1] - rp[row];
-          if (len <= 32 * V) longest = std::max(longest, (len + V - 1) / V);
+    // Phase 1's steps a warp for the rows of at most `limit` entries: each
+    // round, the longest such row among the warp's rows, ceil(len / V).
+    const auto group_steps = [&](long long limit) {
+      std::vector<long long> warp(kWarps, 0);
+      for (long long base_row = r0; base_row < r0 + rows; base_row += groups)
+        for (int w = 0; w < kWarps; ++w) {
+          long long longest = 0;
+          for (long long i = 0; i < rows_per_warp; ++i) {
+            const long long row = base_row + w * rows_per_warp + i;
+            if (row >= r0 + rows) break;
+            const long long len = rp[row + 1] - rp[row];
+            if (len <= limit) longest = std::max(longest, (len + V - 1) / V);
+          }
+          warp[w] += longest;
         }
-        warp[w] += longest;
-      }
+      return warp;
+    };
+    const std::vector<long long> warp = group_steps(32 * V);
     const long long p1 = *std::max_element(warp.begin(), warp.end());
     std::vector<long long> warp2(kWarps, 0);
     long long ordinal = 0;
@@ -235,18 +241,7 @@ void report_sum_phase(const std::string& name, const saga::CsrMatrix& M, int sms
     // Three classes instead: rows of up to 8 V entries in phase 1's groups, rows
     // of 8 V + 1 .. 256 entries 8 lanes each (4 a warp at once, round-robin over
     // the warps in row order), longer ones a warp each as in phase 2.
-    std::vector<long long> w3(kWarps, 0);
-    for (long long base_row = r0; base_row < r0 + rows; base_row += groups)
-      for (int w = 0; w < kWarps; ++w) {
-        long long longest = 0;
-        for (long long i = 0; i < rows_per_warp; ++i) {
-          const long long row = base_row + w * rows_per_warp + i;
-          if (row >= r0 + rows) break;
-          const long long len = rp[row + 1] - rp[row];
-          if (len <= 8 * V) longest = std::max(longest, (len + V - 1) / V);
-        }
-        w3[w] += longest;
-      }
+    std::vector<long long> w3 = group_steps(8 * V);
     std::vector<long long> mid_lens;
     for (long long row = r0; row < r0 + rows; ++row) {
       const long long len = rp[row + 1] - rp[row];
