@@ -259,15 +259,13 @@ int main(int argc, char** argv) {
       by_lanes += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} |\n", name, f(ms["binned"]),
                               f(ms["vector G=2"]), f(ms["vector G=4"]), f(ms["vector G=8"]), f(ms["vector G=16"]),
                               f(ms["vector G=32"]), f(ms["vector G=64"]));
-      // Each base's time and the units a block its plan takes (row blocks only: spmv_row_block_units).
+      // Each base's time and the units a block its plan takes (row blocks only: spmv_plan_units).
       by_units += fmt::format("| {} | {} |", name, f(ms["binned"]));
       for (int u : units_bases)
         for (int c : ctas_list)
           by_units += fmt::format(" {} ({}) |", f(ms[units_label(u, c)]),
-                                  spmv_row_block_units(
-                                      static_cast<std::int64_t>(A.nnz()) + A.rows(), u, info.multiprocessors,
-                                      spmv_blocks_round_up(longest, u, A.nnz(), A.rows(),
-                                                           SpmvRowBlocks::default_unstaged_mean)));
+                                  spmv_plan_units(A.nnz(), A.rows(), longest, u, info.multiprocessors,
+                                                  SpmvRowBlocks::default_unstaged_mean));
       by_units += "\n";
       out["spmv"].push_back(r);
       std::cout << "  spmv " << name << std::endl;

@@ -107,28 +107,6 @@ inline int spmv_row_block_units(std::int64_t total, int base, int sms, bool roun
   return SpmvRowBlocks::min_units;
 }
 
-// Whether a matrix's row blocks take whole waves rounded up (blocks of at most
-// the base) rather than to the nearest count: a matrix with rows longer than
-// the base (power-law degrees; no stencil has any) whose blocks are staged
-// (its mean row under `unstaged_mean`, or unstaged_mean 0: spmv_blocks_staged).
-// Its CTAs take unequal times, so a part wave costs less than a whole one;
-// and a larger block asks a larger shared memory carveout (room for 6 CTAs'
-// staging), leaving L1 less for the gathers of x. Nearest counts had grown
-// the blocks of base 2304 to ~3250 units on R-MAT 2^21 x4 and 2^20 x4 / x8 /
-// x16 (one or two waves of 24 CTAs an SM). Rounded up (H200, fifty-third
-// session, the same units timed as other bases): 2^21 x4 0.135 -> 0.100 ms
-// (cuSPARSE 0.123), 2^20 x16 0.195 -> 0.150 (0.157), 2^20 x8 0.109 -> 0.097,
-// its Laplacian 0.179 -> 0.146, x4's 0.140 -> 0.101, 2^22 x8 0.320 -> 0.308,
-// its Laplacian 0.599 -> 0.587, 2^21 x8's 0.296 -> 0.298; 11 of the 24 R-MAT
-// matrices measured keep their units (those of mean rows >= 24 that change:
-// within 3% of their neighbouring units). Unstaged blocks (unstaged_mean) ran
-// 1-3% faster with larger blocks: nearest counts there.
-inline bool spmv_blocks_round_up(std::int64_t max_row, int base, std::int64_t nnz, std::int64_t rows,
-                                 int unstaged_mean) {
-  if (max_row <= base) return false;
-  return unstaged_mean <= 0 || nnz < static_cast<std::int64_t>(unstaged_mean) * rows;
-}
-
 // Whether blocks of `units` (the rule's) fit in one wave of 6 CTAs an SM: a
 // product of a few microseconds, whose launches cost as much as its bytes. The
 // binned SpMV then lets the CTAs of a long row's chunks finish the row instead
@@ -247,6 +225,34 @@ inline bool spmv_blocks_staged(bool stage, std::int64_t long_rows, std::int64_t 
   if (!stage) return false;
   if (unstaged_mean <= 0 || long_rows == 0 || rows == 0) return true;
   return nnz < static_cast<std::int64_t>(unstaged_mean) * rows;  // mean row below unstaged_mean
+}
+// Whether a matrix's row blocks take whole waves rounded up (blocks of at most
+// the base) rather than to the nearest count: a matrix with rows longer than
+// the base (power-law degrees; no stencil has any) whose blocks are staged
+// (its mean row under `unstaged_mean`, or unstaged_mean 0: spmv_blocks_staged).
+// Its CTAs take unequal times, so a part wave costs less than a whole one;
+// and a larger block asks a larger shared memory carveout (room for 6 CTAs'
+// staging), leaving L1 less for the gathers of x. Nearest counts had grown
+// the blocks of base 2304 to ~3250 units on R-MAT 2^21 x4 and 2^20 x4 / x8 /
+// x16 (one or two waves of 24 CTAs an SM). Rounded up (H200, fifty-third
+// session, the same units timed as other bases): 2^21 x4 0.135 -> 0.100 ms
+// (cuSPARSE 0.123), 2^20 x16 0.195 -> 0.150 (0.157), 2^20 x8 0.109 -> 0.097,
+// its Laplacian 0.179 -> 0.146, x4's 0.140 -> 0.101, 2^22 x8 0.320 -> 0.308,
+// its Laplacian 0.599 -> 0.587, 2^21 x8's 0.296 -> 0.298; 11 of the 24 R-MAT
+// matrices measured keep their units (those of mean rows >= 24 that change:
+// within 3% of their neighbouring units). Unstaged blocks (unstaged_mean) ran
+// 1-3% faster with larger blocks: nearest counts there.
+inline bool spmv_blocks_round_up(std::int64_t max_row, int base, std::int64_t nnz, std::int64_t rows,
+                                 int unstaged_mean) {
+  // A row past the base is split into chunks (long_rows > 0) at any units the rule can give.
+  return max_row > base && spmv_blocks_staged(true, 1, nnz, rows, unstaged_mean);
+}
+// The units a block of the binned SpMV's plan (make_plan, sparse/cuda/
+// spmv_binned.cu) for a matrix of `nnz` entries, `rows` rows and a longest
+// row of `max_row`, from the base `base` on `sms` multiprocessors.
+inline int spmv_plan_units(std::int64_t nnz, std::int64_t rows, std::int64_t max_row, int base, int sms,
+                           int unstaged_mean) {
+  return spmv_row_block_units(nnz + rows, base, sms, spmv_blocks_round_up(max_row, base, nnz, rows, unstaged_mean));
 }
 // The shared memory carveout, in percent of the most an SM has (`per_sm`
 // bytes), that holds `ctas` CTAs of `smem` bytes of staging each plus the

@@ -44,6 +44,13 @@
 
 namespace {
 
+// The longest row of a CSR row pointer.
+long long longest_row(const std::vector<saga::offset_t>& rp) {
+  long long longest = 0;
+  for (std::size_t r = 0; r + 1 < rp.size(); ++r) longest = std::max<long long>(longest, rp[r + 1] - rp[r]);
+  return longest;
+}
+
 struct Gathers {
   long long gathers = 0, sectors = 0;
 };
@@ -98,8 +105,7 @@ void report(const std::string& name, const saga::CsrMatrix& M) {
     const Gathers v = warp_gathers(rp, col, G);
     std::printf(" %.2f |", static_cast<double>(v.sectors) / static_cast<double>(v.gathers));
   }
-  long long max_row = 0;
-  for (std::size_t r = 0; r + 1 < rp.size(); ++r) max_row = std::max<long long>(max_row, rp[r + 1] - rp[r]);
+  const long long max_row = longest_row(rp);
   const saga::SpmvRoute route = saga::spmv_binned_route(M.rows(), M.cols(), M.nnz(), max_row, kSms);
   std::printf(" %lld | ", max_row);
   print_route(route, M);
@@ -186,13 +192,11 @@ void report_power_law(const std::string& name, const saga::CsrMatrix& M) {
 // totals compare the splits, not times).
 void report_sum_phase(const std::string& name, const saga::CsrMatrix& M, int sms) {
   const std::vector<saga::offset_t> rp = M.row_ptr().to_vector();
-  const long long n = M.rows(), total = static_cast<long long>(M.nnz()) + n;
+  const long long n = M.rows();
   const int base = saga::SpmvRowBlocks::default_units;
-  long long max_row = 0;
-  for (long long r = 0; r < n; ++r) max_row = std::max<long long>(max_row, rp[r + 1] - rp[r]);
-  const int units = saga::spmv_row_block_units(
-      total, base, sms,
-      saga::spmv_blocks_round_up(max_row, base, M.nnz(), n, saga::SpmvRowBlocks::default_unstaged_mean));
+  const long long max_row = longest_row(rp);
+  const int units =
+      saga::spmv_plan_units(M.nnz(), n, max_row, base, sms, saga::SpmvRowBlocks::default_unstaged_mean);
   constexpr int kBlock = 256, kWarps = kBlock / 32, kEntriesPerLane = 32;
   // Block b owns the rows whose work offset rp[r] + r lies in [b units, (b + 1) units).
   long long blocks = 0, cur_steps = 0, phase1_steps = 0, phase2_steps = 0, bal_steps = 0, worst_ratio_blocks = 0;

@@ -266,9 +266,8 @@ BinnedPlan make_plan(const CsrRef& A, int max_units, int unstaged_mean) {
   // of 2048 and whole small waves (coarse levels in one wave of 790 blocks, not 827 or ~880)
   // the cycles of 27-pt N=128 and 3D 7-pt N=64 6-9% (thirty-fifth).
   // Power-law matrices of staged blocks: waves rounded up (spmv_blocks_round_up).
-  p.units = spmv_row_block_units(
-      total, max_units, multiprocessor_count(),
-      spmv_blocks_round_up(p.max_row, max_units, static_cast<std::int64_t>(A.nnz), n, unstaged_mean));
+  p.units = spmv_plan_units(static_cast<std::int64_t>(A.nnz), n, p.max_row, max_units, multiprocessor_count(),
+                            unstaged_mean);
   p.blocks = static_cast<index_t>(total / p.units + 1);
   p.finish_in_chunks = spmv_blocks_in_one_small_wave(total, p.units, multiprocessor_count());
   p.block_row = Array<index_t>(static_cast<std::size_t>(p.blocks) + 1, Space::device, "SpMV block rows");

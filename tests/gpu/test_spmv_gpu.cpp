@@ -219,10 +219,8 @@ TEST_CASE("GPU binned SpMV: bins, fused products against their composition, bitw
     // blocks"); the last block may be empty.
     const std::int64_t units_total = static_cast<std::int64_t>(Ah.nnz()) + Ah.rows();
     if (Ah.rows() > 0) {
-      CHECK(bins.units == spmv_row_block_units(
-                              units_total, SpmvRowBlocks::default_units, device::info().multiprocessors,
-                              spmv_blocks_round_up(longest, SpmvRowBlocks::default_units, Ah.nnz(), Ah.rows(),
-                                                   SpmvRowBlocks::default_unstaged_mean)));
+      CHECK(bins.units == spmv_plan_units(Ah.nnz(), Ah.rows(), longest, SpmvRowBlocks::default_units,
+                                          device::info().multiprocessors, SpmvRowBlocks::default_unstaged_mean));
       CHECK(bins.blocks == units_total / bins.units + 1);
       CHECK(bins.finish_in_chunks ==
             spmv_blocks_in_one_small_wave(units_total, bins.units, device::info().multiprocessors));
