@@ -209,20 +209,16 @@ __global__ void block_rows_kernel(index_t n, const offset_t* __restrict__ rp, in
   for (std::int64_t b = lo; b <= hi && b < blocks; ++b) block_row[b] = static_cast<index_t>(r);
   if (r == n) block_row[blocks] = n;
 }
-// The longest row (an integer max: the same result in any order).
-__global__ void max_row_kernel(index_t n, const offset_t* __restrict__ rp, int* max_row) {
-  const std::int64_t r = global_thread();
-  if (r >= n) return;
-  atomicMax(max_row, static_cast<int>(rp[r + 1] - rp[r]));
-}
-// Long-row flags and chunk counts.
+// Long-row flags and chunk counts, and the longest row (an integer max:
+// the same result in any order).
 __global__ void long_flags_kernel(index_t n, const offset_t* __restrict__ rp, int units, index_t* is_long,
-                                  index_t* chunks) {
+                                  index_t* chunks, int* max_row) {
   const std::int64_t r = global_thread();
   if (r >= n) return;
   const offset_t len = rp[r + 1] - rp[r];
   is_long[r] = len > units;
   chunks[r] = len > units ? (len + units - 1) / units : 0;
+  atomicMax(max_row, static_cast<int>(len));
 }
 __global__ void long_list_kernel(index_t n, const offset_t* __restrict__ rp, int units, const index_t* pos,
                                  const index_t* chunk_start, index_t* long_row, index_t* chunk_ptr) {
@@ -255,34 +251,38 @@ BinnedPlan make_plan(const CsrRef& A, int max_units, int unstaged_mean) {
   const index_t n = A.rows;
   const std::int64_t total = static_cast<std::int64_t>(A.nnz) + n;
   const cudaStream_t st = ::saga::device_stream();
-  {
-    Array<int> max_row = Array<int>::zeros(1, Space::device, "SpMV longest row");
-    max_row_kernel<<<grid_for(n), kThreads, 0, st>>>(n, A.rp, max_row.data());
-    SAGA_CUDA_LAUNCH("max_row_kernel");
+  Array<index_t> is_long(n, Space::device, "SpMV long-row flags"), chunks(n, Space::device, "SpMV chunk counts");
+  Array<index_t> pos(static_cast<std::size_t>(n) + 1, Space::device, "SpMV long-row positions");
+  Array<index_t> chunk_start(static_cast<std::size_t>(n) + 1, Space::device, "SpMV chunk offsets");
+  Array<int> max_row = Array<int>::zeros(1, Space::device, "SpMV longest row");
+  // The blocks of `units` and the long rows past them (two scans); the
+  // longest row comes with the flags, so the plan waits for the device once.
+  const auto cut = [&](int units) {
+    p.units = units;
+    p.blocks = static_cast<index_t>(total / p.units + 1);
+    p.finish_in_chunks = spmv_blocks_in_one_small_wave(total, p.units, multiprocessor_count());
+    p.block_row = Array<index_t>(static_cast<std::size_t>(p.blocks) + 1, Space::device, "SpMV block rows");
+    block_rows_kernel<<<grid_for(static_cast<std::int64_t>(n) + 1), kThreads, 0, st>>>(n, A.rp, p.units,
+                                                                                       p.blocks, p.block_row.data());
+    SAGA_CUDA_LAUNCH("block_rows_kernel");
+    long_flags_kernel<<<grid_for(n), kThreads, 0, st>>>(n, A.rp, p.units, is_long.data(), chunks.data(),
+                                                        max_row.data());
+    SAGA_CUDA_LAUNCH("long_flags_kernel");
+    prim::exclusive_scan_total(is_long.data(), pos.data(), n);
+    prim::exclusive_scan_total(chunks.data(), chunk_start.data(), n);
     p.max_row = max_row.get(0);
-  }
+    p.long_rows = pos.get(n);
+  };
   // Whole waves (sparse/spmv_row_blocks.hpp; docs/spmv.md): whole waves of 24
   // made level 1 and R0 5-8% faster (thirty-fourth session); base 2304 instead
   // of 2048 and whole small waves (coarse levels in one wave of 790 blocks, not 827 or ~880)
   // the cycles of 27-pt N=128 and 3D 7-pt N=64 6-9% (thirty-fifth).
-  // Power-law matrices of staged blocks: waves rounded up (spmv_blocks_round_up).
-  p.units = spmv_plan_units(static_cast<std::int64_t>(A.nnz), n, p.max_row, max_units, multiprocessor_count(),
-                            unstaged_mean);
-  p.blocks = static_cast<index_t>(total / p.units + 1);
-  p.finish_in_chunks = spmv_blocks_in_one_small_wave(total, p.units, multiprocessor_count());
-  p.block_row = Array<index_t>(static_cast<std::size_t>(p.blocks) + 1, Space::device, "SpMV block rows");
-  block_rows_kernel<<<grid_for(static_cast<std::int64_t>(n) + 1), kThreads, 0, st>>>(n, A.rp, p.units,
-                                                                                     p.blocks, p.block_row.data());
-  SAGA_CUDA_LAUNCH("block_rows_kernel");
-  // The long rows and their chunks (two scans and one read of the totals).
-  Array<index_t> is_long(n, Space::device, "SpMV long-row flags"), chunks(n, Space::device, "SpMV chunk counts");
-  Array<index_t> pos(static_cast<std::size_t>(n) + 1, Space::device, "SpMV long-row positions");
-  Array<index_t> chunk_start(static_cast<std::size_t>(n) + 1, Space::device, "SpMV chunk offsets");
-  long_flags_kernel<<<grid_for(n), kThreads, 0, st>>>(n, A.rp, p.units, is_long.data(), chunks.data());
-  SAGA_CUDA_LAUNCH("long_flags_kernel");
-  prim::exclusive_scan_total(is_long.data(), pos.data(), n);
-  prim::exclusive_scan_total(chunks.data(), chunk_start.data(), n);
-  p.long_rows = pos.get(n);
+  cut(spmv_row_block_units(total, max_units, multiprocessor_count()));
+  // Power-law matrices (a row longer than the base): waves rounded up
+  // (spmv_plan_units, spmv_blocks_round_up); cut again where that changes the units.
+  const int planned = spmv_plan_units(static_cast<std::int64_t>(A.nnz), n, p.max_row, max_units,
+                                      multiprocessor_count(), unstaged_mean);
+  if (planned != p.units) cut(planned);
   if (spmv_dense_rows_fit(static_cast<std::int64_t>(A.nnz), n, A.cols)) {
     Array<int> bad = Array<int>::zeros(1, Space::device, "SpMV dense pattern flag");
     const std::int64_t items = std::max<std::int64_t>(static_cast<std::int64_t>(A.nnz), std::int64_t{n} + 1);
