@@ -130,6 +130,8 @@ int main(int argc, char** argv) {
     // the sliced rows (`unsliced`).
     const auto unsliced = [] { return Options().set("sliced", "off"); };
     const auto blocks = [&] { return unsliced().set("small_vector", false); };
+    // Room for c CTAs' staging, power-law matrices' blocks too.
+    const auto ctas = [&](int c) { return blocks().set("resident_ctas", c).set("power_law_ctas", c); };
     const auto vector_at = [&](int lanes) {
       return Component("binned", unsliced()
                                      .set("thread_max_row", 0)
@@ -147,10 +149,12 @@ int main(int argc, char** argv) {
                                   {"binned warp<=64", Component("binned", unsliced().set("warp_max_row", 64))},
                                   {"binned epl=8", Component("binned", blocks().set("entries_per_lane", 8))},
                                   {"binned unstaged", Component("binned", blocks().set("stage", false))},
-                                  {"binned ctas 0", Component("binned", blocks().set("resident_ctas", 0))},
-                                  {"binned ctas 4", Component("binned", blocks().set("resident_ctas", 4))},
-                                  {"binned ctas 5", Component("binned", blocks().set("resident_ctas", 5))},
-                                  {"binned ctas 8", Component("binned", blocks().set("resident_ctas", 8))},
+                                  {"binned ctas 0", Component("binned", ctas(0))},
+                                  {"binned ctas 4", Component("binned", ctas(4))},
+                                  {"binned ctas 5", Component("binned", ctas(5))},
+                                  {"binned ctas 8", Component("binned", ctas(8))},
+                                  {"binned power-law base 0",
+                                   Component("binned", Options().set("power_law_units", 0).set("power_law_ctas", 6))},
                                   {"binned unstaged mean 16", Component("binned", blocks().set("unstaged_mean", 16))},
                                   {"binned unstaged mean 24", Component("binned", blocks().set("unstaged_mean", 24))},
                                   {"binned units=1024", Component("binned", blocks().set("max_units", 1024))},
@@ -174,7 +178,8 @@ int main(int argc, char** argv) {
                                   {"cuSPARSE", Component("cusparse")},
                                   {"cuSPARSE ALG2", Component("cusparse", Options().set("alg", "csr_alg2"))}};
     // --units (and --units-ctas): the default binned SpMV at other row-block bases and carveouts (table
-    // "Row blocks by base units"); ctas 0 in the label: the component's resident_ctas.
+    // "Row blocks by base units", power-law matrices' base too); ctas 0 in the label: the component's
+    // resident_ctas and power_law_ctas.
     const std::vector<int> ctas_list = units_ctas.empty() ? std::vector<int>{0} : units_ctas;
     const auto units_label = [](int u, int c) {
       return c ? fmt::format("binned base {} ctas {}", u, c) : fmt::format("binned base {}", u);
@@ -182,8 +187,8 @@ int main(int argc, char** argv) {
     std::string by_units = "| matrix | binned |", by_units_rule = "\n|---|---:|";
     for (int u : units_bases)
       for (int c : ctas_list) {
-        Options o = Options().set("max_units", u);
-        if (c) o.set("resident_ctas", c);
+        Options o = Options().set("max_units", u).set("power_law_units", u);
+        if (c) o.set("resident_ctas", c).set("power_law_ctas", c);
         algos.push_back({units_label(u, c), Component("binned", o)});
         by_units += c ? fmt::format(" base {}, {} CTAs |", u, c) : fmt::format(" base {} |", u);
         by_units_rule += "---:|";
@@ -195,8 +200,9 @@ int main(int argc, char** argv) {
     std::string variants =
         "| matrix | binned | row blocks only | warp bin (thread_max_row 0) | thread bin to 16 | warp bin to 64 | epl=8 | "
         "unstaged | carveout: driver's | room for 4 CTAs | 5 | 8 | unstaged where split rows average >= 16 | >= 24 | max_units 1024 | max_units 4096 | max_units 8192 | small matrices in row blocks | no sliced rows | "
-        "vector rows to 2^20 units | to 2^24 | scalar | csr_vector |\n"
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
+        "vector rows to 2^20 units | to 2^24 | scalar | csr_vector | power-law blocks at max_units, 6 CTAs |\n"
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+        "---:|\n";
     std::string by_lanes =
         "| matrix | binned | vector rows, 2 lanes a row | 4 | 8 | 16 | 32 | 64 |\n"
         "|---|---:|---:|---:|---:|---:|---:|---:|\n";
@@ -247,7 +253,7 @@ int main(int argc, char** argv) {
                            bytes / (ms["binned"] * 1e6), 100.0 * bytes / (ms["binned"] * 1e6) / bw,
                            f(ms["csr_vector"]), f(ms["scalar"]), f(ms["cuSPARSE"]), f(ms["cuSPARSE ALG2"]),
                            best_cus / ms["binned"]);
-      variants += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", name,
+      variants += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", name,
                               f(ms["binned"]), f(ms["binned blocks"]), f(ms["binned warp bin"]),
                               f(ms["binned thread<=16"]), f(ms["binned warp<=64"]), f(ms["binned epl=8"]),
                               f(ms["binned unstaged"]), f(ms["binned ctas 0"]), f(ms["binned ctas 4"]),
@@ -255,7 +261,7 @@ int main(int argc, char** argv) {
                               f(ms["binned unstaged mean 24"]), f(ms["binned units=1024"]), f(ms["binned units=4096"]),
                               f(ms["binned units=8192"]), f(ms["binned no small vector"]), f(ms["binned no sliced"]),
                               f(ms["binned vector rows to 2^20"]), f(ms["binned vector rows to 2^24"]), f(ms["scalar"]),
-                              f(ms["csr_vector"]));
+                              f(ms["csr_vector"]), f(ms["binned power-law base 0"]));
       by_lanes += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} |\n", name, f(ms["binned"]),
                               f(ms["vector G=2"]), f(ms["vector G=4"]), f(ms["vector G=8"]), f(ms["vector G=16"]),
                               f(ms["vector G=32"]), f(ms["vector G=64"]));
@@ -265,7 +271,7 @@ int main(int argc, char** argv) {
         for (int c : ctas_list)
           by_units += fmt::format(" {} ({}) |", f(ms[units_label(u, c)]),
                                   spmv_plan_units(A.nnz(), A.rows(), longest, u, info.multiprocessors,
-                                                  SpmvRowBlocks::default_unstaged_mean));
+                                                  SpmvRowBlocks::default_unstaged_mean, u));
       by_units += "\n";
       out["spmv"].push_back(r);
       std::cout << "  spmv " << name << std::endl;

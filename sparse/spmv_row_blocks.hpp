@@ -18,6 +18,10 @@ struct SpmvRowBlocks {
   static constexpr int default_units = 2304, min_units = 256, max_units = 8192;
   // The binned option unstaged_mean's default (spmv_blocks_staged).
   static constexpr int default_unstaged_mean = 0;
+  // Power-law matrices' staged row blocks (spmv_blocks_round_up): their base
+  // units and the CTAs an SM their shared memory carveout holds (the binned
+  // options power_law_units and power_law_ctas; spmv_plan_units).
+  static constexpr int default_power_law_units = 1450, default_power_law_ctas = 7;
   // A row block's time is mostly its chain of dependent loads, so a last wave a
   // tenth full costs nearly a whole one: block counts are whole waves. 24 CTAs an
   // SM is a wave whether the kernel runs 6 (40 registers) or 8 (32) CTAs an SM;
@@ -249,10 +253,23 @@ inline bool spmv_blocks_round_up(std::int64_t max_row, int base, std::int64_t nn
 }
 // The units a block of the binned SpMV's plan (make_plan, sparse/cuda/
 // spmv_binned.cu) for a matrix of `nnz` entries, `rows` rows and a longest
-// row of `max_row`, from the base `base` on `sms` multiprocessors.
+// row of `max_row`, from the base `base` on `sms` multiprocessors; a matrix
+// whose waves round up (spmv_blocks_round_up: power-law degrees) takes the
+// base `power_law_units` instead (0: `base`; at least min_units). Smaller
+// blocks for them, with a carveout of room for 7 CTAs' staging
+// (power_law_ctas; 100 KB on the H200 for blocks of ~1050-1450 units), beat
+// base 2304 with room for 6 on 10 of 16 R-MAT matrices (H200, fifty-fourth
+// session, both in one run, ms): 2^21 x8 0.185 -> 0.160, x4's Laplacian
+// 0.190 -> 0.165, x32 0.581 -> 0.538, x16's Laplacian 0.567 -> 0.533, 2^20 x8
+// 0.098 -> 0.091, 2^22 x8's Laplacian 0.605 -> 0.584; 3 within 0.5%; 3 slower:
+// 2^21 x32's Laplacian 0.971 -> 1.014, 2^21 x4 0.100 -> 0.102, 2^22 x4's
+// Laplacian 0.323 -> 0.328. With room for 6, blocks cut to ~1100 units fell in
+// the 64 KB step: 6 CTAs an SM, not 8 (2^21 x4 0.113 against 0.102).
 inline int spmv_plan_units(std::int64_t nnz, std::int64_t rows, std::int64_t max_row, int base, int sms,
-                           int unstaged_mean) {
-  return spmv_row_block_units(nnz + rows, base, sms, spmv_blocks_round_up(max_row, base, nnz, rows, unstaged_mean));
+                           int unstaged_mean, int power_law_units) {
+  const bool power_law = spmv_blocks_round_up(max_row, base, nnz, rows, unstaged_mean);
+  const int power_law_base = std::max(power_law_units, SpmvRowBlocks::min_units);
+  return spmv_row_block_units(nnz + rows, power_law && power_law_units > 0 ? power_law_base : base, sms, power_law);
 }
 // The shared memory carveout, in percent of the most an SM has (`per_sm`
 // bytes), that holds `ctas` CTAs of `smem` bytes of staging each plus the

@@ -196,7 +196,8 @@ void report_sum_phase(const std::string& name, const saga::CsrMatrix& M, int sms
   const int base = saga::SpmvRowBlocks::default_units;
   const long long max_row = longest_row(rp);
   const int units =
-      saga::spmv_plan_units(M.nnz(), n, max_row, base, sms, saga::SpmvRowBlocks::default_unstaged_mean);
+      saga::spmv_plan_units(M.nnz(), n, max_row, base, sms, saga::SpmvRowBlocks::default_unstaged_mean,
+                            saga::SpmvRowBlocks::default_power_law_units);
   constexpr int kBlock = 256, kWarps = kBlock / 32, kEntriesPerLane = 32;
   // Block b owns the rows whose work offset rp[r] + r lies in [b units, (b + 1) units).
   long long blocks = 0, cur_steps = 0, phase1_steps = 0, phase2_steps = 0, bal_steps = 0, worst_ratio_blocks = 0;

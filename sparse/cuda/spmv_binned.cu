@@ -191,6 +191,10 @@ struct BinnedPlan {
   // a launch saved counts. Not on large matrices: the count and the fence make
   // every chunk CTA longer, which cost R-MAT 1-6% (thirty-sixth session).
   bool finish_in_chunks = false;
+  // A row longer than the base and staged blocks (spmv_blocks_round_up:
+  // power-law degrees): the units from power_law_units, the carveout from
+  // power_law_ctas.
+  bool power_law = false;
   // Every row holds every column (spmv_dense_rows_fit, the pattern checked
   // here): lane_rows_kernel<..., true>, dense_lanes lanes a row.
   bool dense = false;
@@ -246,7 +250,7 @@ __global__ void dense_pattern_kernel(index_t n, index_t cols, const offset_t* __
   if (i < nnz && ci[i] != i % cols) *bad = 1;
 }
 
-BinnedPlan make_plan(const CsrRef& A, int max_units, int unstaged_mean) {
+BinnedPlan make_plan(const CsrRef& A, int max_units, int unstaged_mean, int power_law_units) {
   BinnedPlan p;
   const index_t n = A.rows;
   const std::int64_t total = static_cast<std::int64_t>(A.nnz) + n;
@@ -278,10 +282,12 @@ BinnedPlan make_plan(const CsrRef& A, int max_units, int unstaged_mean) {
   // of 2048 and whole small waves (coarse levels in one wave of 790 blocks, not 827 or ~880)
   // the cycles of 27-pt N=128 and 3D 7-pt N=64 6-9% (thirty-fifth).
   cut(spmv_row_block_units(total, max_units, multiprocessor_count()));
-  // Power-law matrices (a row longer than the base): waves rounded up
-  // (spmv_plan_units, spmv_blocks_round_up); cut again where that changes the units.
+  // Power-law matrices (a row longer than the base): their own base, waves
+  // rounded up (spmv_plan_units, spmv_blocks_round_up); cut again where that
+  // changes the units.
+  p.power_law = spmv_blocks_round_up(p.max_row, max_units, static_cast<std::int64_t>(A.nnz), n, unstaged_mean);
   const int planned = spmv_plan_units(static_cast<std::int64_t>(A.nnz), n, p.max_row, max_units,
-                                      multiprocessor_count(), unstaged_mean);
+                                      multiprocessor_count(), unstaged_mean, power_law_units);
   if (planned != p.units) cut(planned);
   if (spmv_dense_rows_fit(static_cast<std::int64_t>(A.nnz), n, A.cols)) {
     Array<int> bad = Array<int>::zeros(1, Space::device, "SpMV dense pattern flag");
@@ -313,12 +319,13 @@ CsrRef ref_of(const CsrMatrix& A) {
   return CsrRef{A.rows(), A.cols(), A.nnz(), A.row_ptr().data(), A.col().data(), A.val().data(), nullptr};
 }
 
-// One plan per block size and unstaged_mean (the analysis key names them).
+// One plan per block size, unstaged_mean and power-law base (the analysis key names them).
 BinnedPlan& plan_of(const CsrMatrix& A, int max_units = kUnits,
-                    int unstaged_mean = SpmvRowBlocks::default_unstaged_mean) {
+                    int unstaged_mean = SpmvRowBlocks::default_unstaged_mean,
+                    int power_law_units = SpmvRowBlocks::default_power_law_units) {
   return A.structural_analysis<BinnedPlan>(
-      fmt::format("spmv.binned.{}.{}", max_units, unstaged_mean),
-      [&](const CsrMatrix& M) { return make_plan(ref_of(M), max_units, unstaged_mean); });
+      fmt::format("spmv.binned.{}.{}.{}", max_units, unstaged_mean, power_law_units),
+      [&](const CsrMatrix& M) { return make_plan(ref_of(M), max_units, unstaged_mean, power_law_units); });
 }
 
 // ---- the kernels -------------------------------------------------------------------------------
@@ -369,6 +376,8 @@ struct BlockPolicy {
   int max_units;         // about this many work units per row block (kMinUnits..kMaxUnits; make_plan)
   int resident_ctas;     // staged row blocks: a shared memory carveout for this many CTAs an SM (0: the driver's)
   int unstaged_mean;     // blocks of a matrix with split rows averaging at least this: unstaged (0: never)
+  int power_law_units;   // power-law matrices' base units (BinnedPlan::power_law; 0: max_units)
+  int power_law_ctas;    // their carveout's CTAs an SM (as resident_ctas)
   int vector_lanes = 0;  // the vector rows' lanes a row: 0 = spmv_vector_rows_lanes, else this (2..256)
 };
 
@@ -722,7 +731,8 @@ bool fuses_relax_from_zero(const CsrMatrix& A, const BlockPolicy& policy) {
   static const long long l2 = device_attribute(cudaDevAttrL2CacheSize);
   if (16LL * A.rows() > l2 / 2) return false;
   return A.nnz() < kRelaxFromZeroMaxEntries ||
-         plan_of(A, policy.max_units, policy.unstaged_mean).max_row <= policy.route.thread_max_row;
+         plan_of(A, policy.max_units, policy.unstaged_mean, policy.power_law_units).max_row <=
+             policy.route.thread_max_row;
 }
 
 // One product with output functor `out`; with `dot`, (*dot)[slot] = Σ out's
@@ -803,10 +813,12 @@ void run_bins(const CsrRef& A, const Value* v, BinnedPlan& p, In x, Out out, Blo
     const bool stage = spmv_blocks_staged(policy.stage, p.long_rows, static_cast<std::int64_t>(A.nnz), A.rows,
                                           policy.unstaged_mean);
     const std::size_t stage_bytes = stage ? sizeof(double) * (static_cast<std::size_t>(p.units) + 32) : 0;
-    // Room for resident_ctas staged CTAs an SM, the rest L1 (spmv_carveout_percent).
+    // Room for resident_ctas (power-law plans: power_law_ctas) staged CTAs an
+    // SM, the rest L1 (spmv_carveout_percent).
     static const int smem_per_sm = device_attribute(cudaDevAttrMaxSharedMemoryPerMultiprocessor);
     static const int reserved_per_cta = device_attribute(cudaDevAttrReservedSharedMemoryPerBlock);
-    const int carveout = spmv_carveout_percent(policy.resident_ctas, static_cast<std::int64_t>(stage_bytes),
+    const int carveout = spmv_carveout_percent(p.power_law ? policy.power_law_ctas : policy.resident_ctas,
+                                               static_cast<std::int64_t>(stage_bytes),
                                                reserved_per_cta, smem_per_sm);
     // partial: the row blocks' slots, then the long rows' (one a row where
     // the chunks finish them, else one per long_rows_kernel CTA).
@@ -988,7 +1000,7 @@ void run_binned(const CsrMatrix& A, In x, Out out, BlockPolicy policy, Scalars* 
     }
     return;
   }
-  BinnedPlan& p = plan_of(A, policy.max_units, policy.unstaged_mean);
+  BinnedPlan& p = plan_of(A, policy.max_units, policy.unstaged_mean, policy.power_law_units);
   if (run_sliced(A, p, x, out, policy, dot, slot)) return;
   run_binned(ref_of(A), p, x, out, policy, dot, slot);
 }
@@ -1001,7 +1013,7 @@ class BinnedSpmv final : public SpmvAlgorithm {
   // sliced: auto, only here).
   std::size_t prepare(const CsrMatrix& A, std::size_t extra_bytes) const override {
     if (A.rows() == 0) return 0;
-    const BinnedPlan& p = plan_of(A, p_.max_units, p_.unstaged_mean);
+    const BinnedPlan& p = plan_of(A, p_.max_units, p_.unstaged_mean, p_.power_law_units);
     if (!takes_sliced(A, p, p_) || A.has_analysis(SlicedRows::key)) return 0;
     const std::int64_t bytes = spmv_sliced_bytes(A.rows(), A.nnz(), A.single_precision() ? 4 : 8);
     if (p_.route.sliced == SpmvRouteOptions::Sliced::automatic && static_cast<std::size_t>(bytes) > extra_bytes) return 0;
@@ -1060,6 +1072,8 @@ struct Binned {
     std::string vector_lanes = "auto";
     int resident_ctas = 6;
     int unstaged_mean = SpmvRowBlocks::default_unstaged_mean;
+    int power_law_units = SpmvRowBlocks::default_power_law_units;
+    int power_law_ctas = SpmvRowBlocks::default_power_law_ctas;
     template <class V>
     void visit(V& v) {
       v("thread_max_row", thread_max_row,
@@ -1101,6 +1115,11 @@ struct Binned {
       v("unstaged_mean", unstaged_mean, "row blocks of a matrix with rows split into chunks (longer than a block: "
         "power-law degrees) whose rows average at least this many entries: unstaged, the lanes reading A and x "
         "directly (0: staged wherever stage is on)", in_range(0, 1 << 20));
+      v("power_law_units", power_law_units, "row blocks of a matrix with a row longer than max_units (power-law "
+        "degrees) and staged blocks: about this many work units per CTA, the wave count rounded up so that no "
+        "block is larger (0: max_units; values under 256 act as 256)", in_range(0, kMaxUnits));
+      v("power_law_ctas", power_law_ctas, "those matrices' staged row blocks: ask each SM for a shared memory "
+        "carveout that holds this many CTAs' staging (as resident_ctas; 0: the driver's choice)", in_range(0, 32));
     }
   };
   // The kernels' policy of these options (Params{}: the component's defaults).
@@ -1114,8 +1133,9 @@ struct Binned {
     route.sliced = p.sliced == "off"  ? SpmvRouteOptions::Sliced::off
                    : p.sliced == "on" ? SpmvRouteOptions::Sliced::on
                                       : SpmvRouteOptions::Sliced::automatic;
-    return BlockPolicy{route, p.entries_per_lane, p.stage, p.max_units, p.resident_ctas,
-                       p.unstaged_mean, p.vector_lanes == "auto" ? 0 : std::stoi(p.vector_lanes)};
+    const int lanes = p.vector_lanes == "auto" ? 0 : std::stoi(p.vector_lanes);
+    return BlockPolicy{route,           p.entries_per_lane, p.stage,          p.max_units, p.resident_ctas,
+                       p.unstaged_mean, p.power_law_units,  p.power_law_ctas, lanes};
   }
   static std::unique_ptr<SpmvAlgorithm> make(const Params& p) { return std::make_unique<BinnedSpmv>(policy(p)); }
 };
@@ -1153,7 +1173,8 @@ void spmv_scalar(double alpha, const CsrMatrix& A, const Vector& x, double beta,
 
 std::shared_ptr<void> spmv_binned_plan(const CsrRef& A) {
   if (A.rows == 0) return nullptr;
-  return std::make_shared<BinnedPlan>(make_plan(A, Binned::Params{}.max_units, Binned::Params{}.unstaged_mean));
+  const Binned::Params d;
+  return std::make_shared<BinnedPlan>(make_plan(A, d.max_units, d.unstaged_mean, d.power_law_units));
 }
 
 void spmv_binned(double alpha, const CsrRef& A, void* plan, const Vector& x, double beta, Vector& y) {

@@ -220,7 +220,8 @@ TEST_CASE("GPU binned SpMV: bins, fused products against their composition, bitw
     const std::int64_t units_total = static_cast<std::int64_t>(Ah.nnz()) + Ah.rows();
     if (Ah.rows() > 0) {
       CHECK(bins.units == spmv_plan_units(Ah.nnz(), Ah.rows(), longest, SpmvRowBlocks::default_units,
-                                          device::info().multiprocessors, SpmvRowBlocks::default_unstaged_mean));
+                                          device::info().multiprocessors, SpmvRowBlocks::default_unstaged_mean,
+                                          SpmvRowBlocks::default_power_law_units));
       CHECK(bins.blocks == units_total / bins.units + 1);
       CHECK(bins.finish_in_chunks ==
             spmv_blocks_in_one_small_wave(units_total, bins.units, device::info().multiprocessors));

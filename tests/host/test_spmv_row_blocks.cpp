@@ -90,6 +90,55 @@ TEST_CASE("SpMV row blocks: power-law matrices' waves rounded up (hand-computed,
   }
 }
 
+TEST_CASE("SpMV row blocks: power-law matrices' own base and carveout (hand-computed, 132 SMs)") {
+  const int base = SpmvRowBlocks::default_units, pl = SpmvRowBlocks::default_power_law_units;
+  const int none = SpmvRowBlocks::default_unstaged_mean;
+  CHECK(pl == 1450);
+  CHECK(SpmvRowBlocks::default_power_law_ctas == 7);
+  struct Case {
+    const char* name;
+    std::int64_t nnz, rows, max_row;
+    int units;  // a block's, from base 1450, waves rounded up (the fifty-fourth session's sweep)
+  };
+  for (const Case& c : {
+           Case{"R-MAT 2^21 x4", 8286533, 2097152, 20601, 1093},      // 7161 blocks: 2.26 waves -> 3
+           Case{"R-MAT 2^21 x8", 16429505, 2097152, 40287, 1170},     // 12777: 4.03 -> 5
+           Case{"R-MAT 2^21 x16", 32417268, 2097152, 62720, 1362},    // 23803: 7.51 -> 8
+           Case{"R-MAT Laplacian 2^21 x16", 65633908, 2097152, 102939, 1426},
+           Case{"R-MAT 2^20 x16", 16086088, 1048576, 30000, 1353},
+       }) {
+    CAPTURE(c.name);
+    CHECK(spmv_plan_units(c.nnz, c.rows, c.max_row, base, kH100, none, pl) == c.units);
+    CHECK(c.units <= pl);
+    // power_law_units 0: the base, rounded up as before.
+    CHECK(spmv_plan_units(c.nnz, c.rows, c.max_row, base, kH100, none, 0) ==
+          spmv_row_block_units(c.nnz + c.rows, base, kH100, true));
+  }
+  // Matrices without a row past max_units keep max_units (stencils: 3D 27-pt N=160's rows).
+  CHECK(spmv_plan_units(110592000, 4096000, 27, base, kH100, none, pl) ==
+        spmv_row_block_units(110592000 + 4096000, base, kH100));
+  // Nor does a matrix with rows past 1450 but not past max_units change.
+  CHECK(spmv_plan_units(8286533, 2097152, 2000, base, kH100, none, pl) ==
+        spmv_row_block_units(8286533 + 2097152, base, kH100));
+  // power_law_units under min_units acts as min_units.
+  CHECK(spmv_plan_units(8286533, 2097152, 20601, base, kH100, none, 1) ==
+        spmv_plan_units(8286533, 2097152, 20601, base, kH100, none, SpmvRowBlocks::min_units));
+  // Room for 7 CTAs of 1050-1450 units' staging (the sweep's blocks: 8 bytes
+  // an entry, 32 more, 1 KB reserved a CTA) asks past the H200's 64 KB
+  // carveout step and within its 100 KB one (228 KB an SM); room for 6 falls
+  // to 64 KB below ~1240 units (6 CTAs resident, not 8).
+  const int per_sm = 228 * 1024, reserved = 1024;
+  const auto asked_kb = [&](int ctas, int units) {
+    return spmv_carveout_percent(ctas, 8 * (units + 32), reserved, per_sm) * 228.0 / 100.0;
+  };
+  for (int units = 1050; units <= 1450; units += 50) {
+    CAPTURE(units);
+    CHECK(asked_kb(7, units) > 64.0);
+    CHECK(asked_kb(7, units) <= 100.0);
+  }
+  CHECK(asked_kb(6, 1093) <= 64.0);
+}
+
 TEST_CASE("SpMV row blocks: bounds and whole waves over random sizes and GPUs") {
   const std::uint64_t seed = fresh_seed();
   std::mt19937_64 rng(seed);
