@@ -258,13 +258,13 @@ inline bool spmv_blocks_round_up(std::int64_t max_row, int base, std::int64_t nn
 // base `power_law_units` instead (0: `base`; at least min_units). Smaller
 // blocks for them, with a carveout of room for 7 CTAs' staging
 // (power_law_ctas; 100 KB on the H200 for blocks of ~1050-1450 units), beat
-// base 2304 with room for 6 on 10 of 16 R-MAT matrices (H200, fifty-fourth
-// session, both in one run, ms): 2^21 x8 0.185 -> 0.160, x4's Laplacian
-// 0.190 -> 0.165, x32 0.581 -> 0.538, x16's Laplacian 0.567 -> 0.533, 2^20 x8
-// 0.098 -> 0.091, 2^22 x8's Laplacian 0.605 -> 0.584; 3 within 0.5%; 3 slower:
-// 2^21 x32's Laplacian 0.971 -> 1.014, 2^21 x4 0.100 -> 0.102, 2^22 x4's
-// Laplacian 0.323 -> 0.328. With room for 6, blocks cut to ~1100 units fell in
-// the 64 KB step: 6 CTAs an SM, not 8 (2^21 x4 0.113 against 0.102).
+// base 2304 with room for 6 by more than 1% on 12 of 24 R-MAT matrices (H200,
+// fifty-fourth session, both in one run, ms): 2^20 x4 0.078 -> 0.063, 2^21 x8
+// 0.185 -> 0.160, x4's Laplacian 0.190 -> 0.165, x32 0.581 -> 0.538, x16's
+// Laplacian 0.567 -> 0.533; 7 within 1%; 5 slower: 2^21 x32's Laplacian 0.971
+// -> 1.014, 2^22 x16's 1.071 -> 1.102, 2^21 x4 0.100 -> 0.102, 2^22 x4 and its
+// Laplacian 1-2%. With room for 6, blocks cut to ~1100 units fell in the 64 KB
+// step: 6 CTAs an SM, not 8 (2^21 x4 0.113 against 0.102).
 inline int spmv_plan_units(std::int64_t nnz, std::int64_t rows, std::int64_t max_row, int base, int sms,
                            int unstaged_mean, int power_law_units) {
   const bool power_law = spmv_blocks_round_up(max_row, base, nnz, rows, unstaged_mean);
