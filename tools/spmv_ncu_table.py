@@ -39,11 +39,11 @@ def number(text):
         return None
 
 
-def main(path):
-    lines = open(path, encoding="utf-8", errors="replace").read().splitlines()
+def table(lines):
+    """The Markdown table's lines from the lines of an ncu raw CSV (bench output before the header is skipped)."""
     start = next((i for i, line in enumerate(lines) if line.startswith('"ID"')), None)
     if start is None:
-        sys.exit(f"{path}: no ncu CSV header (did ncu profile any kernel?)")
+        raise ValueError("no ncu CSV header (did ncu profile any kernel?)")
     rows = list(csv.reader(lines[start:]))
     header = rows[0]
     seen = {}
@@ -53,17 +53,28 @@ def main(path):
         d = dict(zip(header, row))
         key = (short_name(d["Kernel Name"]), d.get("launch__grid_size", "?"))
         seen.setdefault(key, []).append(d)
-    print("| kernel | grid | launches | " + " | ".join(c[0] for c in COLUMNS) + " | largest stalls (cycles an instruction) |")
-    print("|---|---:|---:|" + "---:|" * len(COLUMNS) + "---|")
+    out = ["| kernel | grid | launches | " + " | ".join(c[0] for c in COLUMNS) +
+           " | largest stalls (cycles an instruction) |",
+           "|---|---:|---:|" + "---:|" * len(COLUMNS) + "---|"]
     for (name, grid), ds in seen.items():
         d = ds[-1]
         cells = []
         for _, metric, scale in COLUMNS:
             v = number(d.get(metric, ""))
-            cells.append("?" if v is None else f"{v * scale:.1f}" if scale != 1 or v != int(v) else f"{int(v)}")
-        stalls = sorted(((number(v) or 0.0, STALL.match(k).group(1)) for k, v in d.items() if STALL.match(k)), reverse=True)
+            cells.append("?" if v is None else f"{int(v)}" if metric == "launch__registers_per_thread" else f"{v * scale:.1f}")
+        stalls = sorted(((number(v) or 0.0, STALL.match(k).group(1)) for k, v in d.items() if STALL.match(k)),
+                        reverse=True)
         worst = ", ".join(f"{n} {v:.1f}" for v, n in stalls[:4])
-        print(f"| {name[:60]} | {grid} | {len(ds)} | " + " | ".join(cells) + f" | {worst} |")
+        out.append(f"| {name[:60]} | {grid} | {len(ds)} | " + " | ".join(cells) + f" | {worst} |")
+    return out
+
+
+def main(path):
+    lines = open(path, encoding="utf-8", errors="replace").read().splitlines()
+    try:
+        print("\n".join(table(lines)))
+    except ValueError as e:
+        sys.exit(f"{path}: {e}")
 
 
 if __name__ == "__main__":
