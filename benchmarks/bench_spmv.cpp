@@ -162,6 +162,12 @@ int main(int argc, char** argv) {
                                   {"binned units=8192", Component("binned", blocks().set("max_units", 8192))},
                                   {"binned no small vector", Component("binned", blocks())},
                                   {"binned no sliced", Component("binned", unsliced())},
+                                  // The rule before the diagonal copies: no copy, or a sliced one where the
+                                  // default route takes the sliced rows (the column picks per matrix).
+                                  {"binned no diagonals",
+                                   Component("binned", Options().set("diagonals", "off").set("sliced", "on"))},
+                                  {"binned no diagonals unsliced",
+                                   Component("binned", Options().set("diagonals", "off").set("sliced", "off"))},
                                   {"binned vector rows to 2^20",
                                    Component("binned", Options().set("vector_max_units", 1 << 20))},
                                   {"binned vector rows to 2^24",
@@ -200,9 +206,10 @@ int main(int argc, char** argv) {
     std::string variants =
         "| matrix | binned | row blocks only | warp bin (thread_max_row 0) | thread bin to 16 | warp bin to 64 | epl=8 | "
         "unstaged | carveout: driver's | room for 4 CTAs | 5 | 8 | unstaged where split rows average >= 16 | >= 24 | max_units 1024 | max_units 4096 | max_units 8192 | small matrices in row blocks | no sliced rows | "
-        "vector rows to 2^20 units | to 2^24 | scalar | csr_vector | power-law blocks at max_units, 6 CTAs |\n"
+        "vector rows to 2^20 units | to 2^24 | scalar | csr_vector | power-law blocks at max_units, 6 CTAs | "
+        "no diagonal copy |\n"
         "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
-        "---:|\n";
+        "---:|---:|\n";
     std::string by_lanes =
         "| matrix | binned | vector rows, 2 lanes a row | 4 | 8 | 16 | 32 | 64 |\n"
         "|---|---:|---:|---:|---:|---:|---:|---:|\n";
@@ -253,7 +260,11 @@ int main(int argc, char** argv) {
                            bytes / (ms["binned"] * 1e6), 100.0 * bytes / (ms["binned"] * 1e6) / bw,
                            f(ms["csr_vector"]), f(ms["scalar"]), f(ms["cuSPARSE"]), f(ms["cuSPARSE ALG2"]),
                            best_cus / ms["binned"]);
-      variants += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", name,
+      const double no_diagonals =
+          cuda::spmv_binned_info(A).sliced ? ms["binned no diagonals"] : ms["binned no diagonals unsliced"];
+      r["ms"]["binned before diagonal copies"] = no_diagonals;
+      r["diagonals"] = cuda::spmv_binned_info(A).diagonals;
+      variants += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", name,
                               f(ms["binned"]), f(ms["binned blocks"]), f(ms["binned warp bin"]),
                               f(ms["binned thread<=16"]), f(ms["binned warp<=64"]), f(ms["binned epl=8"]),
                               f(ms["binned unstaged"]), f(ms["binned ctas 0"]), f(ms["binned ctas 4"]),
@@ -261,7 +272,7 @@ int main(int argc, char** argv) {
                               f(ms["binned unstaged mean 24"]), f(ms["binned units=1024"]), f(ms["binned units=4096"]),
                               f(ms["binned units=8192"]), f(ms["binned no small vector"]), f(ms["binned no sliced"]),
                               f(ms["binned vector rows to 2^20"]), f(ms["binned vector rows to 2^24"]), f(ms["scalar"]),
-                              f(ms["csr_vector"]), f(ms["binned power-law base 0"]));
+                              f(ms["csr_vector"]), f(ms["binned power-law base 0"]), f(no_diagonals));
       by_lanes += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} |\n", name, f(ms["binned"]),
                               f(ms["vector G=2"]), f(ms["vector G=4"]), f(ms["vector G=8"]), f(ms["vector G=16"]),
                               f(ms["vector G=32"]), f(ms["vector G=64"]));

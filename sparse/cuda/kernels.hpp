@@ -26,6 +26,7 @@ struct SpmvBinsInfo {
   bool dense = false;             // every row holds every column: the dense rows kernel
   int dense_lanes = 32;           // its lanes a row
   bool sliced = false;            // the default options send it to the sliced rows (spmv_sliced_fit)
+  int diagonals = 0;              // the diagonals of its diagonal copy, where it holds one (else 0)
 };
 SpmvBinsInfo spmv_binned_info(const CsrMatrix& A);
 // CSR arrays that no CsrMatrix owns (a compact DCSR's): the binned SpMV with

@@ -28,7 +28,11 @@
 //  - sliced rows: before all of the above but the dense rows and the thread
 //    bin, matrices of many rows of at most 64 entries read a copy of their
 //    entries stored slice by slice (sparse/cuda/spmv_sliced.cuh), where the
-//    device memory has room for it.
+//    device memory has room for it;
+//  - diagonal rows: before everything, stencil matrices whose entries lie on at
+//    most 32 diagonals read a copy of their values stored diagonal by diagonal
+//    (sparse/cuda/spmv_diagonals.cuh): no column index, no row pointer, where
+//    the device memory has room for it.
 // Every sum has a fixed order, so results are bitwise reproducible. The
 // kernels take an output functor (y = αAx + βz, the residual, a Jacobi sweep,
 // y = Ax with x·y) so that the solve's fused products cost one pass over A.
@@ -42,7 +46,9 @@
 #include "sparse/cuda/kernels.hpp"
 #include "sparse/cuda/launch.cuh"
 #include "sparse/cuda/primitives.hpp"
+#include "sparse/cuda/spmv_diagonals.cuh"
 #include "sparse/cuda/spmv_sliced.cuh"
+#include "sparse/spmv_diagonals.hpp"
 #include "sparse/spmv_row_blocks.hpp"
 
 namespace saga::cuda {
@@ -379,6 +385,10 @@ struct BlockPolicy {
   int power_law_units;   // power-law matrices' base units (BinnedPlan::power_law; 0: max_units)
   int power_law_ctas;    // their carveout's CTAs an SM (as resident_ctas)
   int vector_lanes = 0;  // the vector rows' lanes a row: 0 = spmv_vector_rows_lanes, else this (2..256)
+  // Stencil matrices' diagonal copy (sparse/spmv_diagonals.hpp): never, made
+  // by prepare() within the room it is given, or wherever it fits at the first
+  // product.
+  enum class Diagonals { off, automatic, on } diagonals = Diagonals::automatic;
 };
 
 // The rows longer than `units` (BinnedPlan): split in chunks of `units`
@@ -991,6 +1001,151 @@ bool run_sliced(const CsrMatrix& A, const BinnedPlan& p, In x, Out out, const Bl
   return true;
 }
 
+// ---- the diagonal rows (spmv_diagonals.cuh) ----------------------------------------------------
+// The pattern's part of the diagonal copy (a structural analysis): the
+// offsets, or `made` false where the matrix does not lie on few diagonals or
+// the device had no room.
+struct DiagonalRows {
+  static constexpr const char* key = "spmv.diagonals";  // its structural analysis
+  bool made = false;
+  int count = 0;          // diagonals
+  Array<index_t> offset;  // count, ascending
+};
+// The values' part (dropped with the values), diagonal by diagonal; `made`
+// false where a value is a NaN (it would read as a pad).
+struct DiagonalValues {
+  static constexpr const char* key = "spmv.diagonals.values";  // its value analysis
+  bool made = false;
+  Array<double> d;
+  Array<float> f;
+};
+
+// Whether A (its plan p) may take the diagonal rows under `policy`: a cheap
+// test of the shape before the pattern is read.
+bool may_take_diagonals(const CsrMatrix& A, const BinnedPlan& p, const BlockPolicy& policy) {
+  if (policy.diagonals == BlockPolicy::Diagonals::off || (policy.route.dense_rows && p.dense)) return false;
+  return A.rows() >= SpmvDiagonals::min_rows && p.max_row > 0 && p.max_row <= SpmvDiagonals::max_diagonals;
+}
+
+DiagonalRows make_diagonal_rows(const CsrMatrix& A, offset_t max_row) {
+  DiagonalRows D;
+  const index_t n = A.rows();
+  const cudaStream_t st = ::saga::device_stream();
+  if (!spmv_diagonals_fit(n, static_cast<std::int64_t>(A.nnz()), max_row)) return D;
+  // The probe row (spmv_diagonals_probe): the first from the middle that
+  // holds max_row entries gives the offsets.
+  const index_t mid0 = n / 2;
+  const std::int64_t window = std::min<std::int64_t>(kSpmvDiagonalsProbeWindow, n - mid0);
+  std::vector<offset_t> ptr(static_cast<std::size_t>(window) + 1);
+  SAGA_CUDA(cudaMemcpyAsync(ptr.data(), A.row_ptr().data() + mid0, ptr.size() * sizeof(offset_t),
+                            cudaMemcpyDeviceToHost, st));
+  SAGA_CUDA(cudaStreamSynchronize(st));
+  const std::int64_t at = spmv_diagonals_probe(ptr.data(), window, max_row);
+  if (at < 0) return D;
+  const index_t mid = static_cast<index_t>(mid0 + at);
+  const offset_t a = ptr[static_cast<std::size_t>(at)];
+  std::vector<index_t> cols(static_cast<std::size_t>(max_row));
+  SAGA_CUDA(cudaMemcpyAsync(cols.data(), A.col().data() + a, cols.size() * sizeof(index_t), cudaMemcpyDeviceToHost, st));
+  SAGA_CUDA(cudaStreamSynchronize(st));
+  std::vector<index_t> offsets;
+  for (const index_t c : cols) offsets.push_back(c - mid);
+  for (std::size_t j = 1; j < offsets.size(); ++j)
+    if (offsets[j] <= offsets[j - 1]) return D;  // columns not strictly ascending: not our order
+  const int value_bytes = A.single_precision() ? 4 : 8;
+  const std::int64_t bytes = spmv_diagonals_bytes(n, static_cast<int>(offsets.size()), value_bytes);
+  if (bytes > static_cast<std::int64_t>(device::available_memory_recent() / SpmvSliced::memory_share_divisor)) {
+    log_info("binned SpMV: no diagonal copy of a {} x {} matrix ({:.1f} MiB): too little device memory available; "
+             "its bins serve it", A.rows(), A.cols(), bytes / 1048576.0);
+    return D;
+  }
+  try {
+    D.offset = Array<index_t>::from_vector(offsets, Space::device, "SpMV diagonal offsets");
+    Array<int> bad = Array<int>::zeros(1, Space::device, "SpMV diagonal pattern flag");
+    diagonal_pattern_kernel<<<grid_for(n), kThreads, 0, st>>>(n, A.row_ptr().data(), A.col().data(),
+                                                               D.offset.data(), static_cast<int>(offsets.size()),
+                                                               bad.data());
+    SAGA_CUDA_LAUNCH("diagonal_pattern_kernel");
+    if (bad.get(0) != 0) return DiagonalRows{};
+    D.count = static_cast<int>(offsets.size());
+    D.made = true;
+  } catch (const DeviceOutOfMemory&) {
+    D = DiagonalRows{};
+  }
+  return D;
+}
+
+DiagonalValues make_diagonal_values(const CsrMatrix& A, const DiagonalRows& D) {
+  DiagonalValues V;
+  const cudaStream_t st = ::saga::device_stream();
+  const index_t n = A.rows();
+  const std::size_t size = static_cast<std::size_t>(n) * static_cast<std::size_t>(D.count);
+  Array<int> bad = Array<int>::zeros(1, Space::device, "SpMV diagonal values flag");
+  if (A.single_precision()) {
+    V.f = Array<float>(size, Space::device, "SpMV diagonal values");
+    diagonal_values_kernel<<<grid_for(n), kThreads, 0, st>>>(n, A.row_ptr().data(), A.col().data(),
+                                                             A.val_single().data(), D.offset.data(), D.count,
+                                                             V.f.data(), bad.data());
+  } else {
+    V.d = Array<double>(size, Space::device, "SpMV diagonal values");
+    diagonal_values_kernel<<<grid_for(n), kThreads, 0, st>>>(n, A.row_ptr().data(), A.col().data(),
+                                                             A.val().data(), D.offset.data(), D.count, V.d.data(),
+                                                             bad.data());
+  }
+  SAGA_CUDA_LAUNCH("diagonal_values_kernel");
+  if (bad.get(0) != 0) return DiagonalValues{};  // a NaN value: the bins serve it
+  V.made = true;
+  return V;
+}
+
+// A's diagonal copy (its pattern's part made) with its values, made again
+// where they changed; null where they cannot be (a NaN, no room).
+const DiagonalValues* diagonal_values_of(const CsrMatrix& A, const DiagonalRows& D) {
+  try {
+    const DiagonalValues& V = A.analysis<DiagonalValues>(
+        DiagonalValues::key, [&](const CsrMatrix& M) { return make_diagonal_values(M, D); });
+    return V.made ? &V : nullptr;
+  } catch (const DeviceOutOfMemory&) {
+    log_info("binned SpMV: no diagonal values for a {} x {} matrix: out of device memory; its bins serve it",
+             A.rows(), A.cols());
+    return nullptr;
+  }
+}
+
+// A's diagonal copy, made where `make` and the matrix allow; null otherwise.
+const DiagonalRows* diagonal_rows_of(const CsrMatrix& A, const BinnedPlan& p, bool make) {
+  if (!make && !A.has_analysis(DiagonalRows::key)) return nullptr;
+  const DiagonalRows& D = A.structural_analysis<DiagonalRows>(
+      DiagonalRows::key, [&](const CsrMatrix& M) { return make_diagonal_rows(M, p.max_row); });
+  return D.made ? &D : nullptr;
+}
+
+// One product over A's diagonal copy where `policy` and A take it and the copy
+// is there (or, under diagonals: on, can be made); false (nothing launched)
+// otherwise.
+template <class Out, class In>
+bool run_diagonals(const CsrMatrix& A, const BinnedPlan& p, In x, Out out, const BlockPolicy& policy, Scalars* dot,
+                   int slot) {
+  if (!may_take_diagonals(A, p, policy)) return false;
+  const DiagonalRows* D = diagonal_rows_of(A, p, policy.diagonals == BlockPolicy::Diagonals::on);
+  if (!D) return false;
+  const DiagonalValues* V = diagonal_values_of(A, *D);
+  if (!V) return false;
+  const unsigned blocks = grid_for(A.rows(), kBlock);
+  double* partial = dot ? dot->scratch(blocks) : nullptr;
+  const cudaStream_t st = ::saga::device_stream();
+  if (A.single_precision())
+    launch_dependent("binned SpMV diagonal rows", diagonal_rows_kernel<Out, float, In>, blocks, kBlock, 0, st,
+                     A.rows(), V->f.data(), D->offset.data(), D->count, x, out, partial);
+  else
+    launch_dependent("binned SpMV diagonal rows", diagonal_rows_kernel<Out, double, In>, blocks, kBlock, 0, st,
+                     A.rows(), V->d.data(), D->offset.data(), D->count, x, out, partial);
+  if (dot) {
+    launch_dependent("binned SpMV dot", sum_partials_into<false>, 1, kSumThreads, 0, st, partial,
+                     static_cast<long long>(blocks), dot->data() + slot);
+  }
+  return true;
+}
+
 // The CsrMatrix entry: an empty matrix has no plan (only the dot to clear).
 template <class Out, class In>
 void run_binned(const CsrMatrix& A, In x, Out out, BlockPolicy policy, Scalars* dot, int slot) {
@@ -1001,6 +1156,7 @@ void run_binned(const CsrMatrix& A, In x, Out out, BlockPolicy policy, Scalars* 
     return;
   }
   BinnedPlan& p = plan_of(A, policy.max_units, policy.unstaged_mean, policy.power_law_units);
+  if (run_diagonals(A, p, x, out, policy, dot, slot)) return;
   if (run_sliced(A, p, x, out, policy, dot, slot)) return;
   run_binned(ref_of(A), p, x, out, policy, dot, slot);
 }
@@ -1014,6 +1170,16 @@ class BinnedSpmv final : public SpmvAlgorithm {
   std::size_t prepare(const CsrMatrix& A, std::size_t extra_bytes) const override {
     if (A.rows() == 0) return 0;
     const BinnedPlan& p = plan_of(A, p_.max_units, p_.unstaged_mean, p_.power_law_units);
+    // A stencil matrix's diagonal copy first: it serves every product the
+    // sliced copy would, in fewer bytes.
+    if (may_take_diagonals(A, p, p_) && !A.has_analysis(DiagonalRows::key)) {
+      const std::int64_t bytes = spmv_diagonals_bytes(A.rows(), static_cast<int>(p.max_row), A.single_precision() ? 4 : 8);
+      if (p_.diagonals == BlockPolicy::Diagonals::on || static_cast<std::size_t>(bytes) <= extra_bytes) {
+        const DiagonalRows* D = diagonal_rows_of(A, p, true);
+        if (D && diagonal_values_of(A, *D)) return static_cast<std::size_t>(bytes);
+      }
+    }
+    if (A.has_analysis(DiagonalRows::key) && diagonal_rows_of(A, p, false)) return 0;
     if (!takes_sliced(A, p, p_) || A.has_analysis(SlicedRows::key)) return 0;
     const std::int64_t bytes = spmv_sliced_bytes(A.rows(), A.nnz(), A.single_precision() ? 4 : 8);
     if (p_.route.sliced == SpmvRouteOptions::Sliced::automatic && static_cast<std::size_t>(bytes) > extra_bytes) return 0;
@@ -1023,6 +1189,8 @@ class BinnedSpmv final : public SpmvAlgorithm {
   void release(const CsrMatrix& A) const override {
     A.drop_analysis(SlicedRows::key);
     A.drop_analysis(SlicedValues::key);
+    A.drop_analysis(DiagonalRows::key);
+    A.drop_analysis(DiagonalValues::key);
   }
   void apply(double alpha, const CsrMatrix& A, const Vector& x, double beta, Vector& y) const override {
     run_binned(A, DirectX{x.data()}, AxpbyOut{alpha, beta, y.data(), y.data()}, p_, nullptr, 0);
@@ -1074,6 +1242,7 @@ struct Binned {
     int unstaged_mean = SpmvRowBlocks::default_unstaged_mean;
     int power_law_units = SpmvRowBlocks::default_power_law_units;
     int power_law_ctas = SpmvRowBlocks::default_power_law_ctas;
+    std::string diagonals = "auto";
     template <class V>
     void visit(V& v) {
       v("thread_max_row", thread_max_row,
@@ -1120,6 +1289,11 @@ struct Binned {
         "block is larger (0: max_units; values under 256 act as 256)", in_range(0, kMaxUnits));
       v("power_law_ctas", power_law_ctas, "those matrices' staged row blocks: ask each SM for a shared memory "
         "carveout that holds this many CTAs' staging (as resident_ctas; 0: the driver's choice)", in_range(0, 32));
+      v("diagonals", diagonals, "stencil matrices (at least 65536 rows, every entry on one of at most 32 "
+        "diagonals, columns ascending, the copy at most 1/0.85 of the entries): a copy of their values stored "
+        "diagonal by diagonal, one thread a row, no column index read, ahead of every other path (auto: made only "
+        "where a cycle prepares the matrix, in the room it gives, as the sliced copy; on: wherever the matrix fits, "
+        "at the first product; off: never)", one_of({"auto", "on", "off"}));
     }
   };
   // The kernels' policy of these options (Params{}: the component's defaults).
@@ -1134,8 +1308,12 @@ struct Binned {
                    : p.sliced == "on" ? SpmvRouteOptions::Sliced::on
                                       : SpmvRouteOptions::Sliced::automatic;
     const int lanes = p.vector_lanes == "auto" ? 0 : std::stoi(p.vector_lanes);
-    return BlockPolicy{route,           p.entries_per_lane, p.stage,          p.max_units, p.resident_ctas,
+    BlockPolicy policy{route,           p.entries_per_lane, p.stage,          p.max_units, p.resident_ctas,
                        p.unstaged_mean, p.power_law_units,  p.power_law_ctas, lanes};
+    policy.diagonals = p.diagonals == "off"  ? BlockPolicy::Diagonals::off
+                       : p.diagonals == "on" ? BlockPolicy::Diagonals::on
+                                             : BlockPolicy::Diagonals::automatic;
+    return policy;
   }
   static std::unique_ptr<SpmvAlgorithm> make(const Params& p) { return std::make_unique<BinnedSpmv>(policy(p)); }
 };
@@ -1186,8 +1364,9 @@ void spmv_binned(double alpha, const CsrRef& A, void* plan, const Vector& x, dou
 
 SpmvBinsInfo spmv_binned_info(const CsrMatrix& A) {
   const BinnedPlan& p = plan_of(A);
-  return SpmvBinsInfo{p.blocks,  p.long_rows, p.chunks, p.units, p.max_row, p.finish_in_chunks, p.dense,
-                      p.dense_lanes, takes_sliced(A, p, Binned::policy(Binned::Params{}))};
+  const DiagonalRows* D = diagonal_rows_of(A, p, false);
+  return SpmvBinsInfo{p.blocks,      p.long_rows, p.chunks, p.units, p.max_row, p.finish_in_chunks, p.dense,
+                      p.dense_lanes, takes_sliced(A, p, Binned::policy(Binned::Params{})), D ? D->count : 0};
 }
 
 void add_spmv_binned(SpmvRegistry& r) { r.add<Binned>(); }

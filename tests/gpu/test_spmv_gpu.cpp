@@ -15,6 +15,7 @@
 #include "sparse/cg_ops.hpp"
 #include "sparse/cuda/kernels.hpp"
 #include "sparse/spmv.hpp"
+#include "sparse/spmv_diagonals.hpp"
 #include "sparse/spmv_row_blocks.hpp"
 #include "sparse/vector_ops.hpp"
 #include "tests/helpers.hpp"
@@ -412,34 +413,167 @@ TEST_CASE("GPU binned SpMV sliced rows: every fused product equals the thread bi
   }
 }
 
-// The cycle makes the sliced copies of its operators; a resetup frees them
-// before its own products and the next cycle makes them again, and the
-// products give the same results with and without them.
-TEST_CASE("GPU sliced rows: made by the cycle, freed by a resetup, made again by the next cycle") {
+// The diagonal rows sum each row's entries in CSR order, as the thread bin
+// does: every product of the solve phase (and its fused dots: both write a
+// partial per 256 rows) must give the thread bin's bits, on the seed stencils
+// with double and float values; matrices off the diagonals take no copy.
+TEST_CASE("GPU binned SpMV diagonal rows: every fused product equals the thread bin bitwise; new values reach the copy") {
+  std::mt19937_64 rng(fresh_seed());
+  struct Shape {
+    Stencil stencil;
+    index_t N;
+    int diagonals;
+  };
+  for (const Shape shape : {Shape{Stencil::fd2d_5pt, 300, 5}, Shape{Stencil::fe2d_9pt, 257, 9},
+                            Shape{Stencil::fd3d_7pt, 48, 7}, Shape{Stencil::fe3d_27pt, 41, 27}}) {
+    CsrMatrix Ad = poisson(shape.stencil, shape.N, Space::device);
+    const index_t rows = Ad.rows();
+    CAPTURE(stencil_name(shape.stencil));
+    CAPTURE(rows);
+    REQUIRE(rows >= SpmvDiagonals::min_rows);
+    {  // The default options (diagonals: auto) make the copy only in spmv_prepare, within the room given.
+      const Vector x0 = random_vector(rows, rng(), Space::device);
+      Vector y0(rows, Space::device);
+      spmv(1.0, Ad, x0, 0.0, y0);
+      CHECK(cuda::spmv_binned_info(Ad).diagonals == 0);
+      const std::size_t bytes = static_cast<std::size_t>(spmv_diagonals_bytes(rows, shape.diagonals, 8));
+      CHECK(spmv_prepare(Ad, bytes - 1) == 0);
+      CHECK_FALSE(Ad.has_analysis("spmv.diagonals"));
+      CHECK(spmv_prepare(Ad, bytes) == bytes);
+      CHECK(cuda::spmv_binned_info(Ad).diagonals == shape.diagonals);
+      CHECK_FALSE(Ad.has_analysis("spmv.sliced"));  // the diagonal copy serves what a sliced one would
+      CHECK(spmv_prepare(Ad, bytes) == 0);          // made once
+      spmv_release(Ad);
+      CHECK_FALSE(Ad.has_analysis("spmv.diagonals"));
+    }
+    const auto diagonal = spmv_registry().create(Component("binned", Options().set("diagonals", "on")), Space::device);
+    const auto thread = spmv_registry().create(
+        Component("binned", Options().set("diagonals", "off").set("sliced", "off").set("thread_max_row", 64)),
+        Space::device);
+    const Vector x = random_vector(rows, rng(), Space::device), z = random_vector(rows, rng(), Space::device);
+    const Vector w = random_vector(rows, rng(), Space::device);
+    std::vector<index_t> agg_h(rows);
+    for (index_t i = 0; i < rows; ++i) agg_h[i] = i % 13 == 0 ? -1 : i / 4;
+    const Array<index_t> agg = Array<index_t>::from_vector(agg_h, Space::device);
+    const Vector scale = random_vector(rows / 4 + 1, rng(), Space::device),
+                 e = random_vector(rows / 4 + 1, rng(), Space::device);
+    for (const bool single : {false, true}) {
+      CAPTURE(single);
+      if (single) Ad.store_values_single();
+      auto run = [&](const SpmvAlgorithm& a) {
+        std::vector<std::vector<double>> out;
+        Vector y(rows, Space::device), y2(rows, Space::device);
+        a.apply(0.7, Ad, x, 0.0, y);
+        out.push_back(y.to_vector());
+        a.apply_add(-0.6, Ad, x, 1.7, z, y);
+        out.push_back(y.to_vector());
+        Scalars s(2, Space::device);
+        a.relax(Ad, x, z, w, 0.66, y, &s, 1);
+        out.push_back(y.to_vector());
+        out.push_back({s.head(2)[1]});
+        a.apply_dot(Ad, x, y, s, 0);
+        out.push_back(y.to_vector());
+        out.push_back({s.head(1)[0]});
+        a.smoothed_prolongation(Ad, w, 0.66, agg, scale, e, z, y);
+        out.push_back(y.to_vector());
+        a.relax_from_zero(Ad, z, w, 0.66, y, y2);
+        out.push_back(y.to_vector());
+        out.push_back(y2.to_vector());
+        return out;
+      };
+      const auto got = run(*diagonal), want = run(*thread);
+      CHECK(cuda::spmv_binned_info(Ad).diagonals == shape.diagonals);  // made by the first product (on)
+      REQUIRE(got.size() == want.size());
+      CHECK(run(*diagonal) == got);  // repeatable, bit for bit
+      for (std::size_t k = 0; k < got.size(); ++k) {
+        CAPTURE(k);
+        CHECK(got[k] == want[k]);  // each row, and each fused dot, bit for bit
+      }
+      // ... and the host's product within rounding (the values as the device stores them).
+      const Vector xh = x.to(Space::host);
+      Vector yh(rows, Space::host);
+      spmv(0.7, Ad.to(Space::host), xh, 0.0, yh);
+      CHECK(max_rel_diff(got[0], yh.to_vector()) < 1e-12);
+    }
+    // New values (the same pattern): the copy of the values is made again by the next product.
+    Ad.store_values_double();
+    Vector y1(rows, Space::device), y2(rows, Space::device);
+    diagonal->apply(1.0, Ad, x, 0.0, y1);
+    saga::scale(2.0, Ad.mutable_val());
+    CHECK(Ad.has_analysis("spmv.diagonals"));  // the pattern's part stays
+    diagonal->apply(1.0, Ad, x, 0.0, y2);
+    const auto a1 = y1.to_vector(), a2 = y2.to_vector();
+    bool doubled = true;
+    for (std::size_t i = 0; i < a1.size(); ++i) doubled = doubled && a2[i] == 2.0 * a1[i];
+    CHECK(doubled);
+    // A NaN among the values: no copy of them (a NaN would read as a pad), the bins serve the product.
+    {
+      std::vector<double> v = Ad.val().to_vector();
+      v[v.size() / 2] = std::nan("");
+      Ad.mutable_val() = Array<double>::from_vector(v, Space::device);
+      Vector y3(rows, Space::device);
+      diagonal->apply(1.0, Ad, x, 0.0, y3);
+      const auto a3 = y3.to_vector();
+      CHECK(std::count_if(a3.begin(), a3.end(), [](double t) { return std::isnan(t); }) == 1);
+    }
+  }
+  // Off the diagonals: 2D 5-pt with one interior row's last column one further (still ascending) takes no copy.
+  HostCsr h = to_host_csr(poisson(Stencil::fd2d_5pt, 300, Space::host));
+  h.col[h.row_ptr[45151] - 1] += 1;
+  const CsrMatrix G = from_host_csr(h, Space::device);
+  const auto diagonal = spmv_registry().create(Component("binned", Options().set("diagonals", "on")), Space::device);
+  const Vector xg = random_vector(G.cols(), rng(), Space::device);
+  Vector yg(G.rows(), Space::device), yh(G.rows(), Space::host);
+  diagonal->apply(1.0, G, xg, 0.0, yg);
+  CHECK(G.has_analysis("spmv.diagonals"));  // looked at once ...
+  CHECK(cuda::spmv_binned_info(G).diagonals == 0);  // ... and refused
+  spmv(1.0, G.to(Space::host), xg.to(Space::host), 0.0, yh);
+  CHECK(max_rel_diff(yg.to_vector(), yh.to_vector()) < 1e-12);
+}
+
+// The cycle makes the SpMV copies of its operators (3D 27-pt's fine matrix:
+// its diagonal copy, ahead of a sliced one); a resetup frees them before its
+// own products and the next cycle makes them again, and the products give the
+// same results with and without them.
+TEST_CASE("GPU SpMV copies: made by the cycle, freed by a resetup, made again by the next cycle") {
   std::mt19937_64 rng(fresh_seed());
   const int sms = device::info().multiprocessors;
   // 3D 27-pt with at least min_warps_per_sm (20) warps of rows an SM on the fine level (N=44: 85184 rows on 132 SMs).
   index_t N = 20;
-  while (static_cast<std::int64_t>(N) * N * N < std::int64_t{32} * SpmvSliced::min_warps_per_sm * sms) ++N;
+  while (static_cast<std::int64_t>(N) * N * N < std::int64_t{32} * SpmvSliced::min_warps_per_sm * sms ||
+         static_cast<std::int64_t>(N) * N * N < SpmvDiagonals::min_rows)
+    ++N;
   CAPTURE(N);
   const CsrMatrix A = poisson(Stencil::fe3d_27pt, N, Space::device);
   Hierarchy h(A.clone(), SetupParams{});
   const CsrMatrix& A0 = h.levels().front().A;
-  CHECK_FALSE(A0.has_analysis("spmv.sliced"));  // the setup's own products made none
+  CHECK_FALSE(A0.has_analysis("spmv.diagonals"));  // the setup's own products made none
+  CHECK_FALSE(A0.has_analysis("spmv.sliced"));
   const Vector r = random_vector(A.rows(), rng(), Space::device);
-  Vector z1(A.rows(), Space::device), z2(A.rows(), Space::device);
+  Vector z1(A.rows(), Space::device), z2(A.rows(), Space::device), z3(A.rows(), Space::device);
   {
     const MultigridCycle cycle(h, CycleParams{});
-    REQUIRE(h.levels().front().A.has_analysis("spmv.sliced"));  // room under the setup's peak
+    REQUIRE(cuda::spmv_binned_info(h.levels().front().A).diagonals == 27);  // room under the setup's peak
+    CHECK_FALSE(h.levels().front().A.has_analysis("spmv.sliced"));          // the diagonal copy serves it
     cycle.apply(r, z1);
   }
   h.resetup(A.clone());
-  CHECK_FALSE(h.levels().front().A.has_analysis("spmv.sliced"));
-  CHECK_FALSE(h.levels().front().A.has_analysis("spmv.sliced.values"));
-  const MultigridCycle cycle(h, CycleParams{});
-  CHECK(h.levels().front().A.has_analysis("spmv.sliced"));
-  cycle.apply(r, z2);
+  CHECK_FALSE(h.levels().front().A.has_analysis("spmv.diagonals"));
+  CHECK_FALSE(h.levels().front().A.has_analysis("spmv.diagonals.values"));
+  {
+    const MultigridCycle cycle(h, CycleParams{});
+    CHECK(cuda::spmv_binned_info(h.levels().front().A).diagonals == 27);
+    cycle.apply(r, z2);
+  }
   CHECK(z2.to_vector() == z1.to_vector());  // the same values: the same cycle, bit for bit
+  // Without the copies (released): the fine level's products from its CSR arrays (the bins sum each row in
+  // another order), the same cycle within rounding.
+  Hierarchy plain(A.clone(), SetupParams{});
+  const MultigridCycle cycle(plain, CycleParams{});
+  spmv_release(plain.levels().front().A);
+  CHECK(cuda::spmv_binned_info(plain.levels().front().A).diagonals == 0);
+  cycle.apply(r, z3);
+  CHECK(max_rel_diff(z3.to_vector(), z1.to_vector()) < 1e-11);
 }
 
 TEST_CASE("GPU multigrid cycle with r . z fused into its last sweep equals cycle + dot, and the host cycle") {

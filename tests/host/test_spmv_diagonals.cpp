@@ -1,0 +1,144 @@
+// The diagonal copy's rules and layout (sparse/spmv_diagonals.hpp): which
+// matrices take it, and that the product over it (the host model of
+// diagonal_rows_kernel) equals the thread bin's sum of each row in CSR order,
+// bit for bit, on the seed stencils with random values.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <random>
+#include <vector>
+
+#include "problems/structured.hpp"
+#include "sparse/csr.hpp"
+#include "sparse/spmv_diagonals.hpp"
+#include "tests/helpers.hpp"
+
+using namespace saga;
+using saga::test::fresh_seed;
+
+namespace {
+
+// The copy of a host CSR matrix on the offsets of its middle row, or empty
+// where some row does not fit (spmv_diagonal_row, as the device kernels).
+template <class Value>
+std::vector<Value> diagonal_copy(const HostCsr& A, const std::vector<Value>& val, std::vector<index_t>& offset) {
+  offset_t longest = 0;
+  for (index_t r = 0; r < A.rows; ++r) longest = std::max(longest, A.row_ptr[r + 1] - A.row_ptr[r]);
+  const std::int64_t window = std::min<std::int64_t>(kSpmvDiagonalsProbeWindow, A.rows - A.rows / 2);
+  const std::int64_t at = spmv_diagonals_probe(A.row_ptr.data() + A.rows / 2, window, longest);
+  REQUIRE(at >= 0);
+  const index_t mid = static_cast<index_t>(A.rows / 2 + at);
+  offset.clear();
+  for (offset_t k = A.row_ptr[mid]; k < A.row_ptr[mid + 1]; ++k) offset.push_back(A.col[k] - mid);
+  const int D = static_cast<int>(offset.size());
+  std::vector<Value> diag(static_cast<std::size_t>(A.rows) * D);
+  for (index_t r = 0; r < A.rows; ++r)
+    if (!spmv_diagonal_row<Value>(r, A.row_ptr.data(), A.col.data(), val.data(), offset.data(), D, diag.data() + r,
+                                  A.rows))
+      return {};
+  return diag;
+}
+
+bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+
+template <class Value>
+void check_products_equal(const HostCsr& A, const std::vector<Value>& val, std::mt19937_64& rng) {
+  std::vector<index_t> offset;
+  const std::vector<Value> diag = diagonal_copy(A, val, offset);
+  REQUIRE(!diag.empty());
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  std::vector<double> x(A.cols);
+  for (double& e : x) e = u(rng);
+  const auto xf = [&](std::int64_t c) { return x[static_cast<std::size_t>(c)]; };
+  std::int64_t pads = 0;
+  for (const Value v : diag) pads += v != v;
+  CHECK(static_cast<std::int64_t>(diag.size()) - pads == static_cast<std::int64_t>(A.col.size()));  // every entry once
+  for (index_t r = 0; r < A.rows; ++r) {
+    double ref = 0.0;  // the thread bin's sum: the row's entries in CSR order
+    for (offset_t k = A.row_ptr[r]; k < A.row_ptr[r + 1]; ++k) ref += val[k] * x[A.col[k]];
+    const double s = spmv_diagonal_row_sum(r, A.rows, diag.data(), offset.data(), static_cast<int>(offset.size()), xf);
+    if (!same_bits(s, ref)) {
+      CAPTURE(r);
+      CHECK(s == ref);
+      return;
+    }
+  }
+}
+
+}  // namespace
+
+TEST_CASE("SpMV diagonal copy: which matrices fit (rows, diagonals, fill, probe row)") {
+  constexpr std::int64_t n = SpmvDiagonals::min_rows;
+  CHECK(spmv_diagonals_fit(n, 7 * n - 100, 7));
+  CHECK_FALSE(spmv_diagonals_fit(n - 1, 7 * (n - 1), 7));  // too few rows
+  CHECK_FALSE(spmv_diagonals_fit(n, 33 * n, 33));         // more diagonals than a copy holds
+  CHECK(spmv_diagonals_fit(n, 32 * n, 32));
+  CHECK_FALSE(spmv_diagonals_fit(n, 5 * n, 7));            // fill 5/7 < 0.85: the copy would be mostly pads
+  CHECK(spmv_diagonals_fit(n, static_cast<std::int64_t>(0.86 * 7 * n), 7));
+  // The probe: the first row of the longest length from the window's start.
+  const std::vector<offset_t> ptr{0, 4, 9, 13, 18};
+  CHECK(spmv_diagonals_probe(ptr.data(), 4, 5) == 1);
+  CHECK(spmv_diagonals_probe(ptr.data(), 1, 5) == -1);
+  CHECK(spmv_diagonals_probe(ptr.data(), 4, 6) == -1);
+  CHECK(spmv_diagonals_bytes(1000, 7, 4) == 28000);
+  // The seed stencils at small N fit, pads included (boundary rows).
+  for (const char* name : {"2d5", "2d9", "3d7", "3d27"}) {
+    const Stencil s = parse_stencil(name);
+    const index_t N = std::string(name).rfind("2d", 0) == 0 ? 260 : 41;
+    const std::int64_t rows = poisson_rows(s, N), nnz = poisson_nnz(s, N);
+    const int D = name == std::string("2d5") ? 5 : name == std::string("2d9") ? 9 : name == std::string("3d7") ? 7 : 27;
+    CAPTURE(name);
+    CHECK(spmv_diagonals_fit(rows, nnz, D));
+  }
+}
+
+TEST_CASE("SpMV diagonal copy: the product equals the thread bin's bit for bit (seed stencils, random values)") {
+  const std::uint64_t seed = fresh_seed();
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> u(-2.0, 2.0);
+  for (const char* name : {"2d5", "2d9", "3d7", "3d27"}) {
+    CAPTURE(name);
+    const Stencil s = parse_stencil(name);
+    const index_t N = std::string(name).rfind("2d", 0) == 0 ? 37 : 11;
+    const HostCsr A = to_host_csr(poisson(s, N, Space::host));
+    std::vector<double> vd(A.col.size());
+    std::vector<float> vf(A.col.size());
+    for (std::size_t k = 0; k < vd.size(); ++k) {
+      vd[k] = u(rng);
+      vf[k] = static_cast<float>(u(rng));
+    }
+    check_products_equal(A, vd, rng);
+    check_products_equal(A, vf, rng);
+    check_products_equal(A, A.val, rng);  // the stencil's own values
+  }
+}
+
+TEST_CASE("SpMV diagonal copy: rows that do not fit are refused (off the diagonals, unsorted, a NaN)") {
+  const HostCsr base = to_host_csr(poisson(Stencil::fd2d_5pt, 20, Space::host));
+  std::vector<index_t> offset;
+  REQUIRE(!diagonal_copy(base, base.val, offset).empty());
+  CHECK(offset == std::vector<index_t>{-20, -1, 0, 1, 20});  // from row 201 (row 200 lies on the face x = 0)
+  {  // an entry off the diagonals: row 0's column 1 moved to 2 (still ascending)
+    HostCsr A = base;
+    A.col[A.row_ptr[0] + 1] = 2;
+    CHECK(diagonal_copy(A, A.val, offset).empty());
+  }
+  {  // columns out of order in row 210 (the offsets are still read from row 201)
+    HostCsr A = base;
+    std::swap(A.col[A.row_ptr[210]], A.col[A.row_ptr[210] + 1]);
+    CHECK(diagonal_copy(A, A.val, offset).empty());
+  }
+  {  // a NaN value would read as a pad
+    HostCsr A = base;
+    std::vector<double> v = A.val;
+    v[v.size() / 3] = std::nan("");
+    CHECK(diagonal_copy(A, v, offset).empty());
+  }
+  {  // a row holding a repeated column cannot sit on distinct diagonals
+    HostCsr A = base;
+    A.col[A.row_ptr[100] + 1] = A.col[A.row_ptr[100]];
+    CHECK(diagonal_copy(A, A.val, offset).empty());
+  }
+}
