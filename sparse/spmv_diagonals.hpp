@@ -68,8 +68,8 @@ SAGA_HD inline Value spmv_diagonal_pad() {
 // Row r of a CSR matrix laid on the diagonals `offset` (sorted, ascending):
 // writes dst[j * stride] for every diagonal j (the value, or the pad) and
 // returns false where the row does not fit (an entry off the diagonals, columns
-// not strictly ascending, a NaN value). The device kernels and the host tests
-// share it.
+// not strictly ascending, a NaN value). With val and dst null it checks the
+// pattern alone. The device kernels and the host tests share it.
 template <class Value>
 SAGA_HD inline bool spmv_diagonal_row(std::int64_t r, const offset_t* row_ptr, const index_t* col, const Value* val,
                               const index_t* offset, int diagonals, Value* dst, std::int64_t stride) {
@@ -79,8 +79,10 @@ SAGA_HD inline bool spmv_diagonal_row(std::int64_t r, const offset_t* row_ptr, c
   for (int j = 0; j < diagonals; ++j) {
     Value v = spmv_diagonal_pad<Value>();
     if (k < end && static_cast<std::int64_t>(col[k]) - r == offset[j]) {
-      v = val[k];
-      fits = fits && !(v != v);  // a NaN would read as a pad
+      if (val) {  // (null: the pattern alone is checked)
+        v = val[k];
+        fits = fits && !(v != v);  // a NaN would read as a pad
+      }
       ++k;
     }
     if (dst) dst[j * stride] = v;

@@ -120,10 +120,12 @@ TEST_CASE("SpMV diagonal copy: rows that do not fit are refused (off the diagona
   std::vector<index_t> offset;
   REQUIRE(!diagonal_copy(base, base.val, offset).empty());
   CHECK(offset == std::vector<index_t>{-20, -1, 0, 1, 20});  // from row 201 (row 200 lies on the face x = 0)
-  {  // an entry off the diagonals: row 0's column 1 moved to 2 (still ascending)
+  {  // an entry off the diagonals: row 0's column 1 moved to 2 (still ascending); the pattern alone says so too
     HostCsr A = base;
     A.col[A.row_ptr[0] + 1] = 2;
     CHECK(diagonal_copy(A, A.val, offset).empty());
+    CHECK_FALSE(spmv_diagonal_row<double>(0, A.row_ptr.data(), A.col.data(), nullptr, offset.data(), 5, nullptr, 0));
+    CHECK(spmv_diagonal_row<double>(1, A.row_ptr.data(), A.col.data(), nullptr, offset.data(), 5, nullptr, 0));
   }
   {  // columns out of order in row 210 (the offsets are still read from row 201)
     HostCsr A = base;
