@@ -27,16 +27,21 @@ struct SpmvDiagonals {
   // The copy's entries over the matrix's: at most 1 / min_fill (boundary rows'
   // pads; 3D 7-point N=64 has 1.016).
   static constexpr double min_fill = 0.85;
-  // Fewer rows: the product is a few microseconds and the bins serve it.
-  static constexpr std::int64_t min_rows = std::int64_t{1} << 16;
+  // Fewer warps of rows an SM: each thread's chain of loads is exposed (level
+  // 1 of 3D 27-pt N=128, 79507 rows of 27 on 132 SMs, 19 warps an SM: 18.9 µs
+  // against 14.8 in the vector rows, H200), and the bins serve it; as the
+  // sliced rows' bound (SpmvSliced::min_warps_per_sm).
+  static constexpr int min_warps_per_sm = 20;
 };
 
 // Whether a matrix of `rows` rows and `nnz` entries whose longest row has
-// max_row entries may take a diagonal copy of max_row diagonals: the pattern
+// max_row entries may take a diagonal copy of max_row diagonals on a GPU of
+// `sms` multiprocessors: the pattern
 // must still be checked (every entry on one of a probe row's offsets, the
 // columns ascending within each row).
-inline bool spmv_diagonals_fit(std::int64_t rows, std::int64_t nnz, std::int64_t max_row) {
-  if (rows < SpmvDiagonals::min_rows || max_row <= 0 || max_row > SpmvDiagonals::max_diagonals) return false;
+inline bool spmv_diagonals_fit(std::int64_t rows, std::int64_t nnz, std::int64_t max_row, int sms) {
+  if (rows < std::int64_t{32} * SpmvDiagonals::min_warps_per_sm * sms) return false;
+  if (max_row <= 0 || max_row > SpmvDiagonals::max_diagonals) return false;
   return static_cast<double>(nnz) >= SpmvDiagonals::min_fill * static_cast<double>(rows) * static_cast<double>(max_row);
 }
 

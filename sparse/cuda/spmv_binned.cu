@@ -1024,14 +1024,14 @@ struct DiagonalValues {
 // test of the shape before the pattern is read.
 bool may_take_diagonals(const CsrMatrix& A, const BinnedPlan& p, const BlockPolicy& policy) {
   if (policy.diagonals == BlockPolicy::Diagonals::off || (policy.route.dense_rows && p.dense)) return false;
-  return A.rows() >= SpmvDiagonals::min_rows && p.max_row > 0 && p.max_row <= SpmvDiagonals::max_diagonals;
+  return spmv_diagonals_fit(A.rows(), static_cast<std::int64_t>(A.nnz()), p.max_row, multiprocessor_count());
 }
 
 DiagonalRows make_diagonal_rows(const CsrMatrix& A, offset_t max_row) {
   DiagonalRows D;
   const index_t n = A.rows();
   const cudaStream_t st = ::saga::device_stream();
-  if (!spmv_diagonals_fit(n, static_cast<std::int64_t>(A.nnz()), max_row)) return D;
+  if (!spmv_diagonals_fit(n, static_cast<std::int64_t>(A.nnz()), max_row, multiprocessor_count())) return D;
   // The probe row (spmv_diagonals_probe): the first from the middle that
   // holds max_row entries gives the offsets.
   const index_t mid0 = n / 2;
@@ -1289,7 +1289,7 @@ struct Binned {
         "block is larger (0: max_units; values under 256 act as 256)", in_range(0, kMaxUnits));
       v("power_law_ctas", power_law_ctas, "those matrices' staged row blocks: ask each SM for a shared memory "
         "carveout that holds this many CTAs' staging (as resident_ctas; 0: the driver's choice)", in_range(0, 32));
-      v("diagonals", diagonals, "stencil matrices (at least 65536 rows, every entry on one of at most 32 "
+      v("diagonals", diagonals, "stencil matrices (at least 20 warps of rows an SM, every entry on one of at most 32 "
         "diagonals, columns ascending, the copy at most 1/0.85 of the entries): a copy of their values stored "
         "diagonal by diagonal, one thread a row, no column index read, ahead of every other path (auto: made only "
         "where a cycle prepares the matrix, in the room it gives, as the sliced copy; on: wherever the matrix fits, "

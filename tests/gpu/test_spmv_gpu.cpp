@@ -424,13 +424,15 @@ TEST_CASE("GPU binned SpMV diagonal rows: every fused product equals the thread 
     index_t N;
     int diagonals;
   };
-  for (const Shape shape : {Shape{Stencil::fd2d_5pt, 300, 5}, Shape{Stencil::fe2d_9pt, 257, 9},
-                            Shape{Stencil::fd3d_7pt, 48, 7}, Shape{Stencil::fe3d_27pt, 41, 27}}) {
+  const int sms = device::info().multiprocessors;
+  // Rows past the bound (20 warps an SM): 2D N = 300, 3D N = 45 on up to 140 SMs.
+  for (const Shape shape : {Shape{Stencil::fd2d_5pt, 300, 5}, Shape{Stencil::fe2d_9pt, 300, 9},
+                            Shape{Stencil::fd3d_7pt, 45, 7}, Shape{Stencil::fe3d_27pt, 45, 27}}) {
     CsrMatrix Ad = poisson(shape.stencil, shape.N, Space::device);
     const index_t rows = Ad.rows();
     CAPTURE(stencil_name(shape.stencil));
     CAPTURE(rows);
-    REQUIRE(rows >= SpmvDiagonals::min_rows);
+    REQUIRE(spmv_diagonals_fit(rows, Ad.nnz(), shape.diagonals, sms));
     {  // The default options (diagonals: auto) make the copy only in spmv_prepare, within the room given.
       const Vector x0 = random_vector(rows, rng(), Space::device);
       Vector y0(rows, Space::device);
@@ -447,9 +449,13 @@ TEST_CASE("GPU binned SpMV diagonal rows: every fused product equals the thread 
       CHECK_FALSE(Ad.has_analysis("spmv.diagonals"));
     }
     const auto diagonal = spmv_registry().create(Component("binned", Options().set("diagonals", "on")), Space::device);
-    const auto thread = spmv_registry().create(
-        Component("binned", Options().set("diagonals", "off").set("sliced", "off").set("thread_max_row", 64)),
-        Space::device);
+    // The thread bin on every row (no vector rows for small matrices, no sliced rows).
+    const auto thread = spmv_registry().create(Component("binned", Options()
+                                                                     .set("diagonals", "off")
+                                                                     .set("sliced", "off")
+                                                                     .set("small_vector", false)
+                                                                     .set("thread_max_row", 64)),
+                                               Space::device);
     const Vector x = random_vector(rows, rng(), Space::device), z = random_vector(rows, rng(), Space::device);
     const Vector w = random_vector(rows, rng(), Space::device);
     std::vector<index_t> agg_h(rows);
@@ -540,9 +546,7 @@ TEST_CASE("GPU SpMV copies: made by the cycle, freed by a resetup, made again by
   const int sms = device::info().multiprocessors;
   // 3D 27-pt with at least min_warps_per_sm (20) warps of rows an SM on the fine level (N=44: 85184 rows on 132 SMs).
   index_t N = 20;
-  while (static_cast<std::int64_t>(N) * N * N < std::int64_t{32} * SpmvSliced::min_warps_per_sm * sms ||
-         static_cast<std::int64_t>(N) * N * N < SpmvDiagonals::min_rows)
-    ++N;
+  while (static_cast<std::int64_t>(N) * N * N < std::int64_t{32} * SpmvSliced::min_warps_per_sm * sms) ++N;
   CAPTURE(N);
   const CsrMatrix A = poisson(Stencil::fe3d_27pt, N, Space::device);
   Hierarchy h(A.clone(), SetupParams{});

@@ -70,13 +70,16 @@ void check_products_equal(const HostCsr& A, const std::vector<Value>& val, std::
 }  // namespace
 
 TEST_CASE("SpMV diagonal copy: which matrices fit (rows, diagonals, fill, probe row)") {
-  constexpr std::int64_t n = SpmvDiagonals::min_rows;
-  CHECK(spmv_diagonals_fit(n, 7 * n - 100, 7));
-  CHECK_FALSE(spmv_diagonals_fit(n - 1, 7 * (n - 1), 7));  // too few rows
-  CHECK_FALSE(spmv_diagonals_fit(n, 33 * n, 33));         // more diagonals than a copy holds
-  CHECK(spmv_diagonals_fit(n, 32 * n, 32));
-  CHECK_FALSE(spmv_diagonals_fit(n, 5 * n, 7));            // fill 5/7 < 0.85: the copy would be mostly pads
-  CHECK(spmv_diagonals_fit(n, static_cast<std::int64_t>(0.86 * 7 * n), 7));
+  constexpr int sms = 132;
+  constexpr std::int64_t n = std::int64_t{32} * SpmvDiagonals::min_warps_per_sm * sms;  // 84480
+  CHECK(spmv_diagonals_fit(n, 7 * n - 100, 7, sms));
+  CHECK_FALSE(spmv_diagonals_fit(n - 1, 7 * (n - 1), 7, sms));  // too few rows for the SMs
+  CHECK(spmv_diagonals_fit(n - 1, 7 * (n - 1), 7, 16));         // enough for fewer SMs
+  CHECK_FALSE(spmv_diagonals_fit(n, 33 * n, 33, sms));          // more diagonals than a copy holds
+  CHECK(spmv_diagonals_fit(n, 32 * n, 32, sms));
+  CHECK_FALSE(spmv_diagonals_fit(n, 5 * n, 7, sms));  // fill 5/7 < 0.85: the copy would be mostly pads
+  CHECK(spmv_diagonals_fit(n, static_cast<std::int64_t>(0.86 * 7 * n), 7, sms));
+  CHECK_FALSE(spmv_diagonals_fit(79507, 2048383, 27, sms));  // level 1 of 3D 27-pt N=128: too few rows
   // The probe: the first row of the longest length from the window's start.
   const std::vector<offset_t> ptr{0, 4, 9, 13, 18};
   CHECK(spmv_diagonals_probe(ptr.data(), 4, 5) == 1);
@@ -86,11 +89,11 @@ TEST_CASE("SpMV diagonal copy: which matrices fit (rows, diagonals, fill, probe 
   // The seed stencils at small N fit, pads included (boundary rows).
   for (const char* name : {"2d5", "2d9", "3d7", "3d27"}) {
     const Stencil s = parse_stencil(name);
-    const index_t N = std::string(name).rfind("2d", 0) == 0 ? 260 : 41;
+    const index_t N = std::string(name).rfind("2d", 0) == 0 ? 300 : 45;
     const std::int64_t rows = poisson_rows(s, N), nnz = poisson_nnz(s, N);
     const int D = name == std::string("2d5") ? 5 : name == std::string("2d9") ? 9 : name == std::string("3d7") ? 7 : 27;
     CAPTURE(name);
-    CHECK(spmv_diagonals_fit(rows, nnz, D));
+    CHECK(spmv_diagonals_fit(rows, nnz, D, 132));
   }
 }
 
