@@ -1010,6 +1010,11 @@ struct DiagonalRows {
   bool made = false;
   int count = 0;          // diagonals
   Array<index_t> offset;  // count, ascending
+  // Under diagonals: auto, whether prepare() found room for the values' copy
+  // (made again by the products after the values change). Without it the
+  // products keep the thread bin where the rows allow it (5- and 7-point), so
+  // that a product has the same bits with or without the copy.
+  bool copy = false;
 };
 // The values' part (dropped with the values), diagonal by diagonal; `made`
 // false where a value is a NaN (it would read as a pad).
@@ -1051,13 +1056,6 @@ DiagonalRows make_diagonal_rows(const CsrMatrix& A, offset_t max_row) {
   for (const index_t c : cols) offsets.push_back(c - mid);
   for (std::size_t j = 1; j < offsets.size(); ++j)
     if (offsets[j] <= offsets[j - 1]) return D;  // columns not strictly ascending: not our order
-  const int value_bytes = A.single_precision() ? 4 : 8;
-  const std::int64_t bytes = spmv_diagonals_bytes(n, static_cast<int>(offsets.size()), value_bytes);
-  if (bytes > static_cast<std::int64_t>(device::available_memory_recent() / SpmvSliced::memory_share_divisor)) {
-    log_info("binned SpMV: no diagonal copy of a {} x {} matrix ({:.1f} MiB): too little device memory available; "
-             "its bins serve it", A.rows(), A.cols(), bytes / 1048576.0);
-    return D;
-  }
   try {
     D.offset = Array<index_t>::from_vector(offsets, Space::device, "SpMV diagonal offsets");
     Array<int> bad = Array<int>::zeros(1, Space::device, "SpMV diagonal pattern flag");
@@ -1078,6 +1076,12 @@ DiagonalValues make_diagonal_values(const CsrMatrix& A, const DiagonalRows& D) {
   DiagonalValues V;
   const cudaStream_t st = ::saga::device_stream();
   const index_t n = A.rows();
+  const std::int64_t bytes = spmv_diagonals_bytes(n, D.count, A.single_precision() ? 4 : 8);
+  if (bytes > static_cast<std::int64_t>(device::available_memory_recent() / SpmvSliced::memory_share_divisor)) {
+    log_info("binned SpMV: no diagonal copy of a {} x {} matrix ({:.1f} MiB): too little device memory available; "
+             "its bins serve it", A.rows(), A.cols(), bytes / 1048576.0);
+    return V;
+  }
   const std::size_t size = static_cast<std::size_t>(n) * static_cast<std::size_t>(D.count);
   Array<int> bad = Array<int>::zeros(1, Space::device, "SpMV diagonal values flag");
   if (A.single_precision()) {
@@ -1112,9 +1116,9 @@ const DiagonalValues* diagonal_values_of(const CsrMatrix& A, const DiagonalRows&
 }
 
 // A's diagonal copy, made where `make` and the matrix allow; null otherwise.
-const DiagonalRows* diagonal_rows_of(const CsrMatrix& A, const BinnedPlan& p, bool make) {
+DiagonalRows* diagonal_rows_of(const CsrMatrix& A, const BinnedPlan& p, bool make) {
   if (!make && !A.has_analysis(DiagonalRows::key)) return nullptr;
-  const DiagonalRows& D = A.structural_analysis<DiagonalRows>(
+  DiagonalRows& D = A.structural_analysis<DiagonalRows>(
       DiagonalRows::key, [&](const CsrMatrix& M) { return make_diagonal_rows(M, p.max_row); });
   return D.made ? &D : nullptr;
 }
@@ -1126,10 +1130,12 @@ template <class Out, class In>
 bool run_diagonals(const CsrMatrix& A, const BinnedPlan& p, In x, Out out, const BlockPolicy& policy, Scalars* dot,
                    int slot) {
   if (!may_take_diagonals(A, p, policy)) return false;
-  const DiagonalRows* D = diagonal_rows_of(A, p, policy.diagonals == BlockPolicy::Diagonals::on);
-  if (!D) return false;
+  const bool on = policy.diagonals == BlockPolicy::Diagonals::on;
+  DiagonalRows* D = diagonal_rows_of(A, p, on);
+  if (!D || !(D->copy || on)) return false;
   const DiagonalValues* V = diagonal_values_of(A, *D);
   if (!V) return false;
+  D->copy = true;  // (diagonals: on makes it at the first product)
   const unsigned blocks = grid_for(A.rows(), kBlock);
   double* partial = dot ? dot->scratch(blocks) : nullptr;
   const cudaStream_t st = ::saga::device_stream();
@@ -1158,6 +1164,12 @@ void run_binned(const CsrMatrix& A, In x, Out out, BlockPolicy policy, Scalars* 
   BinnedPlan& p = plan_of(A, policy.max_units, policy.unstaged_mean, policy.power_law_units);
   if (run_diagonals(A, p, x, out, policy, dot, slot)) return;
   if (run_sliced(A, p, x, out, policy, dot, slot)) return;
+  // A stencil matrix of short rows without its diagonal copy (no room): the
+  // thread bin, which sums each row as the copy does, not the small matrices'
+  // vector rows — the same bits whichever the room.
+  if (may_take_diagonals(A, p, policy) && p.max_row <= policy.route.thread_max_row) {
+    if (const DiagonalRows* D = diagonal_rows_of(A, p, false); D && D->made) policy.route.small_vector = false;
+  }
   run_binned(ref_of(A), p, x, out, policy, dot, slot);
 }
 
@@ -1171,15 +1183,21 @@ class BinnedSpmv final : public SpmvAlgorithm {
     if (A.rows() == 0) return 0;
     const BinnedPlan& p = plan_of(A, p_.max_units, p_.unstaged_mean, p_.power_law_units);
     // A stencil matrix's diagonal copy first: it serves every product the
-    // sliced copy would, in fewer bytes.
-    if (may_take_diagonals(A, p, p_) && !A.has_analysis(DiagonalRows::key)) {
-      const std::int64_t bytes = spmv_diagonals_bytes(A.rows(), static_cast<int>(p.max_row), A.single_precision() ? 4 : 8);
-      if (p_.diagonals == BlockPolicy::Diagonals::on || static_cast<std::size_t>(bytes) <= extra_bytes) {
-        const DiagonalRows* D = diagonal_rows_of(A, p, true);
-        if (D && diagonal_values_of(A, *D)) return static_cast<std::size_t>(bytes);
+    // sliced copy would, in fewer bytes. The pattern is looked at whatever the
+    // room (without a copy, short rows keep the thread bin: the same bits).
+    if (may_take_diagonals(A, p, p_)) {
+      DiagonalRows* D = diagonal_rows_of(A, p, true);
+      if (D && D->made) {
+        if (D->copy) return 0;  // made once
+        const std::int64_t bytes = spmv_diagonals_bytes(A.rows(), D->count, A.single_precision() ? 4 : 8);
+        if (p_.diagonals == BlockPolicy::Diagonals::on || static_cast<std::size_t>(bytes) <= extra_bytes) {
+          D->copy = diagonal_values_of(A, *D) != nullptr;
+          if (D->copy) return static_cast<std::size_t>(bytes);
+        }
+        // No room for a diagonal copy: none for a sliced one (it is larger) either.
+        return 0;
       }
     }
-    if (A.has_analysis(DiagonalRows::key) && diagonal_rows_of(A, p, false)) return 0;
     if (!takes_sliced(A, p, p_) || A.has_analysis(SlicedRows::key)) return 0;
     const std::int64_t bytes = spmv_sliced_bytes(A.rows(), A.nnz(), A.single_precision() ? 4 : 8);
     if (p_.route.sliced == SpmvRouteOptions::Sliced::automatic && static_cast<std::size_t>(bytes) > extra_bytes) return 0;
@@ -1365,6 +1383,7 @@ void spmv_binned(double alpha, const CsrRef& A, void* plan, const Vector& x, dou
 SpmvBinsInfo spmv_binned_info(const CsrMatrix& A) {
   const BinnedPlan& p = plan_of(A);
   const DiagonalRows* D = diagonal_rows_of(A, p, false);
+  if (D && !(D->made && D->copy)) D = nullptr;
   return SpmvBinsInfo{p.blocks,      p.long_rows, p.chunks, p.units, p.max_row, p.finish_in_chunks, p.dense,
                       p.dense_lanes, takes_sliced(A, p, Binned::policy(Binned::Params{})), D ? D->count : 0};
 }

@@ -434,17 +434,30 @@ TEST_CASE("GPU binned SpMV diagonal rows: every fused product equals the thread 
     CAPTURE(rows);
     REQUIRE(spmv_diagonals_fit(rows, Ad.nnz(), shape.diagonals, sms));
     {  // The default options (diagonals: auto) make the copy only in spmv_prepare, within the room given.
+      std::vector<double> no_copy;
       const Vector x0 = random_vector(rows, rng(), Space::device);
       Vector y0(rows, Space::device);
       spmv(1.0, Ad, x0, 0.0, y0);
       CHECK(cuda::spmv_binned_info(Ad).diagonals == 0);
       const std::size_t bytes = static_cast<std::size_t>(spmv_diagonals_bytes(rows, shape.diagonals, 8));
       CHECK(spmv_prepare(Ad, bytes - 1) == 0);
-      CHECK_FALSE(Ad.has_analysis("spmv.diagonals"));
+      CHECK(Ad.has_analysis("spmv.diagonals"));  // the pattern, looked at whatever the room ...
+      CHECK_FALSE(Ad.has_analysis("spmv.diagonals.values"));  // ... and no copy
+      CHECK(cuda::spmv_binned_info(Ad).diagonals == 0);
+      if (shape.diagonals <= 8) {  // without the copy short rows keep the thread bin: the bits the copy gives
+        Vector y1(rows, Space::device);
+        spmv(1.0, Ad, x0, 0.0, y1);
+        no_copy = y1.to_vector();
+      }
       CHECK(spmv_prepare(Ad, bytes) == bytes);
       CHECK(cuda::spmv_binned_info(Ad).diagonals == shape.diagonals);
       CHECK_FALSE(Ad.has_analysis("spmv.sliced"));  // the diagonal copy serves what a sliced one would
       CHECK(spmv_prepare(Ad, bytes) == 0);          // made once
+      if (shape.diagonals <= 8) {
+        Vector y2(rows, Space::device);
+        spmv(1.0, Ad, x0, 0.0, y2);
+        CHECK(y2.to_vector() == no_copy);
+      }
       spmv_release(Ad);
       CHECK_FALSE(Ad.has_analysis("spmv.diagonals"));
     }
