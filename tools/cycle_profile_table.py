@@ -16,7 +16,7 @@ from pathlib import Path
 
 def short_name(name):
     """'void ns::<unnamed>::rows_kernel<ns::AxpbyOut, double, ns::DirectX>(int, ...)' -> 'rows_kernel<AxpbyOut, double, DirectX>'."""
-    for junk in ("void ", "(anonymous namespace)::", "unnamed>::", "saga::cuda::", "saga::"):
+    for junk in ("void ", "(anonymous namespace)::", "<unnamed>::", "saga::cuda::", "saga::"):
         name = name.replace(junk, "")
     depth = 0
     for i, ch in enumerate(name):  # cut the parameter list: the first '(' outside the template arguments

@@ -9,17 +9,12 @@ import csv
 import re
 import sys
 
+import cycle_profile_table
+
 
 def short_name(name):
-    for junk in ("void ", "(anonymous namespace)::", "<unnamed>::", "saga::cuda::", "saga::", "std::integral_constant"):
-        name = name.replace(junk, "")
-    depth = 0
-    for i, ch in enumerate(name):  # cut the parameter list: the first '(' outside the template arguments
-        depth += ch == "<"
-        depth -= ch == ">"
-        if ch == "(" and depth == 0:
-            return name[:i]
-    return name
+    """cycle_profile_table's short kernel name, also without std::integral_constant (cuSPARSE's template arguments)."""
+    return cycle_profile_table.short_name(name.replace("std::integral_constant", ""))
 
 
 COLUMNS = [("µs", "gpu__time_duration.sum", 1e-3), ("regs", "launch__registers_per_thread", 1),

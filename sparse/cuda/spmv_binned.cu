@@ -1003,8 +1003,7 @@ bool run_sliced(const CsrMatrix& A, const BinnedPlan& p, In x, Out out, const Bl
 
 // ---- the diagonal rows (spmv_diagonals.cuh) ----------------------------------------------------
 // The pattern's part of the diagonal copy (a structural analysis): the
-// offsets, or `made` false where the matrix does not lie on few diagonals or
-// the device had no room.
+// offsets, or `made` false where the matrix does not lie on few diagonals.
 struct DiagonalRows {
   static constexpr const char* key = "spmv.diagonals";  // its structural analysis
   bool made = false;
@@ -1102,8 +1101,10 @@ DiagonalValues make_diagonal_values(const CsrMatrix& A, const DiagonalRows& D) {
 }
 
 // A's diagonal copy (its pattern's part made) with its values, made again
-// where they changed; null where they cannot be (a NaN, no room).
-const DiagonalValues* diagonal_values_of(const CsrMatrix& A, const DiagonalRows& D) {
+// where they changed; null where they cannot be (a NaN, no room). Out of
+// device memory the copy is given up (D.copy false) until a prepare grants it
+// again, so that the products do not try at every call.
+const DiagonalValues* diagonal_values_of(const CsrMatrix& A, DiagonalRows& D) {
   try {
     const DiagonalValues& V = A.analysis<DiagonalValues>(
         DiagonalValues::key, [&](const CsrMatrix& M) { return make_diagonal_values(M, D); });
@@ -1111,6 +1112,7 @@ const DiagonalValues* diagonal_values_of(const CsrMatrix& A, const DiagonalRows&
   } catch (const DeviceOutOfMemory&) {
     log_info("binned SpMV: no diagonal values for a {} x {} matrix: out of device memory; its bins serve it",
              A.rows(), A.cols());
+    D.copy = false;
     return nullptr;
   }
 }
@@ -1168,7 +1170,7 @@ void run_binned(const CsrMatrix& A, In x, Out out, BlockPolicy policy, Scalars* 
   // thread bin, which sums each row as the copy does, not the small matrices'
   // vector rows — the same bits whichever the room.
   if (may_take_diagonals(A, p, policy) && p.max_row <= policy.route.thread_max_row) {
-    if (const DiagonalRows* D = diagonal_rows_of(A, p, false); D && D->made) policy.route.small_vector = false;
+    if (diagonal_rows_of(A, p, false)) policy.route.small_vector = false;
   }
   run_binned(ref_of(A), p, x, out, policy, dot, slot);
 }
@@ -1186,8 +1188,7 @@ class BinnedSpmv final : public SpmvAlgorithm {
     // sliced copy would, in fewer bytes. The pattern is looked at whatever the
     // room (without a copy, short rows keep the thread bin: the same bits).
     if (may_take_diagonals(A, p, p_)) {
-      DiagonalRows* D = diagonal_rows_of(A, p, true);
-      if (D && D->made) {
+      if (DiagonalRows* D = diagonal_rows_of(A, p, true)) {
         if (D->copy) return 0;  // made once
         const std::int64_t bytes = spmv_diagonals_bytes(A.rows(), D->count, A.single_precision() ? 4 : 8);
         if (p_.diagonals == BlockPolicy::Diagonals::on || static_cast<std::size_t>(bytes) <= extra_bytes) {
@@ -1382,8 +1383,8 @@ void spmv_binned(double alpha, const CsrRef& A, void* plan, const Vector& x, dou
 
 SpmvBinsInfo spmv_binned_info(const CsrMatrix& A) {
   const BinnedPlan& p = plan_of(A);
-  const DiagonalRows* D = diagonal_rows_of(A, p, false);
-  if (D && !(D->made && D->copy)) D = nullptr;
+  const DiagonalRows* D = diagonal_rows_of(A, p, false);  // made, or null
+  if (D && !D->copy) D = nullptr;
   return SpmvBinsInfo{p.blocks,      p.long_rows, p.chunks, p.units, p.max_row, p.finish_in_chunks, p.dense,
                       p.dense_lanes, takes_sliced(A, p, Binned::policy(Binned::Params{})), D ? D->count : 0};
 }

@@ -301,6 +301,32 @@ HostCsr sliced_rows_matrix(index_t rows, index_t upto, std::mt19937_64& rng) {
   }
   return h;
 }
+// Every output functor of the solve phase, once through `a` on A (square):
+// the vectors each writes, and the fused dots as one-element vectors.
+std::vector<std::vector<double>> solve_phase_products(const SpmvAlgorithm& a, const CsrMatrix& Ad, const Vector& x,
+                                                      const Vector& z, const Vector& w, const Array<index_t>& agg,
+                                                      const Vector& scale, const Vector& e) {
+  const index_t rows = Ad.rows();
+  std::vector<std::vector<double>> out;
+  Vector y(rows, Space::device), y2(rows, Space::device);
+  a.apply(0.7, Ad, x, 0.0, y);
+  out.push_back(y.to_vector());
+  a.apply_add(-0.6, Ad, x, 1.7, z, y);
+  out.push_back(y.to_vector());
+  Scalars s(2, Space::device);
+  a.relax(Ad, x, z, w, 0.66, y, &s, 1);
+  out.push_back(y.to_vector());
+  out.push_back({s.head(2)[1]});
+  a.apply_dot(Ad, x, y, s, 0);
+  out.push_back(y.to_vector());
+  out.push_back({s.head(1)[0]});
+  a.smoothed_prolongation(Ad, w, 0.66, agg, scale, e, z, y);
+  out.push_back(y.to_vector());
+  a.relax_from_zero(Ad, z, w, 0.66, y, y2);
+  out.push_back(y.to_vector());
+  out.push_back(y2.to_vector());
+  return out;
+}
 }  // namespace
 
 // The sliced rows sum each row in CSR order, as the thread bin does: every
@@ -356,27 +382,7 @@ TEST_CASE("GPU binned SpMV sliced rows: every fused product equals the thread bi
       CAPTURE(single);
       if (single) Ad.store_values_single();
       // Every output functor, once through each algorithm: the vectors it writes.
-      auto run = [&](const SpmvAlgorithm& a) {
-        std::vector<std::vector<double>> out;
-        Vector y(rows, Space::device), y2(rows, Space::device);
-        a.apply(0.7, Ad, x, 0.0, y);
-        out.push_back(y.to_vector());
-        a.apply_add(-0.6, Ad, x, 1.7, z, y);
-        out.push_back(y.to_vector());
-        Scalars s(2, Space::device);
-        a.relax(Ad, x, z, w, 0.66, y, &s, 1);
-        out.push_back(y.to_vector());
-        out.push_back({s.head(2)[1]});
-        a.apply_dot(Ad, x, y, s, 0);
-        out.push_back(y.to_vector());
-        out.push_back({s.head(1)[0]});
-        a.smoothed_prolongation(Ad, w, 0.66, agg, scale, e, z, y);
-        out.push_back(y.to_vector());
-        a.relax_from_zero(Ad, z, w, 0.66, y, y2);
-        out.push_back(y.to_vector());
-        out.push_back(y2.to_vector());
-        return out;
-      };
+      auto run = [&](const SpmvAlgorithm& a) { return solve_phase_products(a, Ad, x, z, w, agg, scale, e); };
       const auto got = run(*sliced), want = run(*thread), other = run(*blocks);
       REQUIRE(got.size() == want.size());
       CHECK(run(*sliced) == got);  // repeatable, bit for bit
@@ -479,27 +485,7 @@ TEST_CASE("GPU binned SpMV diagonal rows: every fused product equals the thread 
     for (const bool single : {false, true}) {
       CAPTURE(single);
       if (single) Ad.store_values_single();
-      auto run = [&](const SpmvAlgorithm& a) {
-        std::vector<std::vector<double>> out;
-        Vector y(rows, Space::device), y2(rows, Space::device);
-        a.apply(0.7, Ad, x, 0.0, y);
-        out.push_back(y.to_vector());
-        a.apply_add(-0.6, Ad, x, 1.7, z, y);
-        out.push_back(y.to_vector());
-        Scalars s(2, Space::device);
-        a.relax(Ad, x, z, w, 0.66, y, &s, 1);
-        out.push_back(y.to_vector());
-        out.push_back({s.head(2)[1]});
-        a.apply_dot(Ad, x, y, s, 0);
-        out.push_back(y.to_vector());
-        out.push_back({s.head(1)[0]});
-        a.smoothed_prolongation(Ad, w, 0.66, agg, scale, e, z, y);
-        out.push_back(y.to_vector());
-        a.relax_from_zero(Ad, z, w, 0.66, y, y2);
-        out.push_back(y.to_vector());
-        out.push_back(y2.to_vector());
-        return out;
-      };
+      auto run = [&](const SpmvAlgorithm& a) { return solve_phase_products(a, Ad, x, z, w, agg, scale, e); };
       const auto got = run(*diagonal), want = run(*thread);
       CHECK(cuda::spmv_binned_info(Ad).diagonals == shape.diagonals);  // made by the first product (on)
       REQUIRE(got.size() == want.size());

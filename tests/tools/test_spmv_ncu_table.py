@@ -29,16 +29,20 @@ rows = ['GPU NVIDIA H200 | copy bandwidth 4205 GB/s',  # the bench's own output
                '(int, const int *)', 95_000, 10_605, 32, 89.2, 37_700_000, 13.1, 8.2, 3.2),
         row(1, 'cusparse::csrmv_v3_kernel<std::integral_constant<bool, 0>, int, double>(int)', 77_500, 2_574, 40, 70.3,
             17_300_000, 18.4, 6.4, 1.0),
+        # ncu's own spelling of an anonymous namespace
+        row(3, 'void saga::<unnamed>::merge_rows_kernel<saga::<unnamed>::AxpbyOut, double>(int, long)', 92_700, 5_016, 48,
+            55.3, 41_500_000, 8.5, 0.5, 2.3),
         row(2, 'void saga::cuda::(anonymous namespace)::rows_kernel<saga::cuda::(anonymous namespace)::AxpbyOut, double>'
                '(int, const int *)', 96_000, 10_605, 32, 90.0, 37_700_000, 13.0, 8.0, 3.0)]
 out = spmv_ncu_table.table(rows)
 assert out[0].startswith('| kernel | grid | launches | µs | regs | occupancy %'), out[0]
-assert len(out) == 4, out  # header, rule, two kernels (the rows kernel's two launches in one line)
+assert len(out) == 5, out  # header, rule, three kernels (the rows kernel's two launches in one line)
 assert out[2].startswith('| rows_kernel<AxpbyOut, double> | 10,605 | 2 | 96.0 | 32 | 90.0 |'), out[2]
 assert out[2].endswith('| long_scoreboard 13.0, barrier 8.0, wait 3.0 |'), out[2]
 assert '| ? |' in out[2]  # a metric the CSV lacks (issue %) is shown as unknown, not zero
 assert out[3].startswith('| cusparse::csrmv_v3_kernel<<bool, 0>, int, double> | 2,574 | 1 | 77.5 | 40 |'), out[3]
 assert '| 17.3 |' in out[3]  # warp instructions in millions
+assert out[4].startswith('| merge_rows_kernel<AxpbyOut, double> | 5,016 | 1 | 92.7 | 48 |'), out[4]
 try:
     spmv_ncu_table.table(['no profile here'])
     raise AssertionError('a file without the ncu header must be refused')
