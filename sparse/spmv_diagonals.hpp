@@ -13,6 +13,7 @@
 // product equals the thread bin's bit for bit. The functions here are the rules
 // (which matrices take the copy, what it costs) and a host model of the
 // product, shared by the kernels and the host tests.
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <vector>
@@ -93,6 +94,27 @@ SAGA_HD inline bool spmv_diagonal_row(std::int64_t r, const offset_t* row_ptr, c
     if (dst) dst[j * stride] = v;
   }
   return fits && k == end;  // every entry met, in ascending column order
+}
+
+// The diagonals' offsets of a host CSR matrix as the device finds them
+// (make_diagonal_rows, sparse/cuda/spmv_binned.cu): the rule, the probe row's
+// offsets, then every row checked; empty where the matrix takes no copy. For
+// tools and tests without a GPU.
+inline std::vector<index_t> spmv_diagonals_of(std::int64_t rows, std::int64_t nnz, const offset_t* row_ptr,
+                                              const index_t* col, std::int64_t max_row, int sms) {
+  if (!spmv_diagonals_fit(rows, nnz, max_row, sms)) return {};
+  const std::int64_t mid0 = rows / 2;
+  const std::int64_t at = spmv_diagonals_probe(row_ptr + mid0, std::min(kSpmvDiagonalsProbeWindow, rows - mid0), max_row);
+  if (at < 0) return {};
+  std::vector<index_t> offset;
+  for (offset_t k = row_ptr[mid0 + at]; k < row_ptr[mid0 + at + 1]; ++k)
+    offset.push_back(static_cast<index_t>(col[k] - (mid0 + at)));
+  for (std::size_t j = 1; j < offset.size(); ++j)
+    if (offset[j] <= offset[j - 1]) return {};
+  for (std::int64_t r = 0; r < rows; ++r)
+    if (!spmv_diagonal_row<float>(r, row_ptr, col, nullptr, offset.data(), static_cast<int>(offset.size()), nullptr, rows))
+      return {};
+  return offset;
 }
 
 // The host model of the kernel's product for row r: sum of v (j, r) x[r + o_j]

@@ -12,10 +12,11 @@
 // The hierarchy is the host backend's (one algorithm on both backends: level 1
 // of 3D 7-pt N=128 has the 222081 rows the device makes). The last column is
 // the kernel the binned SpMV's defaults give the operator on a GPU of 132 SMs
-// (H100 / H200; spmv_binned_route, sparse/spmv_row_blocks.hpp). "sliced rows"
-// holds where the cycle has room for the copy (MultigridCycle: under the
+// (H100 / H200; spmv_diagonals_of, sparse/spmv_diagonals.hpp, then
+// spmv_binned_route, sparse/spmv_row_blocks.hpp). "diagonal rows" (a stencil's
+// diagonal copy) and "sliced rows" hold where the cycle has room for the copy (MultigridCycle: under the
 // setup's peak); where it has not, the operator takes the route it would take
-// with the sliced rows off, printed in brackets (the 2D seed problems' A1 and
+// without the copy, printed in brackets (the 2D seed problems' A1 and
 // R0 in the forty-sixth and forty-seventh sessions' cycle profiles).
 //
 //   saga-gather-model 3d7 128      # stencil (2d5 2d9 3d7 3d27) and N
@@ -40,6 +41,7 @@
 #include "app/run.hpp"
 #include "problems/rmat.hpp"
 #include "problems/structured.hpp"
+#include "sparse/spmv_diagonals.hpp"
 #include "sparse/spmv_row_blocks.hpp"
 
 namespace {
@@ -108,6 +110,17 @@ void report(const std::string& name, const saga::CsrMatrix& M) {
   const long long max_row = longest_row(rp);
   const saga::SpmvRoute route = saga::spmv_binned_route(M.rows(), M.cols(), M.nnz(), max_row, kSms);
   std::printf(" %lld | ", max_row);
+  const std::vector<saga::index_t> diagonals =
+      saga::spmv_diagonals_of(M.rows(), M.nnz(), rp.data(), col.data(), max_row, kSms);
+  if (!diagonals.empty()) {  // a stencil: its diagonal copy, where the cycle has room for it
+    saga::SpmvRouteOptions no_copy;
+    no_copy.sliced = saga::SpmvRouteOptions::Sliced::off;  // no room for it: none for a sliced copy either
+    no_copy.small_vector = max_row > no_copy.thread_max_row;  // short rows keep the thread bin (the copy's bits)
+    std::printf("diagonal rows, %zu diagonals (without room for the copy: ", diagonals.size());
+    print_route(saga::spmv_binned_route(M.rows(), M.cols(), M.nnz(), max_row, kSms, no_copy), M);
+    std::printf(") |\n");
+    return;
+  }
   print_route(route, M);
   if (route == saga::SpmvRoute::sliced) {  // what it runs where the cycle has no room for the copy
     saga::SpmvRouteOptions no_copy;
