@@ -260,10 +260,10 @@ int main(int argc, char** argv) {
                            bytes / (ms["binned"] * 1e6), 100.0 * bytes / (ms["binned"] * 1e6) / bw,
                            f(ms["csr_vector"]), f(ms["scalar"]), f(ms["cuSPARSE"]), f(ms["cuSPARSE ALG2"]),
                            best_cus / ms["binned"]);
-      const double no_diagonals =
-          cuda::spmv_binned_info(A).sliced ? ms["binned no diagonals"] : ms["binned no diagonals unsliced"];
+      const cuda::SpmvBinsInfo bins = cuda::spmv_binned_info(A);
+      const double no_diagonals = bins.sliced ? ms["binned no diagonals"] : ms["binned no diagonals unsliced"];
       r["ms"]["binned before diagonal copies"] = no_diagonals;
-      r["diagonals"] = cuda::spmv_binned_info(A).diagonals;
+      r["diagonals"] = bins.diagonals;
       variants += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", name,
                               f(ms["binned"]), f(ms["binned blocks"]), f(ms["binned warp bin"]),
                               f(ms["binned thread<=16"]), f(ms["binned warp<=64"]), f(ms["binned epl=8"]),

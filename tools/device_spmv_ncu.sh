@@ -29,23 +29,12 @@ BENCH=./build-device/benchmarks/saga-bench-spmv
 KERNELS=${SAGA_NCU_KERNELS:-'regex:^rows_kernel|^long_rows|^lane_rows|^merge_|csrmv'}
 SECTIONS=(--section SpeedOfLight --section Occupancy --section WarpStateStats --section LaunchStats
           --section MemoryWorkloadAnalysis --section SchedulerStats --section InstructionStats)
-g=0
-args=()
+# One group of arguments (for_each_group, tools/device_env.sh: args, g).
 run_group() {
-  g=$((g + 1))
   echo "## group $g: ${args[*]}"
   ncu --clock-control none -k "$KERNELS" -c "${SAGA_NCU_COUNT:-150}" "${SECTIONS[@]}" --csv --page raw \
     "$BENCH" "${args[@]}" --no-solves --repeat 1 > "$O/g$g.csv" 2> "$O/g$g.err" ||
     { echo "ncu failed: $(tail -3 "$O/g$g.err")"; return; }
   python3 tools/spmv_ncu_table.py "$O/g$g.csv" | tee "$O/g$g.md"
 }
-shift
-for a in "$@"; do
-  if [ "$a" = "--" ]; then
-    run_group
-    args=()
-  else
-    args+=("$a")
-  fi
-done
-run_group
+for_each_group "$@"

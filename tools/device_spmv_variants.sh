@@ -33,11 +33,8 @@ if [ -n "${SAGA_VARIANTS_TESTS:-}" ]; then
   (cd "$ROOT/build-device" && ./tests/saga_gpu_tests -tc="$SAGA_VARIANTS_TESTS" > "$O/tests.log" 2>&1)
   echo "gpu tests ($SAGA_VARIANTS_TESTS): exit $?; $(grep -m1 'test cases:' "$O/tests.log")"
 fi
-# The groups: the arguments between one "--" and the next.
-g=0
-args=()
+# One group of arguments (for_each_group, tools/device_env.sh: args, g).
 run_group() {
-  g=$((g + 1))
   echo "## group $g: ${args[*]}"
   "$ROOT/build-device/benchmarks/saga-bench-spmv" "${args[@]}" --markdown "$O/g$g.md" --json "$O/g$g.json" \
     > "$O/g$g.log" 2>&1 || { echo "group $g failed: $(tail -1 "$O/g$g.log")"; return; }
@@ -46,13 +43,4 @@ run_group() {
   awk '/^### Binned SpMV policy variants/{on=1; next} on && /^### /{exit} on && NF' "$O/g$g.md"
   echo "($(($(date +%s) - t0)) s)"
 }
-shift  # the first "--"
-for a in "$@"; do
-  if [ "$a" = "--" ]; then
-    run_group
-    args=()
-  else
-    args+=("$a")
-  fi
-done
-run_group
+for_each_group "$@"
