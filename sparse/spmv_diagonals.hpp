@@ -20,6 +20,7 @@
 
 #include "core/hd.hpp"
 #include "core/types.hpp"
+#include "sparse/spmv_row_blocks.hpp"
 
 namespace saga {
 
@@ -58,6 +59,29 @@ inline std::int64_t spmv_diagonals_probe(const offset_t* ptr, std::int64_t windo
 // Rows the probe looks through from the middle (a 3D grid's next interior
 // point is N + 1 rows on: enough up to N = 4095).
 constexpr std::int64_t kSpmvDiagonalsProbeWindow = 4096;
+// The probe's window of a matrix of `rows` rows: [first, first + count).
+struct SpmvDiagonalsWindow {
+  std::int64_t first, count;
+};
+SAGA_HD inline SpmvDiagonalsWindow spmv_diagonals_window(std::int64_t rows) {
+  const std::int64_t first = rows / 2, rest = rows - first;
+  return {first, rest < kSpmvDiagonalsProbeWindow ? rest : kSpmvDiagonalsProbeWindow};
+}
+
+// The offsets of probe row r (its columns minus r) into offset[0 .. its
+// length); false where they are not strictly ascending (not the order the
+// products sum in). The device probe (diagonal_probe_kernel) and the host's
+// spmv_diagonals_of share it.
+SAGA_HD inline bool spmv_diagonals_offsets(std::int64_t r, const offset_t* row_ptr, const index_t* col,
+                                           index_t* offset) {
+  bool ascending = true;
+  for (offset_t k = row_ptr[r]; k < row_ptr[r + 1]; ++k) {
+    const std::int64_t j = k - row_ptr[r];
+    offset[j] = static_cast<index_t>(col[k] - r);
+    ascending = ascending && (j == 0 || offset[j] > offset[j - 1]);
+  }
+  return ascending;
+}
 
 // The copy's bytes: a value of `value_bytes` for every diagonal of every row.
 inline std::int64_t spmv_diagonals_bytes(std::int64_t rows, int diagonals, int value_bytes) {
@@ -103,18 +127,24 @@ SAGA_HD inline bool spmv_diagonal_row(std::int64_t r, const offset_t* row_ptr, c
 inline std::vector<index_t> spmv_diagonals_of(std::int64_t rows, std::int64_t nnz, const offset_t* row_ptr,
                                               const index_t* col, std::int64_t max_row, int sms) {
   if (!spmv_diagonals_fit(rows, nnz, max_row, sms)) return {};
-  const std::int64_t mid0 = rows / 2;
-  const std::int64_t at = spmv_diagonals_probe(row_ptr + mid0, std::min(kSpmvDiagonalsProbeWindow, rows - mid0), max_row);
+  const SpmvDiagonalsWindow w = spmv_diagonals_window(rows);
+  const std::int64_t at = spmv_diagonals_probe(row_ptr + w.first, w.count, max_row);
   if (at < 0) return {};
-  std::vector<index_t> offset;
-  for (offset_t k = row_ptr[mid0 + at]; k < row_ptr[mid0 + at + 1]; ++k)
-    offset.push_back(static_cast<index_t>(col[k] - (mid0 + at)));
-  for (std::size_t j = 1; j < offset.size(); ++j)
-    if (offset[j] <= offset[j - 1]) return {};
+  std::vector<index_t> offset(static_cast<std::size_t>(max_row));
+  if (!spmv_diagonals_offsets(w.first + at, row_ptr, col, offset.data())) return {};
   for (std::int64_t r = 0; r < rows; ++r)
     if (!spmv_diagonal_row<float>(r, row_ptr, col, nullptr, offset.data(), static_cast<int>(offset.size()), nullptr, rows))
       return {};
   return offset;
+}
+
+// The route of a matrix whose pattern lies on the diagonals but that has no
+// copy (the cycle had no room for it): short rows keep the thread bin, which
+// sums each row as the copy does, rather than the small matrices' vector rows,
+// so that two solvers whose room differs give the same bits. The device's
+// products (run_binned) and the host model (tools/gather_model.cpp) share it.
+inline void spmv_route_without_diagonal_copy(SpmvRouteOptions& o, std::int64_t max_row) {
+  if (max_row <= o.thread_max_row) o.small_vector = false;
 }
 
 // The host model of the kernel's product for row r: sum of v (j, r) x[r + o_j]

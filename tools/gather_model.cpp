@@ -115,7 +115,7 @@ void report(const std::string& name, const saga::CsrMatrix& M) {
   if (!diagonals.empty()) {  // a stencil: its diagonal copy, where the cycle has room for it
     saga::SpmvRouteOptions no_copy;
     no_copy.sliced = saga::SpmvRouteOptions::Sliced::off;  // no room for it: none for a sliced copy either
-    no_copy.small_vector = max_row > no_copy.thread_max_row;  // short rows keep the thread bin (the copy's bits)
+    saga::spmv_route_without_diagonal_copy(no_copy, max_row);
     std::printf("diagonal rows, %zu diagonals (without room for the copy: ", diagonals.size());
     print_route(saga::spmv_binned_route(M.rows(), M.cols(), M.nnz(), max_row, kSms, no_copy), M);
     std::printf(") |\n");

@@ -1031,44 +1031,30 @@ bool may_take_diagonals(const CsrMatrix& A, const BinnedPlan& p, const BlockPoli
   return spmv_diagonals_fit(A.rows(), static_cast<std::int64_t>(A.nnz()), p.max_row, multiprocessor_count());
 }
 
+// The pattern's part (callers have checked may_take_diagonals): the probe
+// row's offsets found and every row checked on the device, one wait.
 DiagonalRows make_diagonal_rows(const CsrMatrix& A, offset_t max_row) {
-  DiagonalRows D;
   const index_t n = A.rows();
   const cudaStream_t st = ::saga::device_stream();
-  if (!spmv_diagonals_fit(n, static_cast<std::int64_t>(A.nnz()), max_row, multiprocessor_count())) return D;
-  // The probe row (spmv_diagonals_probe): the first from the middle that
-  // holds max_row entries gives the offsets.
-  const index_t mid0 = n / 2;
-  const std::int64_t window = std::min<std::int64_t>(kSpmvDiagonalsProbeWindow, n - mid0);
-  std::vector<offset_t> ptr(static_cast<std::size_t>(window) + 1);
-  SAGA_CUDA(cudaMemcpyAsync(ptr.data(), A.row_ptr().data() + mid0, ptr.size() * sizeof(offset_t),
-                            cudaMemcpyDeviceToHost, st));
-  SAGA_CUDA(cudaStreamSynchronize(st));
-  const std::int64_t at = spmv_diagonals_probe(ptr.data(), window, max_row);
-  if (at < 0) return D;
-  const index_t mid = static_cast<index_t>(mid0 + at);
-  const offset_t a = ptr[static_cast<std::size_t>(at)];
-  std::vector<index_t> cols(static_cast<std::size_t>(max_row));
-  SAGA_CUDA(cudaMemcpyAsync(cols.data(), A.col().data() + a, cols.size() * sizeof(index_t), cudaMemcpyDeviceToHost, st));
-  SAGA_CUDA(cudaStreamSynchronize(st));
-  std::vector<index_t> offsets;
-  for (const index_t c : cols) offsets.push_back(c - mid);
-  for (std::size_t j = 1; j < offsets.size(); ++j)
-    if (offsets[j] <= offsets[j - 1]) return D;  // columns not strictly ascending: not our order
+  const SpmvDiagonalsWindow w = spmv_diagonals_window(n);
   try {
-    D.offset = Array<index_t>::from_vector(offsets, Space::device, "SpMV diagonal offsets");
+    DiagonalRows D;
+    D.offset = Array<index_t>(static_cast<std::size_t>(max_row), Space::device, "SpMV diagonal offsets");
     Array<int> bad = Array<int>::zeros(1, Space::device, "SpMV diagonal pattern flag");
-    diagonal_pattern_kernel<<<grid_for(n), kThreads, 0, st>>>(n, A.row_ptr().data(), A.col().data(),
-                                                               D.offset.data(), static_cast<int>(offsets.size()),
-                                                               bad.data());
+    diagonal_probe_kernel<<<1, kProbeThreads, 0, st>>>(static_cast<index_t>(w.first), static_cast<index_t>(w.count),
+                                                       A.row_ptr().data(), A.col().data(), max_row, D.offset.data(),
+                                                       bad.data());
+    SAGA_CUDA_LAUNCH("diagonal_probe_kernel");
+    diagonal_pattern_kernel<<<grid_for(n), kThreads, 0, st>>>(n, A.row_ptr().data(), A.col().data(), D.offset.data(),
+                                                               static_cast<int>(max_row), bad.data());
     SAGA_CUDA_LAUNCH("diagonal_pattern_kernel");
     if (bad.get(0) != 0) return DiagonalRows{};
-    D.count = static_cast<int>(offsets.size());
+    D.count = static_cast<int>(max_row);
     D.made = true;
+    return D;
   } catch (const DeviceOutOfMemory&) {
-    D = DiagonalRows{};
+    return DiagonalRows{};
   }
-  return D;
 }
 
 DiagonalValues make_diagonal_values(const CsrMatrix& A, const DiagonalRows& D) {
@@ -1166,12 +1152,9 @@ void run_binned(const CsrMatrix& A, In x, Out out, BlockPolicy policy, Scalars* 
   BinnedPlan& p = plan_of(A, policy.max_units, policy.unstaged_mean, policy.power_law_units);
   if (run_diagonals(A, p, x, out, policy, dot, slot)) return;
   if (run_sliced(A, p, x, out, policy, dot, slot)) return;
-  // A stencil matrix of short rows without its diagonal copy (no room): the
-  // thread bin, which sums each row as the copy does, not the small matrices'
-  // vector rows — the same bits whichever the room.
-  if (may_take_diagonals(A, p, policy) && p.max_row <= policy.route.thread_max_row) {
-    if (diagonal_rows_of(A, p, false)) policy.route.small_vector = false;
-  }
+  // A stencil matrix without its diagonal copy (no room): the same bits.
+  if (may_take_diagonals(A, p, policy) && diagonal_rows_of(A, p, false))
+    spmv_route_without_diagonal_copy(policy.route, p.max_row);
   run_binned(ref_of(A), p, x, out, policy, dot, slot);
 }
 

@@ -16,14 +16,31 @@
 
 namespace saga::cuda {
 
+// The probe (one block; sparse/spmv_diagonals.hpp): the first row of the
+// window [first, first + count) holding max_row entries gives the offsets;
+// bad[0] = 1 where none does or its columns are not ascending. (static:
+// kernels defined in a header, one copy per translation unit.)
+constexpr int kProbeThreads = 1024;
+static __global__ __launch_bounds__(kProbeThreads) void diagonal_probe_kernel(
+    index_t first, index_t count, const offset_t* __restrict__ rp, const index_t* __restrict__ ci, offset_t max_row,
+    index_t* __restrict__ offset, int* __restrict__ bad) {
+  __shared__ index_t at;
+  if (threadIdx.x == 0) at = count;
+  __syncthreads();
+  for (index_t i = threadIdx.x; i < count; i += kProbeThreads)
+    if (rp[first + i + 1] - rp[first + i] == max_row) atomicMin(&at, i);  // (the least: the same every run)
+  __syncthreads();
+  if (threadIdx.x == 0 && (at == count || !spmv_diagonals_offsets(first + at, rp, ci, offset))) *bad = 1;
+}
+
 // bad[0] = 1 where some row does not lie on the diagonals `offset` (an entry
-// off them, or columns not strictly ascending). (static: kernels defined in a
-// header, one copy per translation unit.)
+// off them, or columns not strictly ascending); nothing read where the probe
+// found no offsets.
 static __global__ void diagonal_pattern_kernel(index_t n, const offset_t* __restrict__ rp,
                                                const index_t* __restrict__ ci, const index_t* __restrict__ offset,
                                                int diagonals, int* __restrict__ bad) {
   const std::int64_t r = global_thread();
-  if (r >= n) return;
+  if (r >= n || *static_cast<volatile int*>(bad) != 0) return;
   if (!spmv_diagonal_row<float>(r, rp, ci, nullptr, offset, diagonals, nullptr, n)) *bad = 1;
 }
 

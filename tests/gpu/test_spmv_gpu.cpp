@@ -522,18 +522,54 @@ TEST_CASE("GPU binned SpMV diagonal rows: every fused product equals the thread 
       CHECK(std::count_if(a3.begin(), a3.end(), [](double t) { return std::isnan(t); }) == 1);
     }
   }
-  // Off the diagonals: 2D 5-pt with one interior row's last column one further (still ascending) takes no copy.
-  HostCsr h = to_host_csr(poisson(Stencil::fd2d_5pt, 300, Space::host));
-  h.col[h.row_ptr[45151] - 1] += 1;
-  const CsrMatrix G = from_host_csr(h, Space::device);
+  // Matrices that pass the shape's rule but not the pattern's take no copy, and the bins give the product.
   const auto diagonal = spmv_registry().create(Component("binned", Options().set("diagonals", "on")), Space::device);
-  const Vector xg = random_vector(G.cols(), rng(), Space::device);
-  Vector yg(G.rows(), Space::device), yh(G.rows(), Space::host);
-  diagonal->apply(1.0, G, xg, 0.0, yg);
-  CHECK(G.has_analysis("spmv.diagonals"));  // looked at once ...
-  CHECK(cuda::spmv_binned_info(G).diagonals == 0);  // ... and refused
-  spmv(1.0, G.to(Space::host), xg.to(Space::host), 0.0, yh);
-  CHECK(max_rel_diff(yg.to_vector(), yh.to_vector()) < 1e-12);
+  auto refused = [&](const HostCsr& h, const char* why) {
+    CAPTURE(why);
+    const CsrMatrix G = from_host_csr(h, Space::device);
+    REQUIRE(spmv_diagonals_fit(G.rows(), G.nnz(), cuda::spmv_binned_info(G).max_row, sms));
+    CHECK(spmv_diagonals_of(G.rows(), G.nnz(), h.row_ptr.data(), h.col.data(), cuda::spmv_binned_info(G).max_row, sms)
+              .empty());  // the host model agrees
+    const Vector xg = random_vector(G.cols(), rng(), Space::device);
+    Vector yg(G.rows(), Space::device), yh(G.rows(), Space::host);
+    diagonal->apply(1.0, G, xg, 0.0, yg);
+    CHECK(G.has_analysis("spmv.diagonals"));          // looked at once ...
+    CHECK(cuda::spmv_binned_info(G).diagonals == 0);  // ... and refused
+    spmv(1.0, G.to(Space::host), xg.to(Space::host), 0.0, yh);
+    CHECK(max_rel_diff(yg.to_vector(), yh.to_vector()) < 1e-12);
+  };
+  const HostCsr five = to_host_csr(poisson(Stencil::fd2d_5pt, 300, Space::host));
+  {  // an entry off the diagonals: one interior row's last column one further (still ascending)
+    HostCsr h = five;
+    h.col[h.row_ptr[45151] - 1] += 1;
+    refused(h, "an entry off the diagonals");
+  }
+  {  // the probe row (45001: row 45000 lies on the face x = 0) with its first two entries swapped
+    HostCsr h = five;
+    const offset_t k = h.row_ptr[45001];
+    std::swap(h.col[k], h.col[k + 1]);
+    std::swap(h.val[k], h.val[k + 1]);
+    refused(h, "the probe row's columns descending");
+  }
+  {  // the longest row (10 entries: row 0 of 2D 9-pt with 6 more) outside the probe's window
+    const HostCsr nine = to_host_csr(poisson(Stencil::fe2d_9pt, 300, Space::host));
+    HostCsr h;
+    h.rows = nine.rows;
+    h.cols = nine.cols;
+    h.row_ptr.push_back(0);
+    for (index_t r = 0; r < nine.rows; ++r) {
+      for (offset_t k = nine.row_ptr[r]; k < nine.row_ptr[r + 1]; ++k) {
+        h.col.push_back(nine.col[k]);
+        h.val.push_back(nine.val[k]);
+      }
+      for (index_t extra = 0; r == 0 && extra < 6; ++extra) {
+        h.col.push_back(1000 + extra);
+        h.val.push_back(-0.5);
+      }
+      h.row_ptr.push_back(static_cast<offset_t>(h.col.size()));
+    }
+    refused(h, "no row of the longest length in the probe's window");
+  }
 }
 
 // The cycle makes the SpMV copies of its operators (3D 27-pt's fine matrix:
