@@ -40,6 +40,12 @@ AmgPreconditioner::AmgPreconditioner(CsrMatrix&& A, const AmgParams& params, Nea
   build(std::move(A), params, std::move(ns), std::move(exec));
 }
 
+AmgPreconditioner::AmgPreconditioner(CsrMatrix&& A, const AmgParams& params, std::optional<NearNullspace> ns,
+                                     std::shared_ptr<const Executor> exec, int krylov_vectors)
+    : krylov_vectors_(krylov_vectors) {
+  build(std::move(A), params, std::move(ns), std::move(exec));
+}
+
 void AmgPreconditioner::build(CsrMatrix&& A, const AmgParams& params, std::optional<NearNullspace> ns,
                               std::shared_ptr<const Executor> exec) {
   validate(params, A.space());
@@ -55,7 +61,7 @@ void AmgPreconditioner::build(CsrMatrix&& A, const AmgParams& params, std::optio
   }
   params_ = params;
   hierarchy_ = std::make_unique<Hierarchy>(std::move(A), params, std::move(*ns), exec);
-  cycle_ = std::make_unique<MultigridCycle>(*hierarchy_, params);
+  cycle_ = std::make_unique<MultigridCycle>(*hierarchy_, params, krylov_vectors_);
 }
 
 ResetupStats AmgPreconditioner::resetup(const CsrMatrix& A, const ResetupOptions& options) {
@@ -65,7 +71,8 @@ ResetupStats AmgPreconditioner::resetup(const CsrMatrix& A, const ResetupOptions
 ResetupStats AmgPreconditioner::resetup(CsrMatrix&& A, const ResetupOptions& options) {
   ExecutorScope scope(executor());
   const ResetupStats rs = hierarchy_->resetup(std::move(A), options);
-  cycle_ = std::make_unique<MultigridCycle>(*hierarchy_, params_);  // smoothers and coarse solve of the new values
+  // smoothers and coarse solve of the new values
+  cycle_ = std::make_unique<MultigridCycle>(*hierarchy_, params_, krylov_vectors_);
   return rs;
 }
 
@@ -118,8 +125,8 @@ void Solver::set_up(CsrMatrix&& A, const AmgParams& amg, std::optional<NearNulls
   validate(amg, A.space());  // a bad amg section is an error whether or not a hierarchy is set up
   exec_ = pick(A, std::move(exec));
   if (applies_amg_cycle(params_, A.space())) {
-    precond_ = ns ? std::make_unique<AmgPreconditioner>(std::move(A), amg, std::move(*ns), exec_)
-                  : std::make_unique<AmgPreconditioner>(std::move(A), amg, exec_);
+    const int vectors = krylov_workspace_vectors(params_, A.space());
+    precond_ = std::unique_ptr<AmgPreconditioner>(new AmgPreconditioner(std::move(A), amg, std::move(ns), exec_, vectors));
   } else {
     // The hierarchy's checks of its matrix (Hierarchy::Hierarchy), for the Krylov method's operator.
     SAGA_REQUIRE(exec_->space() == A.space(), "the matrix lives on the {} but the executor is {}",

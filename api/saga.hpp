@@ -66,12 +66,19 @@ class AmgPreconditioner final : public LinearOperator {
   ResetupStats resetup(CsrMatrix&& A, const ResetupOptions& options = {});
 
  private:
+  friend class Solver;
+  // The Solver's: its Krylov method allocates krylov_vectors fine-level
+  // vectors (krylov_workspace_vectors), and the cycle's SpMV copies may use
+  // the rest of the room under the setup's peak (MultigridCycle).
+  AmgPreconditioner(CsrMatrix&& A, const AmgParams& params, std::optional<NearNullspace> ns,
+                    std::shared_ptr<const Executor> exec, int krylov_vectors);
   // The setup: ns, or params.nullspace when there is none.
   void build(CsrMatrix&& A, const AmgParams& params, std::optional<NearNullspace> ns,
              std::shared_ptr<const Executor> exec);
   std::unique_ptr<Hierarchy> hierarchy_;
   std::unique_ptr<MultigridCycle> cycle_;
   AmgParams params_;
+  int krylov_vectors_ = MultigridCycle::kKrylovVectorsReserved;
 };
 
 class Solver {

@@ -78,6 +78,13 @@ bool applies_amg_cycle(const SolverParams& p, Space space) {
   return krylov_methods().create(inner.type, space)->uses_preconditioner();
 }
 
+int krylov_workspace_vectors(const SolverParams& p, Space space) {
+  int vectors = krylov_methods().create(p.type, space)->workspace_vectors();
+  if (p.preconditioner.name != "amg" && is_nested_krylov(p.preconditioner))  // ("amg" is the cycle itself here)
+    vectors += krylov_methods().create(nested_solver_params(p.preconditioner).type, space)->workspace_vectors();
+  return vectors;
+}
+
 void validate(const SolverParams& p, std::optional<Space> space) {
   SolverParams copy = p;
   read_params(copy, Options(), "solver");

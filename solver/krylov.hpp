@@ -47,6 +47,12 @@ class KrylovMethod {
   virtual bool needs_spd() const { return false; }
   // True for methods that stay correct when M changes between iterations.
   virtual bool flexible() const { return false; }
+  // Vectors of the system's size one solve allocates besides b and x (a
+  // nested preconditioner's not counted): what the multigrid cycle leaves free
+  // of its SpMV copies under the process's peak memory (MultigridCycle).
+  // Methods that do not say are taken to need kDefaultWorkspaceVectors.
+  static constexpr int kDefaultWorkspaceVectors = 8;
+  virtual int workspace_vectors() const { return kDefaultWorkspaceVectors; }
 };
 
 using KrylovRegistry = Registry<KrylovMethod>;
@@ -92,6 +98,10 @@ int smoother_preconditioner_sweeps(const Component& preconditioner, Component* s
 // p.preconditioner is amg, or a nested Krylov method that uses one (it is
 // preconditioned by the cycle). Not for none nor a smoother. p validated first.
 bool applies_amg_cycle(const SolverParams& p, Space space);
+
+// The workspace vectors of a solve with p on `space`: its method's, and a
+// nested Krylov preconditioner's (both are held at once). p validated.
+int krylov_workspace_vectors(const SolverParams& p, Space space);
 
 // Validates p (method name and options, tolerance, limits, and the
 // preconditioner's name) for a solve on `space` when given.

@@ -55,7 +55,8 @@ void validate(const CycleParams& p, const std::vector<Options>& levels, std::opt
   }
 }
 
-MultigridCycle::MultigridCycle(const Hierarchy& h, const CycleParams& params) : h_(&h), params_(params) {
+MultigridCycle::MultigridCycle(const Hierarchy& h, const CycleParams& params, int krylov_vectors)
+    : h_(&h), params_(params) {
   ExecutorScope scope(h.executor());
   const auto& L = h.levels();
   const Space s = h.space();
@@ -86,7 +87,8 @@ MultigridCycle::MultigridCycle(const Hierarchy& h, const CycleParams& params) : 
   std::size_t room = 0;
   if (s == Space::device && !L.empty()) {
     const device::PoolUsage u = device::pool_usage();
-    const std::size_t krylov = kKrylovVectorsReserved * sizeof(double) * static_cast<std::size_t>(L[0].A.rows());
+    const std::size_t krylov = static_cast<std::size_t>(std::max(krylov_vectors, 0)) * sizeof(double) *
+                               static_cast<std::size_t>(L[0].A.rows());
     if (u.peak > u.current + krylov) room = u.peak - u.current - krylov;
   }
   const auto prepare = [&room](const CsrMatrix& A) { room -= std::min(room, spmv_prepare(A, room)); };

@@ -11,6 +11,7 @@
 #include "amg/hierarchy.hpp"
 #include "solver/cycle.hpp"
 #include "solver/cycle_params.hpp"
+#include "solver/krylov.hpp"
 #include "solver/linear_operator.hpp"
 #include "solver/smoother.hpp"
 
@@ -18,12 +19,13 @@ namespace saga {
 
 class MultigridCycle final : public LinearOperator {
  public:
-  // Fine-level vectors a Krylov method holds beside the cycle (CG: x, b, r, z,
-  // p, A p, with room to spare), left free when the cycle's SpMV copies are
-  // sized against the process's peak memory.
-  static constexpr int kKrylovVectorsReserved = 8;
+  // Fine-level vectors a Krylov method allocates beside the cycle, left free
+  // when the cycle's SpMV copies are sized against the process's peak memory:
+  // krylov_vectors where the caller knows its method (Solver:
+  // krylov_workspace_vectors; PCG 3), else this (a caller's own method).
+  static constexpr int kKrylovVectorsReserved = KrylovMethod::kDefaultWorkspaceVectors;
   // The hierarchy must outlive the cycle. Runs on the hierarchy's executor.
-  MultigridCycle(const Hierarchy& h, const CycleParams& params);
+  MultigridCycle(const Hierarchy& h, const CycleParams& params, int krylov_vectors = kKrylovVectorsReserved);
   // z = cycle(r) with zero initial guess.
   void apply(const Vector& r, Vector& z) const override;
   // ... and s[slot] = r . z, fused into the last post-smoothing sweep of the

@@ -22,6 +22,7 @@ constexpr int kMaxRestarts = 10;
 
 class Bicgstab final : public KrylovMethod {
  public:
+  int workspace_vectors() const override { return 8; }  // r, r^, p, v, M p, s, M s, t
   SolveResult solve(const LinearOperator& A, const LinearOperator* M, const Vector& b, Vector& x,
                     const SolverParams& p) const override {
     using krylov::precondition;

@@ -10,6 +10,7 @@ class Pcg final : public KrylovMethod {
  public:
   explicit Pcg(krylov::CgOptions o) : options_(std::move(o)) {}
   bool needs_spd() const override { return true; }
+  int workspace_vectors() const override { return krylov::kCgVectors; }
   SolveResult solve(const LinearOperator& A, const LinearOperator* M, const Vector& b, Vector& x,
                     const SolverParams& p) const override {
     return krylov::conjugate_gradient(A, M, b, x, p, false, options_);
@@ -27,6 +28,7 @@ class Cg final : public KrylovMethod {
   explicit Cg(krylov::CgOptions o) : options_(std::move(o)) {}
   bool needs_spd() const override { return true; }
   bool uses_preconditioner() const override { return false; }
+  int workspace_vectors() const override { return krylov::kCgVectors; }
   SolveResult solve(const LinearOperator& A, const LinearOperator*, const Vector& b, Vector& x,
                     const SolverParams& p) const override {
     return krylov::conjugate_gradient(A, nullptr, b, x, p, false, options_);

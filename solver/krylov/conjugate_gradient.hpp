@@ -42,6 +42,11 @@ struct CgOptions {
   }
 };
 
+// The vectors a solve allocates (CgState, conjugate_gradient.cpp): r, the
+// direction q and A q, which also holds z = M r; the flexible form keeps z
+// apart (one more).
+constexpr int kCgVectors = 3;
+
 // auto confirms convergence where the tolerance is at most this: above it the
 // recurrence's residual stayed within 1e-4 (relative) of b - A x in the host
 // tests; near double precision's attainable accuracy it does not (3D 7-pt

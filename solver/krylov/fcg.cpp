@@ -11,6 +11,7 @@ class Fcg final : public KrylovMethod {
   explicit Fcg(krylov::CgOptions o) : options_(std::move(o)) {}
   bool needs_spd() const override { return true; }
   bool flexible() const override { return true; }
+  int workspace_vectors() const override { return krylov::kCgVectors + 1; }
   SolveResult solve(const LinearOperator& A, const LinearOperator* M, const Vector& b, Vector& x,
                     const SolverParams& p) const override {
     return krylov::conjugate_gradient(A, M, b, x, p, true, options_);

@@ -14,6 +14,8 @@ class RestartedGmres final : public KrylovMethod {
  public:
   RestartedGmres(int restart, bool flexible) : m_(restart), flexible_(flexible) {}
   bool flexible() const override { return flexible_; }
+  // The basis (m + 1), FGMRES's preconditioned basis (m), r, w and z.
+  int workspace_vectors() const override { return m_ + 1 + (flexible_ ? m_ : 0) + 3; }
   SolveResult solve(const LinearOperator& A, const LinearOperator* M, const Vector& b, Vector& x,
                     const SolverParams& p) const override;
 

@@ -20,6 +20,7 @@ class Stationary final : public KrylovMethod {
   // Converges for nonsymmetric A only when M is a good approximate inverse;
   // tested on SPD problems.
   bool needs_spd() const override { return true; }
+  int workspace_vectors() const override { return 2; }  // r, e
   SolveResult solve(const LinearOperator& A, const LinearOperator* M, const Vector& b, Vector& x,
                     const SolverParams& p) const override {
     krylov::Run run(A, M, b, x, p);

@@ -615,6 +615,70 @@ TEST_CASE("GPU SpMV copies: made by the cycle, freed by a resetup, made again by
   CHECK(max_rel_diff(z3.to_vector(), z1.to_vector()) < 1e-11);
 }
 
+// The cycle sizes its SpMV copies against the process's peak less the Krylov
+// method's vectors (MultigridCycle): the fewer the method allocates, the more
+// room; the count each method gives (krylov_workspace_vectors) is what a solve
+// allocates; the copies and the method's vectors stay under the setup's peak.
+TEST_CASE("GPU SpMV copies: the cycle leaves room for the Krylov method's own vectors, as many as it allocates") {
+  std::mt19937_64 rng(fresh_seed());
+  const int sms = device::info().multiprocessors;
+  index_t N = 20;  // 3D 7-pt with its fine level past the diagonal copy's 20 warps of rows an SM
+  while (static_cast<std::int64_t>(N) * N * N < std::int64_t{32} * SpmvDiagonals::min_warps_per_sm * sms) ++N;
+  CAPTURE(N);
+  {
+    const Hierarchy h(poisson(Stencil::fd3d_7pt, N, Space::device), SetupParams{});
+    const CsrMatrix& A0 = h.levels().front().A;
+    const std::size_t vec = sizeof(double) * static_cast<std::size_t>(A0.rows());
+    const std::size_t copy =
+        static_cast<std::size_t>(spmv_diagonals_bytes(A0.rows(), 7, A0.single_precision() ? 4 : 8));
+    // Ballast up to where the cycle's own vectors (~1.2 of the fine level's) and 3 reserved ones leave
+    // room for the copy (3.5 vectors: 7 floats a row) and ~1.8 vectors more, and 8 reserved ones do not.
+    const device::PoolUsage u = device::pool_usage();
+    REQUIRE(u.peak > u.current + copy + 6 * vec);
+    const Array<double> ballast((u.peak - u.current - copy - 6 * vec) / sizeof(double), Space::device, "ballast");
+    {
+      const MultigridCycle eight(h, CycleParams{}, 8);
+      CHECK(cuda::spmv_binned_info(A0).diagonals == 0);
+    }
+    const MultigridCycle three(h, CycleParams{}, 3);
+    CHECK(cuda::spmv_binned_info(A0).diagonals == 7);
+    const Vector r1(A0.rows(), Space::device), r2(A0.rows(), Space::device), r3(A0.rows(), Space::device);
+    CHECK(device::pool_usage().peak == u.peak);  // the copy and three vectors under the setup's peak
+  }
+  // Each method's solve allocates the vectors it says (the pool's high-water mark over the solve; the
+  // scalars and histories add less than a vector), at N = 80 (512000 rows: a vector of 4 MB).
+  const CsrMatrix A = poisson(Stencil::fd3d_7pt, sized(80, 40), Space::device);
+  const Vector b = random_vector(A.rows(), rng(), Space::device);
+  const double vec = sizeof(double) * static_cast<double>(A.rows());
+  struct Method {
+    Component type, pre;
+  };
+  for (const Method& m : {Method{Component("pcg"), Component("amg")}, Method{Component("fcg"), Component("amg")},
+                          Method{Component("bicgstab"), Component("amg")},
+                          Method{Component("gmres", Options().set("restart", 5)), Component("amg")},
+                          Method{Component("fgmres", Options().set("restart", 5)), Component("amg")},
+                          Method{Component("amg"), Component("amg")},
+                          Method{Component("fcg"), Component("pcg", Options().set("max_iterations", 3))}}) {
+    CAPTURE(m.type.name);
+    CAPTURE(m.pre.name);
+    SolverParams sp;
+    sp.type = m.type;
+    sp.preconditioner = m.pre;
+    sp.tolerance = 1e-6;
+    const Solver solver(A, AmgParams{}, sp);
+    Vector x = Vector::zeros(A.rows(), Space::device);
+    device::reset_peak_memory();
+    const std::size_t before = device::pool_usage().current;
+    const SolveResult res = solver.solve(b, x);
+    CHECK(res.converged);
+    const double grew = static_cast<double>(device::pool_usage().peak - before);
+    const int said = krylov_workspace_vectors(sp, Space::device);
+    MESSAGE(m.type.name << " (" << m.pre.name << "): " << grew / vec << " vectors at the peak, said " << said);
+    CHECK(grew >= said * vec);
+    CHECK(grew < (said + 1) * vec);
+  }
+}
+
 TEST_CASE("GPU multigrid cycle with r . z fused into its last sweep equals cycle + dot, and the host cycle") {
   std::mt19937_64 rng(fresh_seed());
   for (Stencil s : {Stencil::fd3d_7pt, Stencil::fe3d_27pt}) {

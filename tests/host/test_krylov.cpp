@@ -146,6 +146,29 @@ TEST_CASE("nesting: an inner PCG(AMG) solve preconditions every flexible method;
   CHECK(with.iterations < without.iterations);
 }
 
+// What the multigrid cycle leaves free of its SpMV copies (MultigridCycle):
+// the vectors each method allocates, counted from the methods' code (the GPU
+// test "GPU SpMV copies: the cycle leaves room ..." measures them).
+TEST_CASE("every Krylov method says how many vectors a solve allocates; a nested method adds the inner one's") {
+  auto vectors = [](const Component& type, const Component& pre = Component("amg")) {
+    SolverParams sp;
+    sp.type = type;
+    sp.preconditioner = pre;
+    validate(sp, Space::host);
+    return krylov_workspace_vectors(sp, Space::host);
+  };
+  CHECK(vectors(Component("pcg")) == 3);  // r, q, A q (which holds z)
+  CHECK(vectors(Component("cg")) == 3);
+  CHECK(vectors(Component("fcg")) == 4);  // and z
+  CHECK(vectors(Component("bicgstab")) == 8);
+  CHECK(vectors(Component("amg")) == 2);                                                 // r, e
+  CHECK(vectors(Component("gmres", Options().set("restart", 5))) == 5 + 1 + 3);          // basis, r, w, z
+  CHECK(vectors(Component("fgmres", Options().set("restart", 5))) == 5 + 1 + 5 + 3);     // and Z
+  CHECK(vectors(Component("fcg"), Component("pcg", Options().set("max_iterations", 3))) == 4 + 3);
+  CHECK(vectors(Component("pcg"), Component("jacobi")) == 3);  // a smoother: no cycle, no Krylov vectors
+  CHECK(krylov_methods().names().size() == 7);  // a new method: its count above
+}
+
 TEST_CASE("a user's function is an operator: matrix-free 1D Laplacian, closed-form solution") {
   const index_t n = 200;
   const FunctionOperator lap(n, Space::host, [n](const Vector& x, Vector& y) {
