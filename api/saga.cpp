@@ -125,7 +125,8 @@ void Solver::set_up(CsrMatrix&& A, const AmgParams& amg, std::optional<NearNulls
   validate(amg, A.space());  // a bad amg section is an error whether or not a hierarchy is set up
   exec_ = pick(A, std::move(exec));
   if (applies_amg_cycle(params_, A.space())) {
-    const int vectors = krylov_workspace_vectors(params_, A.space());
+    // The method's vectors, and x where the caller makes it after the setup (saga solve does).
+    const int vectors = krylov_workspace_vectors(params_, A.space()) + 1;
     precond_ = std::unique_ptr<AmgPreconditioner>(new AmgPreconditioner(std::move(A), amg, std::move(ns), exec_, vectors));
   } else {
     // The hierarchy's checks of its matrix (Hierarchy::Hierarchy), for the Krylov method's operator.

@@ -67,9 +67,10 @@ class AmgPreconditioner final : public LinearOperator {
 
  private:
   friend class Solver;
-  // The Solver's: its Krylov method allocates krylov_vectors fine-level
-  // vectors (krylov_workspace_vectors), and the cycle's SpMV copies may use
-  // the rest of the room under the setup's peak (MultigridCycle).
+  // The Solver's: its solves hold krylov_vectors fine-level vectors (its
+  // Krylov method's, krylov_workspace_vectors, and x), and the cycle's SpMV
+  // copies may use the rest of the room under the setup's peak
+  // (MultigridCycle).
   AmgPreconditioner(CsrMatrix&& A, const AmgParams& params, std::optional<NearNullspace> ns,
                     std::shared_ptr<const Executor> exec, int krylov_vectors);
   // The setup: ns, or params.nullspace when there is none.

@@ -257,7 +257,8 @@ RunResult run_solve(const RunConfig& config, const std::shared_ptr<const Executo
   r.solve = solver.solve(p.b, x);
   r.solve_seconds = r.solve.seconds;
   if (space == Space::device) r.peak_bytes = device::pool_usage().peak;
-  if (p.x_star_seed) {  // x* again (the solve's vectors are freed: below the peak), then x - x* in its place
+  if (p.x_star_seed) {  // x* again (the solve's vectors freed: below the peak), then x - x* in its place
+    solver.release_workspace();  // (a resetup would drop them anyway)
     Vector e = random_vector(static_cast<std::size_t>(r.rows), *p.x_star_seed, space);
     const double xnorm = norm2(e);
     axpby(1.0, x, -1.0, e);

@@ -21,8 +21,8 @@ class MultigridCycle final : public LinearOperator {
  public:
   // Fine-level vectors a Krylov method allocates beside the cycle, left free
   // when the cycle's SpMV copies are sized against the process's peak memory:
-  // krylov_vectors where the caller knows its method (Solver:
-  // krylov_workspace_vectors; PCG 3), else this (a caller's own method).
+  // krylov_vectors where the caller knows its method (Solver: its method's
+  // krylov_workspace_vectors and x; PCG 4), else this (a caller's own method).
   static constexpr int kKrylovVectorsReserved = KrylovMethod::kDefaultWorkspaceVectors;
   // The hierarchy must outlive the cycle. Runs on the hierarchy's executor.
   MultigridCycle(const Hierarchy& h, const CycleParams& params, int krylov_vectors = kKrylovVectorsReserved);
