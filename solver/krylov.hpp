@@ -4,8 +4,9 @@
 // A x = b preconditioned by M (an operator: the AMG cycle, a smoother, another
 // Krylov solve, a user's function), x holding the initial guess on entry. The
 // methods, their parameters and when to use which: docs/components.md and
-// `saga info --components`. A new method: its file, its test, its docs entry,
-// one line in SAGA_KRYLOV_COMPONENTS (solver/krylov.cpp).
+// `saga info --components`. A new method: its file (with its
+// workspace_vectors), its test, its docs entry, one line in
+// SAGA_KRYLOV_COMPONENTS (solver/krylov.cpp).
 #include <memory>
 #include <optional>
 
