@@ -252,6 +252,9 @@ RunResult run_solve(const RunConfig& config, const std::shared_ptr<const Executo
     const MultigridCycle& cycle = solver.preconditioner().cycle();
     r.cycle = cycles().resolve(config.amg.cycle, space);
     for (std::size_t l = 0; l < r.hierarchy.levels.size(); ++l) r.smoothers.push_back(cycle.smoother_name(l));
+    const MultigridCycle::SpmvCopies copies = cycle.spmv_copies();
+    r.spmv_copy_bytes = copies.bytes;
+    r.spmv_copy_operators = copies.operators;
   }
   Vector x = Vector::zeros(r.rows, space, "solution");
   r.solve = solver.solve(p.b, x);
@@ -353,6 +356,11 @@ std::string format_summary(const RunResult& r) {
     s += fmt::format("          hierarchy matrices {:.3f} GiB ({:.0f} B per unknown; P, R and coarse values in {})\n",
                    h.matrix_bytes() / 1073741824.0, static_cast<double>(h.matrix_bytes()) / r.rows,
                    !h.levels.empty() && h.levels.front().single_precision ? "float" : "double");
+  if (r.peak_bytes > 0 && r.has_hierarchy())
+    s += fmt::format("          SpMV copies {:.3f} GiB ({:.0f} B per unknown) on {} of the cycle's operators, within the "
+                     "setup's peak\n",
+                     r.spmv_copy_bytes / 1073741824.0, static_cast<double>(r.spmv_copy_bytes) / r.rows,
+                     r.spmv_copy_operators);
   if (!h.memory_fit.empty()) s += fmt::format("          to fit the device memory: {}\n", h.memory_fit);
   if (!h.levels.empty() && h.levels.front().exact_single)
     s += "          fine matrix values stored in float: every one is exactly a float (lossless, amg.exact_single)\n";
@@ -476,7 +484,9 @@ nlohmann::json to_json(const RunResult& r) {
   j["device_memory"] = {{"peak_bytes", r.peak_bytes},
                         {"setup_peak_bytes", r.setup_peak_bytes},
                         {"setup_estimate_bytes", h.estimated_bytes},
-                        {"setup_estimate_blocked_bytes", h.estimated_blocked_bytes}};
+                        {"setup_estimate_blocked_bytes", h.estimated_blocked_bytes},
+                        {"spmv_copy_bytes", r.spmv_copy_bytes},
+                        {"spmv_copy_operators", r.spmv_copy_operators}};
   if (h.peak_level >= 0) {
     json peaks = json::array();
     for (std::size_t l = 0; l < h.levels.size(); ++l)

@@ -56,6 +56,10 @@ struct RunResult {
   // Device runs: saga's device memory (its executor's pool) at its peak —
   // through the setup (problem included) and through the whole run.
   std::size_t setup_peak_bytes = 0, peak_bytes = 0;
+  // The cycle's SpMV copies after the setup (MultigridCycle::spmv_copies):
+  // made within the room under the setup's peak, held through the solve.
+  std::size_t spmv_copy_bytes = 0;
+  int spmv_copy_operators = 0;
   index_t rows = 0;
   std::int64_t nnz = 0;
   double problem_seconds = 0;

@@ -91,15 +91,29 @@ MultigridCycle::MultigridCycle(const Hierarchy& h, const CycleParams& params, in
                                static_cast<std::size_t>(L[0].A.rows());
     if (u.peak > u.current + krylov) room = u.peak - u.current - krylov;
   }
-  const auto prepare = [&room](const CsrMatrix& A) { room -= std::min(room, spmv_prepare(A, room)); };
+  for_each_operator([&room](const CsrMatrix& A) { room -= std::min(room, spmv_prepare(A, room)); });
+}
+
+void MultigridCycle::for_each_operator(const std::function<void(const CsrMatrix&)>& fn) const {
+  const auto& L = h_->levels();
   for (std::size_t l = 0; l < L.size(); ++l) {
-    prepare(L[l].A);
+    fn(L[l].A);
     if (l + 1 < L.size()) {
-      prepare(L[l].R);
-      prepare(L[l].P);
+      fn(L[l].R);
+      fn(L[l].P);
     }
   }
-  prepare(h.coarse().inverse);
+  fn(h_->coarse().inverse);
+}
+
+MultigridCycle::SpmvCopies MultigridCycle::spmv_copies() const {
+  SpmvCopies c;
+  for_each_operator([&c](const CsrMatrix& A) {
+    const std::size_t b = spmv_kept_bytes(A);
+    c.bytes += b;
+    c.operators += b > 0 ? 1 : 0;
+  });
+  return c;
 }
 
 void MultigridCycle::apply(const Vector& r, Vector& z) const {

@@ -5,6 +5,7 @@
 // An implicit P (amg.implicit_prolongator) is one fused pass over the level's A.
 // As an operator it maps r to z = M^-1 r from a zero initial guess. Work
 // vectors and smoothers are built once per level.
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -39,8 +40,18 @@ class MultigridCycle final : public LinearOperator {
   const CycleParams& params() const { return params_; }
   // The smoother component that runs on level l (the coarsest has none).
   const std::string& smoother_name(std::size_t l) const { return smoother_names_.at(l); }
+  // The SpMV copies its operators hold now (made within the room above; the
+  // binned SpMV's diagonal and sliced copies): bytes, and how many operators.
+  struct SpmvCopies {
+    std::size_t bytes = 0;
+    int operators = 0;
+  };
+  SpmvCopies spmv_copies() const;
 
  private:
+  // Every operator the cycle applies, in cycle order (level 0's A, R, P, down
+  // the levels, then the coarse solver's inverse): the order the copies take the room.
+  void for_each_operator(const std::function<void(const CsrMatrix&)>& fn) const;
   // With `dot` (finest level only), (*dot)[slot] = b . x at the end; *dot is
   // set to nullptr when the last sweep formed it.
   void cycle(const CycleShape& shape, std::size_t level, const Vector& b, Vector& x, bool zero_guess,

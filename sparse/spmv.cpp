@@ -164,6 +164,8 @@ std::size_t spmv_prepare(const CsrMatrix& A, std::size_t extra_bytes) {
 
 void spmv_release(const CsrMatrix& A) { default_algorithm(A.space()).release(A); }
 
+std::size_t spmv_kept_bytes(const CsrMatrix& A) { return default_algorithm(A.space()).kept_bytes(A); }
+
 void spmv(double alpha, const CsrMatrix& A, const Vector& x, double beta, Vector& y) {
   check(A, x, y);
   default_algorithm(A.space()).apply(alpha, A, x, beta, y);

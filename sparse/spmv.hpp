@@ -56,6 +56,12 @@ class SpmvAlgorithm {
   // Frees what prepare() kept beyond the plan (a resetup does, before its own
   // products; the next cycle prepares again).
   virtual void release(const CsrMatrix& A) const { (void)A; }
+  // The device memory held with A now beyond its plan (the binned SpMV's
+  // diagonal or sliced copy; 0 without one).
+  virtual std::size_t kept_bytes(const CsrMatrix& A) const {
+    (void)A;
+    return 0;
+  }
 };
 using SpmvRegistry = Registry<SpmvAlgorithm>;
 const SpmvRegistry& spmv_registry();
@@ -97,5 +103,7 @@ void spmv_relax_from_zero(const CsrMatrix& A, const Vector& b, const Vector& w, 
 std::size_t spmv_prepare(const CsrMatrix& A, std::size_t extra_bytes = 0);
 // Frees what spmv_prepare kept with A beyond its plan.
 void spmv_release(const CsrMatrix& A);
+// What the default algorithm holds with A now beyond its plan (its copies).
+std::size_t spmv_kept_bytes(const CsrMatrix& A);
 
 }  // namespace saga

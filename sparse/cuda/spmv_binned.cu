@@ -1158,6 +1158,19 @@ void run_binned(const CsrMatrix& A, In x, Out out, BlockPolicy policy, Scalars* 
   run_binned(ref_of(A), p, x, out, policy, dot, slot);
 }
 
+// A's analysis T where it is there (structural or of the values), else null;
+// never made here.
+template <class T>
+const T* kept_analysis(const CsrMatrix& A, bool structural) {
+  if (!A.has_analysis(T::key)) return nullptr;
+  const auto never = [](const CsrMatrix&) -> T { throw Error(fmt::format("binned SpMV: no analysis {}", T::key)); };
+  return structural ? &A.structural_analysis<T>(T::key, never) : &A.analysis<T>(T::key, never);
+}
+template <class T>
+std::size_t array_bytes(const Array<T>& a) {
+  return a.size() * sizeof(T);
+}
+
 class BinnedSpmv final : public SpmvAlgorithm {
  public:
   explicit BinnedSpmv(BlockPolicy p) : p_(p) {}
@@ -1193,6 +1206,13 @@ class BinnedSpmv final : public SpmvAlgorithm {
     A.drop_analysis(SlicedValues::key);
     A.drop_analysis(DiagonalRows::key);
     A.drop_analysis(DiagonalValues::key);
+  }
+  std::size_t kept_bytes(const CsrMatrix& A) const override {
+    std::size_t b = 0;
+    if (const SlicedRows* S = kept_analysis<SlicedRows>(A, true)) b += array_bytes(S->slot) + array_bytes(S->col);
+    if (const SlicedValues* V = kept_analysis<SlicedValues>(A, false)) b += array_bytes(V->d) + array_bytes(V->f);
+    if (const DiagonalValues* V = kept_analysis<DiagonalValues>(A, false)) b += array_bytes(V->d) + array_bytes(V->f);
+    return b;
   }
   void apply(double alpha, const CsrMatrix& A, const Vector& x, double beta, Vector& y) const override {
     run_binned(A, DirectX{x.data()}, AxpbyOut{alpha, beta, y.data(), y.data()}, p_, nullptr, 0);

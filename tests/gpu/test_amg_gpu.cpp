@@ -648,6 +648,19 @@ TEST_CASE("GPU reports name the memory peak of every setup phase and validate ag
   CHECK(top <= r.setup_peak_bytes);  // the setup's peak, unless building the problem peaked higher
   CHECK(top >= r.setup_peak_bytes * 8 / 10);
   CHECK(format_summary(r).find("setup peak in level 0") != std::string::npos);
+  CHECK(j["device_memory"]["spmv_copy_bytes"].get<std::size_t>() == r.spmv_copy_bytes);
+  {  // A fine level past the diagonal copy's 20 warps of rows an SM: its copy (7 floats a row) is reported.
+    int N = 40;
+    while (static_cast<std::int64_t>(N) * N * N < std::int64_t{32} * 20 * device::info().multiprocessors) ++N;
+    const RunResult big =
+        run_solve(parse_config(fmt::format("problem: {{type: poisson, stencil: 3d7, N: {}}}", N), "c.yaml"),
+                  Executor::cuda());
+    CAPTURE(N);
+    CHECK(big.spmv_copy_bytes >= static_cast<std::size_t>(big.rows) * 7 * 4);
+    CHECK(big.spmv_copy_operators >= 1);
+    CHECK(big.peak_bytes == big.setup_peak_bytes);  // the copies and the solve stayed under the setup's peak
+    CHECK(format_summary(big).find("SpMV copies") != std::string::npos);
+  }
 
   const SetupProfile p = profile_setup(c, Executor::cuda(), 2);
   const auto perrors = SchemaValidator(load_json(SAGA_SOURCE_DIR "/docs/profile.schema.json")).validate(to_json(p));

@@ -641,9 +641,15 @@ TEST_CASE("GPU SpMV copies: the cycle leaves room for the Krylov method's own ve
     {
       const MultigridCycle eight(h, CycleParams{}, 8);
       CHECK(cuda::spmv_binned_info(A0).diagonals == 0);
+      CHECK(eight.spmv_copies().bytes == 0);  // no room left for any copy
+      CHECK(eight.spmv_copies().operators == 0);
     }
     const MultigridCycle three(h, CycleParams{}, 3);
     CHECK(cuda::spmv_binned_info(A0).diagonals == 7);
+    CHECK(spmv_kept_bytes(A0) == copy);  // the copy's bytes, as the cycle reports them
+    CHECK(three.spmv_copies().bytes >= copy);
+    CHECK(three.spmv_copies().bytes <= copy + 2 * vec);  // within the room it had
+    CHECK(three.spmv_copies().operators >= 1);
     const Vector r1(A0.rows(), Space::device), r2(A0.rows(), Space::device), r3(A0.rows(), Space::device);
     CHECK(device::pool_usage().peak == u.peak);  // the copy and three vectors under the setup's peak
   }
