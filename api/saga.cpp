@@ -127,7 +127,8 @@ void Solver::set_up(CsrMatrix&& A, const AmgParams& amg, std::optional<NearNulls
   if (applies_amg_cycle(params_, A.space())) {
     // The method's vectors, and x where the caller makes it after the setup (saga solve does).
     const int vectors = krylov_workspace_vectors(params_, A.space()) + 1;
-    precond_ = std::unique_ptr<AmgPreconditioner>(new AmgPreconditioner(std::move(A), amg, std::move(ns), exec_, vectors));
+    precond_ = std::unique_ptr<AmgPreconditioner>(  // (its constructor is private: the Solver's)
+        new AmgPreconditioner(std::move(A), amg, std::move(ns), exec_, vectors));
   } else {
     // The hierarchy's checks of its matrix (Hierarchy::Hierarchy), for the Krylov method's operator.
     SAGA_REQUIRE(exec_->space() == A.space(), "the matrix lives on the {} but the executor is {}",

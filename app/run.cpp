@@ -357,8 +357,8 @@ std::string format_summary(const RunResult& r) {
                    h.matrix_bytes() / 1073741824.0, static_cast<double>(h.matrix_bytes()) / r.rows,
                    !h.levels.empty() && h.levels.front().single_precision ? "float" : "double");
   if (r.peak_bytes > 0 && r.has_hierarchy())
-    s += fmt::format("          SpMV copies {:.3f} GiB ({:.0f} B per unknown) on {} of the cycle's operators, within the "
-                     "setup's peak\n",
+    s += fmt::format("          SpMV copies {:.3f} GiB ({:.0f} B per unknown) on {} of the cycle's operators, "
+                     "within the setup's peak\n",
                      r.spmv_copy_bytes / 1073741824.0, static_cast<double>(r.spmv_copy_bytes) / r.rows,
                      r.spmv_copy_operators);
   if (!h.memory_fit.empty()) s += fmt::format("          to fit the device memory: {}\n", h.memory_fit);

@@ -132,9 +132,9 @@ inline std::vector<index_t> spmv_diagonals_of(std::int64_t rows, std::int64_t nn
   if (at < 0) return {};
   std::vector<index_t> offset(static_cast<std::size_t>(max_row));
   if (!spmv_diagonals_offsets(w.first + at, row_ptr, col, offset.data())) return {};
+  const int diagonals = static_cast<int>(offset.size());
   for (std::int64_t r = 0; r < rows; ++r)
-    if (!spmv_diagonal_row<float>(r, row_ptr, col, nullptr, offset.data(), static_cast<int>(offset.size()), nullptr, rows))
-      return {};
+    if (!spmv_diagonal_row<float>(r, row_ptr, col, nullptr, offset.data(), diagonals, nullptr, rows)) return {};
   return offset;
 }
 

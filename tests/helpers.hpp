@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "solver/solve_result.hpp"
 #include "sparse/coo.hpp"
 #include "sparse/csr.hpp"
 
@@ -169,6 +170,15 @@ inline HostCsr from_eigen(EigenCsr m) {
   h.col.assign(m.innerIndexPtr(), m.innerIndexPtr() + m.nonZeros());
   h.val.assign(m.valuePtr(), m.valuePtr() + m.nonZeros());
   return h;
+}
+
+// A solve's parameters: method, preconditioner and tolerance (the rest at their defaults).
+inline SolverParams solver_params(const Component& type, const Component& preconditioner, double tolerance = 1e-8) {
+  SolverParams sp;
+  sp.type = type;
+  sp.preconditioner = preconditioner;
+  sp.tolerance = tolerance;
+  return sp;
 }
 
 inline double max_rel_diff(const std::vector<double>& a, const std::vector<double>& b) {

@@ -669,10 +669,7 @@ TEST_CASE("GPU SpMV copies: the cycle leaves room for the Krylov method's own ve
                           Method{Component("fcg"), Component("pcg", Options().set("max_iterations", 3))}}) {
     CAPTURE(m.type.name);
     CAPTURE(m.pre.name);
-    SolverParams sp;
-    sp.type = m.type;
-    sp.preconditioner = m.pre;
-    sp.tolerance = 1e-6;
+    const SolverParams sp = solver_params(m.type, m.pre, 1e-6);
     const Solver solver(A, AmgParams{}, sp);
     Vector x = Vector::zeros(A.rows(), Space::device);
     device::reset_peak_memory();

@@ -151,9 +151,7 @@ TEST_CASE("nesting: an inner PCG(AMG) solve preconditions every flexible method;
 // test "GPU SpMV copies: the cycle leaves room ..." measures them).
 TEST_CASE("every Krylov method says how many vectors a solve allocates; a nested method adds the inner one's") {
   auto vectors = [](const Component& type, const Component& pre = Component("amg")) {
-    SolverParams sp;
-    sp.type = type;
-    sp.preconditioner = pre;
+    const SolverParams sp = solver_params(type, pre);
     validate(sp, Space::host);
     return krylov_workspace_vectors(sp, Space::host);
   };

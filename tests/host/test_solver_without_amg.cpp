@@ -54,10 +54,7 @@ TEST_CASE("Solver: no AMG hierarchy where the solve applies no cycle; the same i
   for (const Case& c : cases) {
     CAPTURE(c.type.name);
     CAPTURE(c.pre.name);
-    SolverParams sp;
-    sp.type = c.type;
-    sp.preconditioner = c.pre;
-    sp.tolerance = 1e-8;
+    SolverParams sp = solver_params(c.type, c.pre);
     sp.max_iterations = 2000;
     CHECK(applies_amg_cycle(sp, Space::host) == c.amg);
     const Solver s(A, AmgParams{}, sp);
