@@ -172,6 +172,14 @@ inline HostCsr from_eigen(EigenCsr m) {
   return h;
 }
 
+// The smallest N >= from whose N^3 grid has at least `rows` rows (a 3D problem
+// past a kernel's bound of rows for the GPU at hand).
+inline index_t cube_side_for(std::int64_t rows, index_t from) {
+  index_t N = from;
+  while (static_cast<std::int64_t>(N) * N * N < rows) ++N;
+  return N;
+}
+
 // A solve's parameters: method, preconditioner and tolerance (the rest at their defaults).
 inline SolverParams solver_params(const Component& type, const Component& preconditioner, double tolerance = 1e-8) {
   SolverParams sp;

@@ -25,6 +25,7 @@
 #include "sparse/csr_ops.hpp"
 #include "sparse/transpose.hpp"
 #include "sparse/spgemm.hpp"
+#include "sparse/spmv_diagonals.hpp"
 #include "sparse/vector_ops.hpp"
 #include "tests/determinism.hpp"
 #include "tests/floating_body.hpp"
@@ -650,8 +651,8 @@ TEST_CASE("GPU reports name the memory peak of every setup phase and validate ag
   CHECK(format_summary(r).find("setup peak in level 0") != std::string::npos);
   CHECK(j["device_memory"]["spmv_copy_bytes"].get<std::size_t>() == r.spmv_copy_bytes);
   {  // A fine level past the diagonal copy's 20 warps of rows an SM: its copy (7 floats a row) is reported.
-    int N = 40;
-    while (static_cast<std::int64_t>(N) * N * N < std::int64_t{32} * 20 * device::info().multiprocessors) ++N;
+    const index_t N =
+        cube_side_for(std::int64_t{32} * SpmvDiagonals::min_warps_per_sm * device::info().multiprocessors, 40);
     const RunResult big =
         run_solve(parse_config(fmt::format("problem: {{type: poisson, stencil: 3d7, N: {}}}", N), "c.yaml"),
                   Executor::cuda());

@@ -580,8 +580,7 @@ TEST_CASE("GPU SpMV copies: made by the cycle, freed by a resetup, made again by
   std::mt19937_64 rng(fresh_seed());
   const int sms = device::info().multiprocessors;
   // 3D 27-pt with at least min_warps_per_sm (20) warps of rows an SM on the fine level (N=44: 85184 rows on 132 SMs).
-  index_t N = 20;
-  while (static_cast<std::int64_t>(N) * N * N < std::int64_t{32} * SpmvSliced::min_warps_per_sm * sms) ++N;
+  const index_t N = cube_side_for(std::int64_t{32} * SpmvSliced::min_warps_per_sm * sms, 20);
   CAPTURE(N);
   const CsrMatrix A = poisson(Stencil::fe3d_27pt, N, Space::device);
   Hierarchy h(A.clone(), SetupParams{});
@@ -622,8 +621,8 @@ TEST_CASE("GPU SpMV copies: made by the cycle, freed by a resetup, made again by
 TEST_CASE("GPU SpMV copies: the cycle leaves room for the Krylov method's own vectors, as many as it allocates") {
   std::mt19937_64 rng(fresh_seed());
   const int sms = device::info().multiprocessors;
-  index_t N = 20;  // 3D 7-pt with its fine level past the diagonal copy's 20 warps of rows an SM
-  while (static_cast<std::int64_t>(N) * N * N < std::int64_t{32} * SpmvDiagonals::min_warps_per_sm * sms) ++N;
+  // 3D 7-pt with its fine level past the diagonal copy's 20 warps of rows an SM
+  const index_t N = cube_side_for(std::int64_t{32} * SpmvDiagonals::min_warps_per_sm * sms, 20);
   CAPTURE(N);
   {
     device::release_cached_memory();
