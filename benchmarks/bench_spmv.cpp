@@ -162,6 +162,9 @@ int main(int argc, char** argv) {
                                   {"binned units=8192", Component("binned", blocks().set("max_units", 8192))},
                                   {"binned no small vector", Component("binned", blocks())},
                                   {"binned no sliced", Component("binned", unsliced())},
+                                  // Power-law matrices without their sorted copy: the row blocks (the
+                                  // rule before the fifty-seventh session).
+                                  {"binned no sorted slices", Component("binned", Options().set("sorted_slices", "off"))},
                                   // The rule before the diagonal copies: no copy, or a sliced one where the
                                   // default route takes the sliced rows (the column picks per matrix).
                                   {"binned no diagonals",

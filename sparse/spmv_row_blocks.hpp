@@ -314,6 +314,37 @@ inline bool spmv_sliced_fit(std::int64_t rows, std::int64_t max_row, int thread_
          rows >= std::int64_t{32} * SpmvSliced::min_warps_per_sm * sms;
 }
 
+// Sorted slices (sparse/cuda/spmv_sorted.cuh; docs/spmv.md, fifty-seventh
+// session): power-law matrices (a row past the row blocks' base units) whose
+// rows of at most max_row entries are sorted by length, longest first, within
+// windows of `window` rows, and read as slices of 32 sorted rows, one thread a
+// row, from a copy stored step by step (the sliced rows' layout); rows of
+// max_row + 1 .. chunk entries a warp each, longer ones in chunks of `chunk`
+// entries (a CTA each, the last to finish adds them). In one launch. On the
+// H200 this beat the row blocks by 1.03-1.26x on R-MAT matrices and their
+// Laplacians (2^20-2^22 rows), where the row blocks' staging and barrier cost
+// more instructions than the gathers of x leave room for.
+struct SpmvSorted {
+  static constexpr int window = 1024;  // rows sorted within windows of this many
+  static constexpr int max_row = 64;   // the longest row one thread loops over
+  static constexpr int chunk = 2048;   // rows past this: CTA chunks of this many entries
+  static constexpr int min_warps_per_sm = 20;  // fewer rows (sorted_slices: auto): the row blocks
+  static constexpr int unroll = 8;     // entries a thread loads before it uses them
+};
+// Whether the sorted slices take a matrix of `rows` rows whose plan is
+// power-law (BinnedPlan::power_law); `any_size` (sorted_slices: on) drops the
+// rows bound.
+inline bool spmv_sorted_fit(std::int64_t rows, bool power_law, int sms, bool any_size = false) {
+  return power_law && (any_size || rows >= std::int64_t{32} * SpmvSorted::min_warps_per_sm * sms);
+}
+// An upper bound of the sorted copy's bytes (what a prepare asks room for):
+// the columns and values (value_bytes) of every entry, and per row its
+// position's row and length, a slice start, a listed row and its chunk's sum
+// and count.
+inline std::int64_t spmv_sorted_bytes(std::int64_t rows, std::int64_t nnz, int value_bytes) {
+  return nnz * (4 + value_bytes) + 24 * (rows + 32) + 2 * (nnz / SpmvSorted::chunk + 1) * 12;
+}
+
 // Which kernel the binned SpMV gives a matrix, in the order it asks
 // (sparse/cuda/spmv_binned.cu: takes_sliced, then run_bins): the dense rows,
 // the sliced rows (where their copy is made: the model assumes it is), the

@@ -29,6 +29,10 @@
 //    bin, matrices of many rows of at most 64 entries read a copy of their
 //    entries stored slice by slice (sparse/cuda/spmv_sliced.cuh), where the
 //    device memory has room for it;
+//  - sorted slices: power-law matrices (a row past the row blocks' base
+//    units) read their rows of at most 64 entries sorted by length in slices of
+//    32, one thread a row, from a copy (sparse/cuda/spmv_sorted.cuh), longer
+//    rows a warp each or in CTA chunks, where the device memory has room;
 //  - diagonal rows: before everything, stencil matrices whose entries lie on at
 //    most 32 diagonals read a copy of their values stored diagonal by diagonal
 //    (sparse/cuda/spmv_diagonals.cuh): no column index, no row pointer, where
@@ -48,6 +52,7 @@
 #include "sparse/cuda/primitives.hpp"
 #include "sparse/cuda/spmv_diagonals.cuh"
 #include "sparse/cuda/spmv_sliced.cuh"
+#include "sparse/cuda/spmv_sorted.cuh"
 #include "sparse/spmv_diagonals.hpp"
 #include "sparse/spmv_row_blocks.hpp"
 
@@ -389,6 +394,9 @@ struct BlockPolicy {
   // by prepare() within the room it is given, or wherever it fits at the first
   // product.
   enum class Diagonals { off, automatic, on } diagonals = Diagonals::automatic;
+  // Power-law matrices' sorted slices (SpmvSorted): never, made by prepare()
+  // within the room it is given, or wherever a power-law plan is (any size).
+  enum class Sorted { off, automatic, on } sorted = Sorted::automatic;
 };
 
 // The rows longer than `units` (BinnedPlan): split in chunks of `units`
@@ -1001,6 +1009,269 @@ bool run_sliced(const CsrMatrix& A, const BinnedPlan& p, In x, Out out, const Bl
   return true;
 }
 
+// ---- the sorted slices (spmv_sorted.cuh) -------------------------------------------------------
+// The pattern's part of a power-law matrix's sorted copy (a structural
+// analysis). `made` false: no room when it was asked for; the row blocks serve it.
+struct SortedSlices {
+  static constexpr const char* key = "spmv.sorted";  // its structural analysis
+  bool made = false;
+  index_t slices = 0;     // of 32 positions
+  index_t mid_rows = 0;   // rows of max_row + 1 .. chunk entries: a warp each
+  index_t long_rows = 0;  // longer rows, and their chunks of SpmvSorted::chunk entries
+  index_t chunks = 0;
+  Array<index_t> pos_row;      // slices x 32: the row at each position (-1: none)
+  Array<unsigned> pos_len;     // its length (0: none)
+  Array<offset_t> start;       // slices + 1: where each slice's entries start in the copy
+  Array<index_t> col;          // the short rows' columns in slice order
+  Array<index_t> mid;          // mid_rows
+  Array<index_t> long_row;     // long_rows
+  Array<index_t> chunk_ptr;    // long_rows + 1
+  Array<index_t> chunk_owner;  // chunks
+  Array<double> chunk_sum;     // chunks
+  Array<unsigned> row_done;    // long_rows: chunks summed in this product (0 between products)
+};
+// The values' part (dropped with the values): float or double as A stores them.
+struct SortedValues {
+  static constexpr const char* key = "spmv.sorted.values";
+  Array<double> d;
+  Array<float> f;
+};
+
+bool takes_sorted(const CsrMatrix& A, const BinnedPlan& p, const BlockPolicy& policy) {
+  if (policy.sorted == BlockPolicy::Sorted::off || (policy.route.dense_rows && p.dense)) return false;
+  return spmv_sorted_fit(A.rows(), p.power_law, multiprocessor_count(), policy.sorted == BlockPolicy::Sorted::on);
+}
+
+SortedSlices make_sorted_slices(const CsrMatrix& A) {
+  SortedSlices S;
+  const index_t n = A.rows();
+  const std::int64_t bound = spmv_sorted_bytes(n, A.nnz(), A.single_precision() ? 4 : 8);
+  if (bound > static_cast<std::int64_t>(device::available_memory_recent() / SpmvSliced::memory_share_divisor)) {
+    log_info("binned SpMV: no sorted copy of a {} x {} matrix ({} entries, {:.1f} MiB): too little device memory "
+             "available; its row blocks serve it", A.rows(), A.cols(), A.nnz(), bound / 1048576.0);
+    return S;
+  }
+  try {
+    const cudaStream_t st = ::saga::device_stream();
+    const offset_t* rp = A.row_ptr().data();
+    const index_t windows = static_cast<index_t>((static_cast<std::int64_t>(n) + SpmvSorted::window - 1) /
+                                                 SpmvSorted::window);
+    // Each window's short rows, sorted; the slices each takes and where they start.
+    Array<index_t> sorted(static_cast<std::size_t>(windows) * SpmvSorted::window, Space::device,
+                          "SpMV sorted rows");
+    Array<index_t> count(static_cast<std::size_t>(windows), Space::device, "SpMV sorted counts");
+    Array<index_t> slices_of(static_cast<std::size_t>(windows), Space::device, "SpMV sorted slices a window");
+    sorted_windows_kernel<<<windows, kSortThreads, 0, st>>>(n, rp, sorted.data(), count.data(), slices_of.data());
+    SAGA_CUDA_LAUNCH("sorted_windows_kernel");
+    Array<index_t> slice_first(static_cast<std::size_t>(windows) + 1, Space::device, "SpMV sorted slice offsets");
+    prim::exclusive_scan_total(slices_of.data(), slice_first.data(), static_cast<std::size_t>(windows));
+    S.slices = slice_first.get(static_cast<std::size_t>(windows));
+    const std::size_t positions = std::size_t{32} * static_cast<std::size_t>(S.slices);
+    S.pos_row = Array<index_t>(positions, Space::device, "SpMV sorted position rows");
+    S.pos_len = Array<unsigned>(positions, Space::device, "SpMV sorted position lengths");
+    sorted_positions_kernel<<<grid_for(static_cast<std::int64_t>(windows) * SpmvSorted::window), kThreads, 0, st>>>(
+        windows, rp, sorted.data(), count.data(), slice_first.data(), S.pos_row.data(), S.pos_len.data());
+    SAGA_CUDA_LAUNCH("sorted_positions_kernel");
+    // Where each slice's entries start (at most 32 max_row each: int counts).
+    Array<index_t> entries(static_cast<std::size_t>(S.slices), Space::device, "SpMV sorted slice entries");
+    sorted_slice_entries_kernel<<<grid_for(static_cast<std::int64_t>(positions)), kThreads, 0, st>>>(
+        S.slices, S.pos_len.data(), entries.data());
+    SAGA_CUDA_LAUNCH("sorted_slice_entries_kernel");
+    S.start = Array<offset_t>(static_cast<std::size_t>(S.slices) + 1, Space::device, "SpMV sorted slice starts");
+    prim::exclusive_scan_total(entries.data(), S.start.data(), static_cast<std::size_t>(S.slices));
+    S.col = Array<index_t>(static_cast<std::size_t>(S.start.get(static_cast<std::size_t>(S.slices))), Space::device,
+                           "SpMV sorted columns");
+    sorted_copy_kernel<<<grid_for(static_cast<std::int64_t>(positions)), kThreads, 0, st>>>(
+        S.slices, rp, S.pos_row.data(), S.pos_len.data(), S.start.data(), A.col().data(), S.col.data());
+    SAGA_CUDA_LAUNCH("sorted_copy_kernel (columns)");
+    // The rows a warp each, in row order.
+    Array<index_t> flag(static_cast<std::size_t>(n), Space::device, "SpMV sorted mid-row flags");
+    Array<index_t> at(static_cast<std::size_t>(n) + 1, Space::device, "SpMV sorted mid-row positions");
+    sorted_mid_flags_kernel<<<grid_for(n), kThreads, 0, st>>>(n, rp, flag.data());
+    SAGA_CUDA_LAUNCH("sorted_mid_flags_kernel");
+    prim::exclusive_scan_total(flag.data(), at.data(), static_cast<std::size_t>(n));
+    S.mid_rows = at.get(static_cast<std::size_t>(n));
+    S.mid = Array<index_t>(static_cast<std::size_t>(S.mid_rows), Space::device, "SpMV sorted mid rows");
+    sorted_mid_list_kernel<<<grid_for(n), kThreads, 0, st>>>(n, at.data(), S.mid.data());
+    SAGA_CUDA_LAUNCH("sorted_mid_list_kernel");
+    // The rows past `chunk`: the row blocks' long-row lists at that size.
+    Array<index_t> chunks(static_cast<std::size_t>(n), Space::device, "SpMV sorted chunk counts");
+    Array<index_t> chunk_start(static_cast<std::size_t>(n) + 1, Space::device, "SpMV sorted chunk offsets");
+    Array<int> max_row = Array<int>::zeros(1, Space::device, "SpMV longest row");
+    long_flags_kernel<<<grid_for(n), kThreads, 0, st>>>(n, rp, SpmvSorted::chunk, flag.data(), chunks.data(),
+                                                        max_row.data());
+    SAGA_CUDA_LAUNCH("long_flags_kernel (sorted)");
+    prim::exclusive_scan_total(flag.data(), at.data(), static_cast<std::size_t>(n));
+    prim::exclusive_scan_total(chunks.data(), chunk_start.data(), static_cast<std::size_t>(n));
+    S.long_rows = at.get(static_cast<std::size_t>(n));
+    S.chunks = chunk_start.get(static_cast<std::size_t>(n));
+    S.long_row = Array<index_t>(static_cast<std::size_t>(S.long_rows), Space::device, "SpMV sorted long rows");
+    S.chunk_ptr = Array<index_t>(static_cast<std::size_t>(S.long_rows) + 1, Space::device, "SpMV sorted chunk pointers");
+    S.chunk_owner = Array<index_t>(static_cast<std::size_t>(S.chunks), Space::device, "SpMV sorted chunk owners");
+    S.chunk_sum = Array<double>(static_cast<std::size_t>(S.chunks), Space::device, "SpMV sorted chunk sums");
+    S.row_done = Array<unsigned>::zeros(static_cast<std::size_t>(S.long_rows), Space::device,
+                                        "SpMV sorted long-row chunk counts");
+    if (S.long_rows > 0) {
+      long_list_kernel<<<grid_for(n), kThreads, 0, st>>>(n, rp, SpmvSorted::chunk, at.data(), chunk_start.data(),
+                                                         S.long_row.data(), S.chunk_ptr.data());
+      SAGA_CUDA_LAUNCH("long_list_kernel (sorted)");
+      chunk_owner_kernel<<<grid_for(S.long_rows), kThreads, 0, st>>>(S.long_rows, S.chunk_ptr.data(),
+                                                                     S.chunk_owner.data());
+      SAGA_CUDA_LAUNCH("chunk_owner_kernel (sorted)");
+    }
+    S.made = true;
+  } catch (const DeviceOutOfMemory&) {
+    S = SortedSlices{};
+    log_info("binned SpMV: no sorted copy of a {} x {} matrix: out of device memory; its row blocks serve it",
+             A.rows(), A.cols());
+  }
+  return S;
+}
+
+SortedValues make_sorted_values(const CsrMatrix& A, const SortedSlices& S) {
+  SortedValues V;
+  const cudaStream_t st = ::saga::device_stream();
+  const std::size_t size = S.col.size();
+  const unsigned grid = grid_for(std::int64_t{32} * S.slices);
+  if (A.single_precision()) {
+    V.f = Array<float>(size, Space::device, "SpMV sorted values");
+    sorted_copy_kernel<<<grid, kThreads, 0, st>>>(S.slices, A.row_ptr().data(), S.pos_row.data(), S.pos_len.data(),
+                                                  S.start.data(), A.val_single().data(), V.f.data());
+  } else {
+    V.d = Array<double>(size, Space::device, "SpMV sorted values");
+    sorted_copy_kernel<<<grid, kThreads, 0, st>>>(S.slices, A.row_ptr().data(), S.pos_row.data(), S.pos_len.data(),
+                                                  S.start.data(), A.val().data(), V.d.data());
+  }
+  SAGA_CUDA_LAUNCH("sorted_copy_kernel (values)");
+  return V;
+}
+
+// A's sorted copy (its pattern's part S, made) with its values, made again
+// where they changed; null where the device has no room for them (S is then
+// dropped and the matrix keeps its row blocks from here on).
+const SortedValues* sorted_values_of(const CsrMatrix& A, SortedSlices& S) {
+  try {
+    return &A.analysis<SortedValues>(SortedValues::key, [&](const CsrMatrix& M) { return make_sorted_values(M, S); });
+  } catch (const DeviceOutOfMemory&) {
+    log_info("binned SpMV: no sorted values for a {} x {} matrix: out of device memory; its row blocks serve it",
+             A.rows(), A.cols());
+    S = SortedSlices{};
+    return nullptr;
+  }
+}
+
+// What the product kernel reads of the copy.
+template <class Value>
+struct SortedRef {
+  index_t slices, mid_rows;
+  const index_t* pos_row;
+  const unsigned* pos_len;
+  const offset_t* start;
+  const index_t* col;
+  const Value* val;
+  const index_t* mid;
+};
+
+// One launch: the long rows' chunks (CTAs 0 .. L.chunks - 1, sum_chunk, each
+// row finished by the CTA that completes it), the mid rows (a warp each), then
+// the slices (a warp each, one thread a row, in CSR order). Every CTA but the
+// chunks' writes one partial of the fused dot; the long rows' partials follow
+// (L.partial).
+template <class Out, class Value, class In>
+__global__ __launch_bounds__(kBlock) void sorted_rows_kernel(LongRowChunks L, SortedRef<Value> S,
+                                                             const offset_t* __restrict__ rp,
+                                                             const index_t* __restrict__ ci,
+                                                             const Value* __restrict__ v, In x, Out out,
+                                                             double* __restrict__ partial) {
+  wait_for_prior_grid();
+  const index_t cta = static_cast<index_t>(blockIdx.x);
+  if (cta < L.chunks) {  // the same for the whole CTA
+    sum_chunk(L, cta, rp, ci, v, x, out, SpmvSorted::chunk);
+    return;
+  }
+  constexpr int kWarps = kBlock / 32;
+  const index_t mid_ctas = (S.mid_rows + kWarps - 1) / kWarps;
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  double mine = 0.0;
+  if (cta < L.chunks + mid_ctas) {  // a warp a row of max_row + 1 .. chunk entries
+    const index_t i = (cta - L.chunks) * kWarps + warp;
+    if (i < S.mid_rows) {  // the same for the whole warp
+      const index_t r = S.mid[i];
+      typename Out::Pre pre{};
+      if (lane == 0) pre = out.pre(r);
+      const offset_t a = rp[r], b = rp[r + 1];
+      double s = 0.0;
+#pragma unroll 4
+      for (offset_t k = a + lane; k < b; k += 32) s += load_a<true>(v + k) * x(load_a<true>(ci + k));
+      for (int off = 16; off > 0; off /= 2) s += __shfl_xor_sync(0xffffffffu, s, off);
+      if (lane == 0) mine = out(r, s, pre);
+    }
+  } else {  // a slice of 32 sorted short rows
+    const index_t q = (cta - L.chunks - mid_ctas) * kWarps + warp;
+    if (q < S.slices) {  // the same for the whole warp
+      const std::int64_t p = std::int64_t{32} * q + lane;
+      const int len = static_cast<int>(S.pos_len[p]);
+      const index_t r = S.pos_row[p];
+      typename Out::Pre pre{};
+      if (r >= 0) pre = out.pre(r);
+      const int longest = __shfl_sync(0xffffffffu, len, 0);
+      const double s = slice_row_sum<Value, In, SpmvSorted::unroll>(len, longest, S.start[q], lane, S.col, S.val, x);
+      if (r >= 0) mine = out(r, s, pre);
+    }
+  }
+  if (partial) {
+    mine = block_sum<kBlock>(mine);
+    if (threadIdx.x == 0) partial[cta - L.chunks] = mine;
+  }
+}
+
+// One product over A's sorted copy where `policy` and A take the sorted slices
+// and the copy is there (or, under sorted_slices: on, can be made); false
+// (nothing launched) otherwise.
+template <class Out, class In>
+bool run_sorted(const CsrMatrix& A, const BinnedPlan& p, In x, Out out, const BlockPolicy& policy, Scalars* dot,
+                int slot) {
+  if (!takes_sorted(A, p, policy)) return false;
+  if (policy.sorted == BlockPolicy::Sorted::automatic && !A.has_analysis(SortedSlices::key)) return false;
+  SortedSlices& S = A.structural_analysis<SortedSlices>(SortedSlices::key, make_sorted_slices);
+  if (!S.made) return false;
+  const SortedValues* V = sorted_values_of(A, S);
+  if (!V) return false;
+  constexpr int kWarps = kBlock / 32;
+  const index_t ctas = (S.mid_rows + kWarps - 1) / kWarps + (S.slices + kWarps - 1) / kWarps;
+  const unsigned blocks = static_cast<unsigned>(S.chunks + ctas);
+  // partial: a slot a CTA but the chunks', then one a long row.
+  double* partial = dot ? dot->scratch(static_cast<std::size_t>(ctas) + S.long_rows) : nullptr;
+  LongRowChunks L;
+  L.first = 0;
+  L.chunks = S.chunks;
+  L.long_row = S.long_row.data();
+  L.chunk_ptr = S.chunk_ptr.data();
+  L.owner = S.chunk_owner.data();
+  L.chunk_sum = S.chunk_sum.data();
+  L.finish = true;
+  L.row_done = S.row_done.data();
+  L.partial = partial ? partial + ctas : nullptr;
+  const cudaStream_t st = ::saga::device_stream();
+  if (blocks > 0) {
+    if (A.single_precision())
+      launch_dependent("binned SpMV sorted slices", sorted_rows_kernel<Out, float, In>, blocks, kBlock, 0, st, L,
+                       SortedRef<float>{S.slices, S.mid_rows, S.pos_row.data(), S.pos_len.data(), S.start.data(),
+                                        S.col.data(), V->f.data(), S.mid.data()},
+                       A.row_ptr().data(), A.col().data(), A.val_single().data(), x, out, partial);
+    else
+      launch_dependent("binned SpMV sorted slices", sorted_rows_kernel<Out, double, In>, blocks, kBlock, 0, st, L,
+                       SortedRef<double>{S.slices, S.mid_rows, S.pos_row.data(), S.pos_len.data(), S.start.data(),
+                                         S.col.data(), V->d.data(), S.mid.data()},
+                       A.row_ptr().data(), A.col().data(), A.val().data(), x, out, partial);
+  }
+  if (dot) {
+    launch_dependent("binned SpMV dot", sum_partials_into<false>, 1, kSumThreads, 0, st, partial,
+                     static_cast<long long>(ctas) + S.long_rows, dot->data() + slot);
+  }
+  return true;
+}
+
 // ---- the diagonal rows (spmv_diagonals.cuh) ----------------------------------------------------
 // The pattern's part of the diagonal copy (a structural analysis): the
 // offsets, or `made` false where the matrix does not lie on few diagonals.
@@ -1152,6 +1423,7 @@ void run_binned(const CsrMatrix& A, In x, Out out, BlockPolicy policy, Scalars* 
   BinnedPlan& p = plan_of(A, policy.max_units, policy.unstaged_mean, policy.power_law_units);
   if (run_diagonals(A, p, x, out, policy, dot, slot)) return;
   if (run_sliced(A, p, x, out, policy, dot, slot)) return;
+  if (run_sorted(A, p, x, out, policy, dot, slot)) return;
   // A stencil matrix without its diagonal copy (no room): the same bits.
   if (may_take_diagonals(A, p, policy) && diagonal_rows_of(A, p, false))
     spmv_route_without_diagonal_copy(policy.route, p.max_row);
@@ -1195,6 +1467,13 @@ class BinnedSpmv final : public SpmvAlgorithm {
         return 0;
       }
     }
+    if (takes_sorted(A, p, p_)) {  // a power-law matrix
+      if (A.has_analysis(SortedSlices::key)) return 0;
+      const std::int64_t bound = spmv_sorted_bytes(A.rows(), A.nnz(), A.single_precision() ? 4 : 8);
+      if (p_.sorted == BlockPolicy::Sorted::automatic && static_cast<std::size_t>(bound) > extra_bytes) return 0;
+      SortedSlices& S = A.structural_analysis<SortedSlices>(SortedSlices::key, make_sorted_slices);
+      return S.made && sorted_values_of(A, S) ? kept_bytes(A) : 0;
+    }
     if (!takes_sliced(A, p, p_) || A.has_analysis(SlicedRows::key)) return 0;
     const std::int64_t bytes = spmv_sliced_bytes(A.rows(), A.nnz(), A.single_precision() ? 4 : 8);
     if (p_.route.sliced == SpmvRouteOptions::Sliced::automatic && static_cast<std::size_t>(bytes) > extra_bytes) return 0;
@@ -1206,12 +1485,19 @@ class BinnedSpmv final : public SpmvAlgorithm {
     A.drop_analysis(SlicedValues::key);
     A.drop_analysis(DiagonalRows::key);
     A.drop_analysis(DiagonalValues::key);
+    A.drop_analysis(SortedSlices::key);
+    A.drop_analysis(SortedValues::key);
   }
   std::size_t kept_bytes(const CsrMatrix& A) const override {
     std::size_t b = 0;
     if (const SlicedRows* S = kept_analysis<SlicedRows>(A, true)) b += array_bytes(S->slot) + array_bytes(S->col);
     if (const SlicedValues* V = kept_analysis<SlicedValues>(A, false)) b += array_bytes(V->d) + array_bytes(V->f);
     if (const DiagonalValues* V = kept_analysis<DiagonalValues>(A, false)) b += array_bytes(V->d) + array_bytes(V->f);
+    if (const SortedSlices* S = kept_analysis<SortedSlices>(A, true))
+      b += array_bytes(S->pos_row) + array_bytes(S->pos_len) + array_bytes(S->start) + array_bytes(S->col) +
+           array_bytes(S->mid) + array_bytes(S->long_row) + array_bytes(S->chunk_ptr) + array_bytes(S->chunk_owner) +
+           array_bytes(S->chunk_sum) + array_bytes(S->row_done);
+    if (const SortedValues* V = kept_analysis<SortedValues>(A, false)) b += array_bytes(V->d) + array_bytes(V->f);
     return b;
   }
   void apply(double alpha, const CsrMatrix& A, const Vector& x, double beta, Vector& y) const override {
@@ -1265,6 +1551,7 @@ struct Binned {
     int power_law_units = SpmvRowBlocks::default_power_law_units;
     int power_law_ctas = SpmvRowBlocks::default_power_law_ctas;
     std::string diagonals = "auto";
+    std::string sorted_slices = "auto";
     template <class V>
     void visit(V& v) {
       v("thread_max_row", thread_max_row,
@@ -1316,6 +1603,12 @@ struct Binned {
         "diagonal by diagonal, one thread a row, no column index read, ahead of every other path (auto: made only "
         "where a cycle prepares the matrix, in the room it gives, as the sliced copy; on: wherever the matrix fits, "
         "at the first product; off: never)", one_of({"auto", "on", "off"}));
+      v("sorted_slices", sorted_slices, "power-law matrices (a row longer than the row blocks' base units) with at "
+        "least 20 warps of rows an SM: a copy of their rows of at most 64 entries, sorted by length within windows "
+        "of 1024 rows and stored in slices of 32 (entry k of each row in turn), one thread a row; rows of 65 to "
+        "2048 entries a warp each, longer ones in CTA chunks of 2048 (auto: the copy made only where a cycle or "
+        "spmv_prepare gives it room, at most a quarter of the available memory; on: wherever the plan is "
+        "power-law, any size, made at the first product; off: never)", one_of({"auto", "on", "off"}));
     }
   };
   // The kernels' policy of these options (Params{}: the component's defaults).
@@ -1335,6 +1628,9 @@ struct Binned {
     policy.diagonals = p.diagonals == "off"  ? BlockPolicy::Diagonals::off
                        : p.diagonals == "on" ? BlockPolicy::Diagonals::on
                                              : BlockPolicy::Diagonals::automatic;
+    policy.sorted = p.sorted_slices == "off"  ? BlockPolicy::Sorted::off
+                    : p.sorted_slices == "on" ? BlockPolicy::Sorted::on
+                                              : BlockPolicy::Sorted::automatic;
     return policy;
   }
   static std::unique_ptr<SpmvAlgorithm> make(const Params& p) { return std::make_unique<BinnedSpmv>(policy(p)); }

@@ -65,11 +65,74 @@ __global__ void slice_entries_kernel(index_t n, const offset_t* __restrict__ rp,
   }
 }
 
+// Row sum of one thread of a slice: `len` its row's entries, `longest` the
+// slice's first (longest) row, `at` where the slice's entries start in the
+// copy. U entries of a row are loaded before any is used. Shared with the
+// sorted slices (spmv_sorted.cuh), whose slices are 32 sorted rows.
+template <class Value, class In, int U>
+__device__ __forceinline__ double slice_row_sum(int len, int longest, offset_t at, int lane,
+                                                const index_t* __restrict__ ci, const Value* __restrict__ v, In x) {
+  double s = 0.0;
+  // At U = 4 the last group may pass the longest row: its steps there run
+  // no row (their ballots are 0, every load and use is under len > k + u),
+  // so the slice's last longest % 4 steps load together like the others
+  // instead of one dependent round each (3D 27-pt's fine passes 3-5%
+  // faster, forty-fourth session). At U = 8 the last longest % 8 steps go
+  // one at a time, as before: predicated there, R0 of 3D 7-pt N=128 was 4%
+  // slower.
+  constexpr bool kPredicatedTail = U <= 4;
+  int k = 0;
+  for (; kPredicatedTail ? k < longest : k + U <= longest; k += U) {
+    index_t c[U];
+    Value a[U];
+    if constexpr (U <= 4) {
+      // Every step's position first (the ballots), then the U loads back to
+      // back: a ballot between two loads kept ptxas from issuing them
+      // together (H200, forty-second session: 2D 9-pt N=4096 0.584 -> 0.522
+      // ms, 3D 27-pt N=160 0.380 -> 0.346).
+      offset_t e[U];
+#pragma unroll
+      for (int u = 0; u < U; ++u) {
+        e[u] = at + lane;
+        at += __popc(__ballot_sync(0xffffffffu, len > k + u));
+      }
+#pragma unroll
+      for (int u = 0; u < U; ++u)
+        if (len > k + u) {
+          c[u] = ci[e[u]];
+          a[u] = v[e[u]];
+        }
+    } else {
+      // At U = 8 the same order lost (R0 of 3D 7-pt N=128 0.046 -> 0.051
+      // ms): each step's loads follow its ballot.
+#pragma unroll
+      for (int u = 0; u < U; ++u) {
+        const unsigned running = __ballot_sync(0xffffffffu, len > k + u);
+        if (len > k + u) {
+          c[u] = ci[at + lane];
+          a[u] = v[at + lane];
+        }
+        at += __popc(running);
+      }
+    }
+#pragma unroll
+    for (int u = 0; u < U; ++u)
+      if (len > k + u) s += a[u] * x(c[u]);
+  }
+  if constexpr (!kPredicatedTail) {
+    for (; k < longest; ++k) {
+      const unsigned running = __ballot_sync(0xffffffffu, len > k);
+      if (len > k) s += v[at + lane] * x(ci[at + lane]);
+      at += __popc(running);
+    }
+  }
+  return s;
+}
+
 // One product over the sliced copy: s = (A x)_r for each row, then out(r, s).
-// U entries of a row are loaded before any is used. The output's own loads
-// (Out::pre) are issued before the row's entries, except where
-// Out::kLateInSlices asks for them after the sum at U = 4. Every CTA writes one
-// partial of the fused dot where `partial` is set.
+// The output's own loads (Out::pre) are issued before the row's entries,
+// except where Out::kLateInSlices asks for them after the sum at U = 4. Every
+// CTA writes one partial of the fused dot where `partial` is set.
 template <class Out, class Value, class In, int U>
 __global__ __launch_bounds__(256) void sliced_rows_kernel(index_t n, const offset_t* __restrict__ rp,
                                                           const unsigned* __restrict__ slot,
@@ -92,61 +155,7 @@ __global__ __launch_bounds__(256) void sliced_rows_kernel(index_t n, const offse
       if (t < n) pre = out.pre(r);
     }
     const int longest = __shfl_sync(0xffffffffu, len, 0);
-    offset_t at = rp[s0];
-    double s = 0.0;
-    // At U = 4 the last group may pass the longest row: its steps there run
-    // no row (their ballots are 0, every load and use is under len > k + u),
-    // so the slice's last longest % 4 steps load together like the others
-    // instead of one dependent round each (3D 27-pt's fine passes 3-5%
-    // faster, forty-fourth session). At U = 8 the last longest % 8 steps go
-    // one at a time, as before: predicated there, R0 of 3D 7-pt N=128 was 4%
-    // slower.
-    constexpr bool kPredicatedTail = U <= 4;
-    int k = 0;
-    for (; kPredicatedTail ? k < longest : k + U <= longest; k += U) {
-      index_t c[U];
-      Value a[U];
-      if constexpr (U <= 4) {
-        // Every step's position first (the ballots), then the U loads back to
-        // back: a ballot between two loads kept ptxas from issuing them
-        // together (H200, forty-second session: 2D 9-pt N=4096 0.584 -> 0.522
-        // ms, 3D 27-pt N=160 0.380 -> 0.346).
-        offset_t e[U];
-#pragma unroll
-        for (int u = 0; u < U; ++u) {
-          e[u] = at + lane;
-          at += __popc(__ballot_sync(0xffffffffu, len > k + u));
-        }
-#pragma unroll
-        for (int u = 0; u < U; ++u)
-          if (len > k + u) {
-            c[u] = ci[e[u]];
-            a[u] = v[e[u]];
-          }
-      } else {
-        // At U = 8 the same order lost (R0 of 3D 7-pt N=128 0.046 -> 0.051
-        // ms): each step's loads follow its ballot.
-#pragma unroll
-        for (int u = 0; u < U; ++u) {
-          const unsigned running = __ballot_sync(0xffffffffu, len > k + u);
-          if (len > k + u) {
-            c[u] = ci[at + lane];
-            a[u] = v[at + lane];
-          }
-          at += __popc(running);
-        }
-      }
-#pragma unroll
-      for (int u = 0; u < U; ++u)
-        if (len > k + u) s += a[u] * x(c[u]);
-    }
-    if constexpr (!kPredicatedTail) {
-      for (; k < longest; ++k) {
-        const unsigned running = __ballot_sync(0xffffffffu, len > k);
-        if (len > k) s += v[at + lane] * x(ci[at + lane]);
-        at += __popc(running);
-      }
-    }
+    const double s = slice_row_sum<Value, In, U>(len, longest, rp[s0], lane, ci, v, x);
     if constexpr (late) {
       if (t < n) mine = finish_row(out, r, s);
     } else {

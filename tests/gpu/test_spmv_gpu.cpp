@@ -182,6 +182,9 @@ TEST_CASE("GPU SpMV: every device algorithm equals host (stencils, coarse levels
       // the sliced rows wherever no row passes 64 entries (any size), and never
       algs.emplace_back("binned", Options().set("sliced", "on"));
       algs.emplace_back("binned", Options().set("sliced", "off"));
+      // the sorted slices on every power-law plan (any size), and never
+      algs.emplace_back("binned", Options().set("sorted_slices", "on"));
+      algs.emplace_back("binned", Options().set("sorted_slices", "off"));
       algs.emplace_back("cusparse", Options().set("alg", "csr_alg2"));
       for (const Component& alg : algs) {
         CAPTURE(alg.name);
@@ -412,6 +415,101 @@ TEST_CASE("GPU binned SpMV sliced rows: every fused product equals the thread bi
     saga::scale(2.0, Ad.mutable_val());
     CHECK(Ad.has_analysis("spmv.sliced"));  // the pattern's part stays
     spmv(1.0, Ad, x, 0.0, y2);
+    const auto a1 = y1.to_vector(), a2 = y2.to_vector();
+    bool doubled = true;
+    for (std::size_t i = 0; i < a1.size(); ++i) doubled = doubled && a2[i] == 2.0 * a1[i];
+    CHECK(doubled);
+  }
+}
+
+// The sorted slices (power-law matrices): every product of the solve phase
+// against the row blocks and the host within rounding, repeatable bit for
+// bit, with double and float values; the copy made by spmv_prepare within the
+// room given (sorted_slices: auto), released, and its values made again after
+// they change.
+TEST_CASE("GPU binned SpMV sorted slices: power-law products equal the row blocks' and the host's; the copy's room") {
+  std::mt19937_64 rng(fresh_seed());
+  const int sms = device::info().multiprocessors;
+  // Past the default rule's bound (20 warps of rows an SM), every kind of row:
+  // short (sorted slices), 65-2048 entries (a warp each), longer (chunks).
+  const int scale = 17;
+  for (const bool laplacian : {true, false}) {
+    CAPTURE(laplacian);
+    const RmatParams params{scale, 16, 0.57, 0.19, 0.19, rng()};
+    const CsrMatrix Ah = laplacian ? rmat_laplacian(params, 0.5, Space::host) : rmat_matrix(params, Space::host);
+    const index_t rows = Ah.rows();
+    REQUIRE(spmv_sorted_fit(rows, true, sms));
+    const auto hh = to_host_csr(Ah);
+    index_t mid = 0, longer = 0;
+    for (index_t i = 0; i < rows; ++i) {
+      const offset_t len = hh.row_ptr[i + 1] - hh.row_ptr[i];
+      mid += len > SpmvSorted::max_row && len <= SpmvSorted::chunk;
+      longer += len > SpmvSorted::chunk;
+    }
+    MESSAGE("R-MAT 2^" << scale << (laplacian ? " Laplacian" : "") << ": " << mid << " rows a warp each, " << longer
+                       << " in chunks");
+    CHECK(mid > 0);
+    CHECK(longer > 0);
+    CsrMatrix Ad = Ah.to(Space::device);
+    {  // sorted_slices: auto makes the copy only in spmv_prepare, within the room given; spmv_release frees it.
+      const Vector x0 = random_vector(rows, rng(), Space::device);
+      Vector y0(rows, Space::device);
+      spmv(1.0, Ad, x0, 0.0, y0);
+      CHECK_FALSE(Ad.has_analysis("spmv.sorted"));
+      CHECK(spmv_kept_bytes(Ad) == 0);
+      const std::size_t bound = static_cast<std::size_t>(spmv_sorted_bytes(rows, Ad.nnz(), 8));
+      CHECK(spmv_prepare(Ad, bound - 1) == 0);
+      CHECK_FALSE(Ad.has_analysis("spmv.sorted"));
+      const std::size_t kept = spmv_prepare(Ad, bound);
+      CHECK(Ad.has_analysis("spmv.sorted"));
+      CHECK(kept > 0);
+      CHECK(kept <= bound);
+      CHECK(spmv_kept_bytes(Ad) == kept);
+      CHECK(spmv_prepare(Ad, bound) == 0);  // made once
+      spmv_release(Ad);
+      CHECK_FALSE(Ad.has_analysis("spmv.sorted"));
+      CHECK(spmv_kept_bytes(Ad) == 0);
+      CHECK(spmv_prepare(Ad, bound) == kept);
+    }
+    const auto sorted = spmv_registry().create(Component("binned", Options().set("sorted_slices", "on")), Space::device);
+    const auto blocks = spmv_registry().create(Component("binned", Options().set("sorted_slices", "off")), Space::device);
+    const Vector x = random_vector(rows, rng(), Space::device), z = random_vector(rows, rng(), Space::device);
+    const Vector w = random_vector(rows, rng(), Space::device);
+    std::vector<index_t> agg_h(rows);
+    for (index_t i = 0; i < rows; ++i) agg_h[i] = i % 13 == 0 ? -1 : i / 4;
+    const Array<index_t> agg = Array<index_t>::from_vector(agg_h, Space::device);
+    const Vector scl = random_vector(rows / 4 + 1, rng(), Space::device), e = random_vector(rows / 4 + 1, rng(), Space::device);
+    for (const bool single : {false, true}) {
+      CAPTURE(single);
+      if (single) Ad.store_values_single();
+      auto run = [&](const SpmvAlgorithm& a) { return solve_phase_products(a, Ad, x, z, w, agg, scl, e); };
+      const auto got = run(*sorted), want = run(*blocks);
+      REQUIRE(got.size() == want.size());
+      CHECK(run(*sorted) == got);  // repeatable, bit for bit (the chunks' counts reset)
+      for (std::size_t k = 0; k < got.size(); ++k) {
+        CAPTURE(k);
+        if (got[k].size() > 1)
+          CHECK(max_rel_diff(got[k], want[k]) < 1e-11);
+        else  // a fused dot
+          CHECK(std::abs(got[k][0] - want[k][0]) <=
+                1e-12 * std::max(1.0, std::abs(want[k][0])) * std::sqrt(double(Ad.nnz())));
+      }
+      // The default options take the copy spmv_prepare made: the same bits.
+      Vector yd(rows, Space::device);
+      spmv(0.7, Ad, x, 0.0, yd);
+      CHECK(yd.to_vector() == got[0]);
+      // ... and the host's product within rounding (the values as the device stores them).
+      Vector yh(rows, Space::host);
+      spmv(0.7, Ad.to(Space::host), x.to(Space::host), 0.0, yh);
+      CHECK(max_rel_diff(yd.to_vector(), yh.to_vector()) < 1e-12);
+    }
+    // New values (the same pattern): the values' copy is made again by the next product.
+    Ad.store_values_double();
+    Vector y1(rows, Space::device), y2(rows, Space::device);
+    spmv(1.0, Ad, x, 0.0, y1, Component("binned", Options().set("sorted_slices", "on")));
+    saga::scale(2.0, Ad.mutable_val());
+    CHECK(Ad.has_analysis("spmv.sorted"));  // the pattern's part stays
+    spmv(1.0, Ad, x, 0.0, y2, Component("binned", Options().set("sorted_slices", "on")));
     const auto a1 = y1.to_vector(), a2 = y2.to_vector();
     bool doubled = true;
     for (std::size_t i = 0; i < a1.size(); ++i) doubled = doubled && a2[i] == 2.0 * a1[i];
