@@ -446,8 +446,8 @@ TEST_CASE("GPU binned SpMV sorted slices: power-law products equal the row block
       mid += len > SpmvSorted::max_row && len <= SpmvSorted::chunk;
       longer += len > SpmvSorted::chunk;
     }
-    MESSAGE("R-MAT 2^" << scale << (laplacian ? " Laplacian" : "") << ": " << mid << " rows a warp each, " << longer
-                       << " in chunks");
+    MESSAGE(fmt::format("R-MAT 2^{}{}: {} rows a warp each, {} in chunks", scale, laplacian ? " Laplacian" : "", mid,
+                        longer));
     CHECK(mid > 0);
     CHECK(longer > 0);
     CsrMatrix Ad = Ah.to(Space::device);
