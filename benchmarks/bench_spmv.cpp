@@ -210,9 +210,9 @@ int main(int argc, char** argv) {
         "| matrix | binned | row blocks only | warp bin (thread_max_row 0) | thread bin to 16 | warp bin to 64 | epl=8 | "
         "unstaged | carveout: driver's | room for 4 CTAs | 5 | 8 | unstaged where split rows average >= 16 | >= 24 | max_units 1024 | max_units 4096 | max_units 8192 | small matrices in row blocks | no sliced rows | "
         "vector rows to 2^20 units | to 2^24 | scalar | csr_vector | power-law blocks at max_units, 6 CTAs | "
-        "no diagonal copy |\n"
+        "no diagonal copy | no sorted slices (power-law: row blocks) |\n"
         "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
-        "---:|---:|\n";
+        "---:|---:|---:|\n";
     std::string by_lanes =
         "| matrix | binned | vector rows, 2 lanes a row | 4 | 8 | 16 | 32 | 64 |\n"
         "|---|---:|---:|---:|---:|---:|---:|---:|\n";
@@ -267,7 +267,7 @@ int main(int argc, char** argv) {
       const double no_diagonals = bins.sliced ? ms["binned no diagonals"] : ms["binned no diagonals unsliced"];
       r["ms"]["binned before diagonal copies"] = no_diagonals;
       r["diagonals"] = bins.diagonals;
-      variants += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", name,
+      variants += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |\n", name,
                               f(ms["binned"]), f(ms["binned blocks"]), f(ms["binned warp bin"]),
                               f(ms["binned thread<=16"]), f(ms["binned warp<=64"]), f(ms["binned epl=8"]),
                               f(ms["binned unstaged"]), f(ms["binned ctas 0"]), f(ms["binned ctas 4"]),
@@ -275,7 +275,8 @@ int main(int argc, char** argv) {
                               f(ms["binned unstaged mean 24"]), f(ms["binned units=1024"]), f(ms["binned units=4096"]),
                               f(ms["binned units=8192"]), f(ms["binned no small vector"]), f(ms["binned no sliced"]),
                               f(ms["binned vector rows to 2^20"]), f(ms["binned vector rows to 2^24"]), f(ms["scalar"]),
-                              f(ms["csr_vector"]), f(ms["binned power-law base 0"]), f(no_diagonals));
+                              f(ms["csr_vector"]), f(ms["binned power-law base 0"]), f(no_diagonals),
+                              f(ms["binned no sorted slices"]));
       by_lanes += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} |\n", name, f(ms["binned"]),
                               f(ms["vector G=2"]), f(ms["vector G=4"]), f(ms["vector G=8"]), f(ms["vector G=16"]),
                               f(ms["vector G=32"]), f(ms["vector G=64"]));

@@ -14,7 +14,8 @@
 // the kernel the binned SpMV's defaults give the operator on a GPU of 132 SMs
 // (H100 / H200; spmv_diagonals_of, sparse/spmv_diagonals.hpp, then
 // spmv_binned_route, sparse/spmv_row_blocks.hpp). "diagonal rows" (a stencil's
-// diagonal copy) and "sliced rows" hold where the cycle has room for the copy (MultigridCycle: under the
+// diagonal copy), "sliced rows" and "sorted slices" (a power-law matrix's sorted copy) hold where the cycle
+// has room for the copy (MultigridCycle: under the
 // setup's peak); where it has not, the operator takes the route it would take
 // without the copy, printed in brackets (the 2D seed problems' A1 and
 // R0 in the forty-sixth and forty-seventh sessions' cycle profiles).
@@ -119,6 +120,14 @@ void report(const std::string& name, const saga::CsrMatrix& M) {
     std::printf("diagonal rows, %zu diagonals (without room for the copy: ", diagonals.size());
     print_route(saga::spmv_binned_route(M.rows(), M.cols(), M.nnz(), max_row, kSms, no_copy), M);
     std::printf(") |\n");
+    return;
+  }
+  // A power-law matrix (a row past the row blocks' base): its sorted slices,
+  // where the cycle has room for their copy.
+  const bool power_law = saga::spmv_blocks_round_up(max_row, saga::SpmvRowBlocks::default_units, M.nnz(), M.rows(),
+                                                    saga::SpmvRowBlocks::default_unstaged_mean);
+  if (route == saga::SpmvRoute::row_blocks && saga::spmv_sorted_fit(M.rows(), power_law, kSms)) {
+    std::printf("sorted slices (without room for the copy: row blocks) |\n");
     return;
   }
   print_route(route, M);

@@ -530,3 +530,21 @@ TEST_CASE("SpMV row blocks: which matrices' blocks stage their products (hand-co
   // No rows: staged (nothing to decide).
   CHECK(spmv_blocks_staged(true, 0, 0, 0, 24));
 }
+
+TEST_CASE("SpMV sorted slices: which matrices take them and the room asked for (hand-computed, 132 SMs)") {
+  // 20 warps of rows an SM on 132 SMs: 84480 rows; only power-law plans.
+  CHECK(spmv_sorted_fit(84480, true, 132));
+  CHECK_FALSE(spmv_sorted_fit(84479, true, 132));
+  CHECK(spmv_sorted_fit(84479, true, 132, true));  // sorted_slices: on, any size
+  CHECK_FALSE(spmv_sorted_fit(1 << 22, false, 132));
+  CHECK_FALSE(spmv_sorted_fit(1 << 22, false, 132, true));
+  // R-MAT 2^21 x8's Laplacian: 2097152 rows, 34513954 entries, double values:
+  // 12 B an entry, 24 B a row and 32 positions more, a chunk's 12 B twice over.
+  const std::int64_t rows = 2097152, nnz = 34513954;
+  CHECK(spmv_sorted_bytes(rows, nnz, 8) == nnz * 12 + 24 * (rows + 32) + 2 * (nnz / 2048 + 1) * 12);
+  CHECK(spmv_sorted_bytes(rows, nnz, 8) == 464904336);
+  CHECK(spmv_sorted_bytes(rows, nnz, 4) == 464904336 - 4 * nnz);
+  // A power-law plan is one whose longest row passes the base (spmv_blocks_round_up).
+  CHECK(spmv_blocks_round_up(36565, SpmvRowBlocks::default_units, nnz, rows, SpmvRowBlocks::default_unstaged_mean));
+  CHECK_FALSE(spmv_blocks_round_up(64, SpmvRowBlocks::default_units, nnz, rows, SpmvRowBlocks::default_unstaged_mean));
+}
