@@ -165,7 +165,6 @@ int main(int argc, char** argv) {
                                   // Power-law matrices without their sorted copy: the row blocks (the
                                   // rule before the fifty-seventh session).
                                   {"binned no sorted slices", Component("binned", Options().set("sorted_slices", "off"))},
-                                  {"binned sorted in row order", Component("binned", Options().set("sorted_in_row_order", true))},
                                   // The rule before the diagonal copies: no copy, or a sliced one where the
                                   // default route takes the sliced rows (the column picks per matrix).
                                   {"binned no diagonals",

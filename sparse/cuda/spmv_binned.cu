@@ -397,9 +397,6 @@ struct BlockPolicy {
   // Power-law matrices' sorted slices (SpmvSorted): never, made by prepare()
   // within the room it is given, or wherever a power-law plan is (any size).
   enum class Sorted { off, automatic, on } sorted = Sorted::automatic;
-  // Their slices' outputs: a CTA a window, written in row order after a
-  // barrier (else each thread writes its row at its sorted position).
-  bool sorted_in_row_order = false;
 };
 
 // The rows longer than `units` (BinnedPlan): split in chunks of `units`
@@ -1022,8 +1019,6 @@ struct SortedSlices {
   index_t mid_rows = 0;   // rows of max_row + 1 .. chunk entries: a warp each
   index_t long_rows = 0;  // longer rows, and their chunks of SpmvSorted::chunk entries
   index_t chunks = 0;
-  index_t windows = 0;         // of SpmvSorted::window rows
-  Array<index_t> window_slice; // windows + 1: each window's first slice
   Array<index_t> pos_row;      // slices x 32: the row at each position (-1: none)
   Array<unsigned> pos_len;     // its length (0: none)
   Array<offset_t> start;       // slices + 1: where each slice's entries start in the copy
@@ -1068,16 +1063,14 @@ SortedSlices make_sorted_slices(const CsrMatrix& A) {
     Array<index_t> slices_of(static_cast<std::size_t>(windows), Space::device, "SpMV sorted slices a window");
     sorted_windows_kernel<<<windows, kSortThreads, 0, st>>>(n, rp, sorted.data(), count.data(), slices_of.data());
     SAGA_CUDA_LAUNCH("sorted_windows_kernel");
-    S.windows = windows;
-    S.window_slice = Array<index_t>(static_cast<std::size_t>(windows) + 1, Space::device, "SpMV sorted window slices");
-    const index_t* slice_first = S.window_slice.data();
-    prim::exclusive_scan_total(slices_of.data(), S.window_slice.data(), static_cast<std::size_t>(windows));
-    S.slices = S.window_slice.get(static_cast<std::size_t>(windows));
+    Array<index_t> slice_first(static_cast<std::size_t>(windows) + 1, Space::device, "SpMV sorted slice offsets");
+    prim::exclusive_scan_total(slices_of.data(), slice_first.data(), static_cast<std::size_t>(windows));
+    S.slices = slice_first.get(static_cast<std::size_t>(windows));
     const std::size_t positions = std::size_t{32} * static_cast<std::size_t>(S.slices);
     S.pos_row = Array<index_t>(positions, Space::device, "SpMV sorted position rows");
     S.pos_len = Array<unsigned>(positions, Space::device, "SpMV sorted position lengths");
     sorted_positions_kernel<<<grid_for(static_cast<std::int64_t>(windows) * SpmvSorted::window), kThreads, 0, st>>>(
-        windows, rp, sorted.data(), count.data(), slice_first, S.pos_row.data(), S.pos_len.data());
+        windows, rp, sorted.data(), count.data(), slice_first.data(), S.pos_row.data(), S.pos_len.data());
     SAGA_CUDA_LAUNCH("sorted_positions_kernel");
     // Where each slice's entries start (at most 32 max_row each: int counts).
     Array<index_t> entries(static_cast<std::size_t>(S.slices), Space::device, "SpMV sorted slice entries");
@@ -1170,8 +1163,7 @@ const SortedValues* sorted_values_of(const CsrMatrix& A, SortedSlices& S) {
 // What the product kernel reads of the copy.
 template <class Value>
 struct SortedRef {
-  index_t slices, mid_rows, windows;
-  const index_t* window_slice;
+  index_t slices, mid_rows;
   const index_t* pos_row;
   const unsigned* pos_len;
   const offset_t* start;
@@ -1185,7 +1177,7 @@ struct SortedRef {
 // the slices (a warp each, one thread a row, in CSR order). Every CTA but the
 // chunks' writes one partial of the fused dot; the long rows' partials follow
 // (L.partial).
-template <class Out, class Value, class In, bool kInRowOrder>
+template <class Out, class Value, class In>
 __global__ __launch_bounds__(kBlock) void sorted_rows_kernel(LongRowChunks L, SortedRef<Value> S,
                                                              const offset_t* __restrict__ rp,
                                                              const index_t* __restrict__ ci,
@@ -1214,27 +1206,6 @@ __global__ __launch_bounds__(kBlock) void sorted_rows_kernel(LongRowChunks L, So
       for (int off = 16; off > 0; off /= 2) s += __shfl_xor_sync(0xffffffffu, s, off);
       if (lane == 0) mine = out(r, s, pre);
     }
-  } else if constexpr (kInRowOrder) {  // a window: its slices' sums in shared memory, then written in row order
-    __shared__ double sum[SpmvSorted::window];
-    __shared__ bool has[SpmvSorted::window];
-    const index_t w = cta - L.chunks - mid_ctas;
-    const std::int64_t first = std::int64_t{w} * SpmvSorted::window;
-    for (int i = threadIdx.x; i < SpmvSorted::window; i += kBlock) has[i] = false;
-    __syncthreads();
-    for (index_t q = S.window_slice[w] + warp; q < S.window_slice[w + 1]; q += kWarps) {  // the same for the warp
-      const std::int64_t p = std::int64_t{32} * q + lane;
-      const int len = static_cast<int>(S.pos_len[p]);
-      const index_t r = S.pos_row[p];
-      const int longest = __shfl_sync(0xffffffffu, len, 0);
-      const double s = slice_row_sum<Value, In, SpmvSorted::unroll>(len, longest, S.start[q], lane, S.col, S.val, x);
-      if (r >= 0) {
-        sum[r - first] = s;
-        has[r - first] = true;
-      }
-    }
-    __syncthreads();
-    for (int i = threadIdx.x; i < SpmvSorted::window; i += kBlock)
-      if (has[i]) mine += finish_row(out, static_cast<index_t>(first + i), sum[i]);
   } else {  // a slice of 32 sorted short rows
     const index_t q = (cta - L.chunks - mid_ctas) * kWarps + warp;
     if (q < S.slices) {  // the same for the whole warp
@@ -1267,8 +1238,7 @@ bool run_sorted(const CsrMatrix& A, const BinnedPlan& p, In x, Out out, const Bl
   const SortedValues* V = sorted_values_of(A, S);
   if (!V) return false;
   constexpr int kWarps = kBlock / 32;
-  const bool in_row_order = policy.sorted_in_row_order;
-  const index_t ctas = (S.mid_rows + kWarps - 1) / kWarps + (in_row_order ? S.windows : (S.slices + kWarps - 1) / kWarps);
+  const index_t ctas = (S.mid_rows + kWarps - 1) / kWarps + (S.slices + kWarps - 1) / kWarps;
   const unsigned blocks = static_cast<unsigned>(S.chunks + ctas);
   // partial: a slot a CTA but the chunks', then one a long row.
   double* partial = dot ? dot->scratch(static_cast<std::size_t>(ctas) + S.long_rows) : nullptr;
@@ -1283,29 +1253,17 @@ bool run_sorted(const CsrMatrix& A, const BinnedPlan& p, In x, Out out, const Bl
   L.row_done = S.row_done.data();
   L.partial = partial ? partial + ctas : nullptr;
   const cudaStream_t st = ::saga::device_stream();
-  const auto launch = [&](auto value, auto row_order) {
-    using Value = decltype(value);
-    constexpr bool kInRowOrder = decltype(row_order)::value;
-    const Value* v = nullptr;
-    const Value* sv = nullptr;
-    if constexpr (std::is_same_v<Value, float>) {
-      v = A.val_single().data();
-      sv = V->f.data();
-    } else {
-      v = A.val().data();
-      sv = V->d.data();
-    }
-    launch_dependent("binned SpMV sorted slices", sorted_rows_kernel<Out, Value, In, kInRowOrder>, blocks, kBlock, 0,
-                     st, L,
-                     SortedRef<Value>{S.slices, S.mid_rows, S.windows, S.window_slice.data(), S.pos_row.data(),
-                                      S.pos_len.data(), S.start.data(), S.col.data(), sv, S.mid.data()},
-                     A.row_ptr().data(), A.col().data(), v, x, out, partial);
-  };
   if (blocks > 0) {
     if (A.single_precision())
-      in_row_order ? launch(float{}, std::true_type{}) : launch(float{}, std::false_type{});
+      launch_dependent("binned SpMV sorted slices", sorted_rows_kernel<Out, float, In>, blocks, kBlock, 0, st, L,
+                       SortedRef<float>{S.slices, S.mid_rows, S.pos_row.data(), S.pos_len.data(), S.start.data(),
+                                        S.col.data(), V->f.data(), S.mid.data()},
+                       A.row_ptr().data(), A.col().data(), A.val_single().data(), x, out, partial);
     else
-      in_row_order ? launch(double{}, std::true_type{}) : launch(double{}, std::false_type{});
+      launch_dependent("binned SpMV sorted slices", sorted_rows_kernel<Out, double, In>, blocks, kBlock, 0, st, L,
+                       SortedRef<double>{S.slices, S.mid_rows, S.pos_row.data(), S.pos_len.data(), S.start.data(),
+                                         S.col.data(), V->d.data(), S.mid.data()},
+                       A.row_ptr().data(), A.col().data(), A.val().data(), x, out, partial);
   }
   if (dot) {
     launch_dependent("binned SpMV dot", sum_partials_into<false>, 1, kSumThreads, 0, st, partial,
@@ -1536,7 +1494,7 @@ class BinnedSpmv final : public SpmvAlgorithm {
     if (const SlicedValues* V = kept_analysis<SlicedValues>(A, false)) b += array_bytes(V->d) + array_bytes(V->f);
     if (const DiagonalValues* V = kept_analysis<DiagonalValues>(A, false)) b += array_bytes(V->d) + array_bytes(V->f);
     if (const SortedSlices* S = kept_analysis<SortedSlices>(A, true))
-      b += array_bytes(S->window_slice) + array_bytes(S->pos_row) + array_bytes(S->pos_len) + array_bytes(S->start) + array_bytes(S->col) +
+      b += array_bytes(S->pos_row) + array_bytes(S->pos_len) + array_bytes(S->start) + array_bytes(S->col) +
            array_bytes(S->mid) + array_bytes(S->long_row) + array_bytes(S->chunk_ptr) + array_bytes(S->chunk_owner) +
            array_bytes(S->chunk_sum) + array_bytes(S->row_done);
     if (const SortedValues* V = kept_analysis<SortedValues>(A, false)) b += array_bytes(V->d) + array_bytes(V->f);
@@ -1594,7 +1552,6 @@ struct Binned {
     int power_law_ctas = SpmvRowBlocks::default_power_law_ctas;
     std::string diagonals = "auto";
     std::string sorted_slices = "auto";
-    bool sorted_in_row_order = false;
     template <class V>
     void visit(V& v) {
       v("thread_max_row", thread_max_row,
@@ -1652,9 +1609,6 @@ struct Binned {
         "2048 entries a warp each, longer ones in CTA chunks of 2048 (auto: the copy made only where a cycle or "
         "spmv_prepare gives it room, at most a quarter of the available memory; on: wherever the plan is "
         "power-law, any size, made at the first product; off: never)", one_of({"auto", "on", "off"}));
-      v("sorted_in_row_order", sorted_in_row_order, "sorted slices: a CTA takes a window's slices, keeps their "
-        "sums in shared memory and writes the outputs in row order after a barrier (else each thread writes its "
-        "row where it sums it, at its sorted position)");
     }
   };
   // The kernels' policy of these options (Params{}: the component's defaults).
@@ -1677,7 +1631,6 @@ struct Binned {
     policy.sorted = p.sorted_slices == "off"  ? BlockPolicy::Sorted::off
                     : p.sorted_slices == "on" ? BlockPolicy::Sorted::on
                                               : BlockPolicy::Sorted::automatic;
-    policy.sorted_in_row_order = p.sorted_in_row_order;
     return policy;
   }
   static std::unique_ptr<SpmvAlgorithm> make(const Params& p) { return std::make_unique<BinnedSpmv>(policy(p)); }
