@@ -27,7 +27,8 @@
 // by row length (the row blocks, their medium rows, the long rows' chunks) and
 // how many of its gathers fall on the most-gathered columns of x (what a table
 // of the hot columns in shared memory, filled once a CTA, would serve), and
-// the row blocks' sum phase in dependent steps against a balanced split.
+// the row blocks' sum phase in dependent steps against a balanced split, and
+// the sorted slices' layout (their lanes busy, the warp rows by length).
 // The hierarchy takes the device's coarse size (coarse_size_for) where the
 // options leave it to the backend, so that its levels are the GPU's.
 #include <algorithm>
@@ -197,6 +198,71 @@ void report_power_law(const std::string& name, const saga::CsrMatrix& M) {
   std::printf("\n");
 }
 
+// The sorted slices' layout (SpmvSorted; sparse/cuda/spmv_sorted.cuh): the
+// rows of at most max_row entries sorted by length within windows, in slices
+// of 32 positions (a window's last slice part empty), and how full a slice's
+// warp is over its steps (its entries over 32 x its longest row: what sorting
+// buys over the sliced rows' in-slice ranking, printed beside it); the warp
+// rows (max_row + 1 .. chunk entries, one warp a row) by length, with a warp's
+// lanes busy over its rounds; the chunked rows.
+void report_sorted_slices(const std::string& name, const saga::CsrMatrix& M) {
+  const std::vector<saga::offset_t> rp = M.row_ptr().to_vector();
+  const saga::index_t n = M.rows();
+  const double nnz = static_cast<double>(M.nnz());
+  auto len_of = [&](std::int64_t r) { return static_cast<long long>(rp[r + 1] - rp[r]); };
+  // Slices' steps (32 lanes x the longest row) over the entries they hold, sorted and as the sliced rows rank them.
+  const auto fill = [&](int window) {
+    long long entries = 0, steps = 0;
+    for (std::int64_t w0 = 0; w0 < n; w0 += window) {
+      std::vector<long long> lens;
+      for (std::int64_t r = w0; r < std::min<std::int64_t>(n, w0 + window); ++r)
+        if (len_of(r) <= saga::SpmvSorted::max_row) lens.push_back(len_of(r));
+      std::stable_sort(lens.begin(), lens.end(), std::greater<>());
+      for (std::size_t i = 0; i < lens.size(); i += 32) {
+        steps += 32 * lens[i];  // the slice's first row is its longest
+        for (std::size_t j = i; j < std::min(lens.size(), i + 32); ++j) entries += lens[j];
+      }
+    }
+    return steps ? static_cast<double>(entries) / static_cast<double>(steps) : 1.0;
+  };
+  long long short_rows = 0, long_rows = 0, chunks = 0;
+  double short_entries = 0, long_entries = 0;
+  const long long bands[] = {128, 256, 512, 1024, saga::SpmvSorted::chunk};
+  long long band_rows[5] = {0, 0, 0, 0, 0};
+  double band_entries[5] = {0, 0, 0, 0, 0}, band_lane_steps[5] = {0, 0, 0, 0, 0};
+  for (std::int64_t r = 0; r < n; ++r) {
+    const long long len = len_of(r);
+    if (len <= saga::SpmvSorted::max_row) {
+      ++short_rows;
+      short_entries += static_cast<double>(len);
+    } else if (len <= saga::SpmvSorted::chunk) {
+      int b = 0;
+      while (len > bands[b]) ++b;
+      ++band_rows[b];
+      band_entries[b] += static_cast<double>(len);
+      band_lane_steps[b] += 32.0 * static_cast<double>((len + 31) / 32);
+    } else {
+      ++long_rows;
+      chunks += (len + saga::SpmvSorted::chunk - 1) / saga::SpmvSorted::chunk;
+      long_entries += static_cast<double>(len);
+    }
+  }
+  std::printf("%s, sorted slices: rows of <= %d entries %lld (%.1f%% of the entries), slices' lanes busy %.1f%% "
+              "(windows of %d rows; %.1f%% ranked within a slice of 32, the sliced rows' order); rows past %d: %lld in "
+              "%lld chunks (%.1f%% of the entries)\n\n",
+              name.c_str(), saga::SpmvSorted::max_row, short_rows, 100 * short_entries / nnz,
+              100 * fill(saga::SpmvSorted::window), saga::SpmvSorted::window, 100 * fill(32), saga::SpmvSorted::chunk,
+              long_rows, chunks, 100 * long_entries / nnz);
+  std::printf("| warp rows of | rows | share of the entries | lanes busy (a warp a row) |\n|---|---:|---:|---:|\n");
+  long long lo = saga::SpmvSorted::max_row + 1;
+  for (int b = 0; b < 5; ++b) {
+    std::printf("| %lld-%lld | %lld | %.1f%% | %.1f%% |\n", lo, bands[b], band_rows[b], 100 * band_entries[b] / nnz,
+                band_lane_steps[b] > 0 ? 100 * band_entries[b] / band_lane_steps[b] : 0.0);
+    lo = bands[b] + 1;
+  }
+  std::printf("\n");
+}
+
 // The row blocks' sum phase (rows_kernel, sparse/cuda/spmv_binned.cu) in
 // dependent steps, block by block, against a balanced split of the same work.
 // A block of 256 threads stages its products, then (phase 1) gives each row of
@@ -333,6 +399,8 @@ int power_law_main(const char* scale_arg, const char* edges_arg) {
   const saga::CsrMatrix L = saga::rmat_laplacian(p, 1.0, saga::Space::host);
   report_power_law(title, G);
   report_power_law(title + " Laplacian", L);
+  report_sorted_slices(title, G);
+  report_sorted_slices(title + " Laplacian", L);
   report_sum_phase(title, G, kSms);
   report_sum_phase(title + " Laplacian", L, kSms);
   return 0;
