@@ -41,7 +41,7 @@ class MultigridCycle final : public LinearOperator {
   // The smoother component that runs on level l (the coarsest has none).
   const std::string& smoother_name(std::size_t l) const { return smoother_names_.at(l); }
   // The SpMV copies its operators hold now (made within the room above; the
-  // binned SpMV's diagonal and sliced copies): bytes, and how many operators.
+  // binned SpMV's diagonal, sliced and sorted copies): bytes, and how many operators.
   struct SpmvCopies {
     std::size_t bytes = 0;
     int operators = 0;

@@ -57,7 +57,7 @@ class SpmvAlgorithm {
   // products; the next cycle prepares again).
   virtual void release(const CsrMatrix& A) const { (void)A; }
   // The device memory held with A now beyond its plan (the binned SpMV's
-  // diagonal or sliced copy; 0 without one).
+  // diagonal, sliced or sorted copy; 0 without one).
   virtual std::size_t kept_bytes(const CsrMatrix& A) const {
     (void)A;
     return 0;
