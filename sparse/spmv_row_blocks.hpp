@@ -321,7 +321,7 @@ inline bool spmv_sliced_fit(std::int64_t rows, std::int64_t max_row, int thread_
 // row, from a copy stored step by step (the sliced rows' layout); rows of
 // max_row + 1 .. chunk entries a warp each, longer ones in chunks of `chunk`
 // entries (a CTA each, the last to finish adds them). In one launch. On the
-// H200 this beat the row blocks by 1.03-1.26x on R-MAT matrices and their
+// H200 this beat the row blocks by 1.03-1.23x on R-MAT matrices and their
 // Laplacians (2^20-2^22 rows), where the row blocks' staging and barrier cost
 // more instructions than the gathers of x leave room for.
 struct SpmvSorted {
