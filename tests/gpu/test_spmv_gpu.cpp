@@ -304,11 +304,32 @@ HostCsr sliced_rows_matrix(index_t rows, index_t upto, std::mt19937_64& rng) {
   }
   return h;
 }
+// The vectors the solve phase's products read on a square matrix of `rows`
+// rows, random (x, z, w, then the tentative prolongation's scale and e), and
+// its aggregates: 4 rows each, every 13th row in none.
+struct SolvePhaseInputs {
+  Vector x, z, w;
+  Array<index_t> agg;
+  Vector scale, e;
+  SolvePhaseInputs(index_t rows, std::mt19937_64& rng)
+      : x(random_vector(rows, rng(), Space::device)),
+        z(random_vector(rows, rng(), Space::device)),
+        w(random_vector(rows, rng(), Space::device)),
+        agg(aggregates_of_four(rows)),
+        scale(random_vector(rows / 4 + 1, rng(), Space::device)),
+        e(random_vector(rows / 4 + 1, rng(), Space::device)) {}
+  static Array<index_t> aggregates_of_four(index_t rows) {
+    std::vector<index_t> agg_h(rows);
+    for (index_t i = 0; i < rows; ++i) agg_h[i] = i % 13 == 0 ? -1 : i / 4;
+    return Array<index_t>::from_vector(agg_h, Space::device);
+  }
+};
 // Every output functor of the solve phase, once through `a` on A (square):
 // the vectors each writes, and the fused dots as one-element vectors.
-std::vector<std::vector<double>> solve_phase_products(const SpmvAlgorithm& a, const CsrMatrix& Ad, const Vector& x,
-                                                      const Vector& z, const Vector& w, const Array<index_t>& agg,
-                                                      const Vector& scale, const Vector& e) {
+std::vector<std::vector<double>> solve_phase_products(const SpmvAlgorithm& a, const CsrMatrix& Ad,
+                                                      const SolvePhaseInputs& in) {
+  const Vector &x = in.x, &z = in.z, &w = in.w, &scale = in.scale, &e = in.e;
+  const Array<index_t>& agg = in.agg;
   const index_t rows = Ad.rows();
   std::vector<std::vector<double>> out;
   Vector y(rows, Space::device), y2(rows, Space::device);
@@ -373,19 +394,14 @@ TEST_CASE("GPU binned SpMV sliced rows: every fused product equals the thread bi
     const auto thread =
         spmv_registry().create(Component("binned", Options().set("sliced", "off").set("thread_max_row", 64)), Space::device);
     const auto blocks = spmv_registry().create(Component("binned", Options().set("sliced", "off")), Space::device);
-    const Vector x = random_vector(rows, rng(), Space::device), z = random_vector(rows, rng(), Space::device);
-    const Vector w = random_vector(rows, rng(), Space::device);
+    const SolvePhaseInputs in(rows, rng);
+    const Vector& x = in.x;
     const Vector xh = x.to(Space::host);
-    // The tentative prolongation's aggregates: 4 rows each, every 13th row in none.
-    std::vector<index_t> agg_h(rows);
-    for (index_t i = 0; i < rows; ++i) agg_h[i] = i % 13 == 0 ? -1 : i / 4;
-    const Array<index_t> agg = Array<index_t>::from_vector(agg_h, Space::device);
-    const Vector scale = random_vector(rows / 4 + 1, rng(), Space::device), e = random_vector(rows / 4 + 1, rng(), Space::device);
     for (const bool single : {false, true}) {
       CAPTURE(single);
       if (single) Ad.store_values_single();
       // Every output functor, once through each algorithm: the vectors it writes.
-      auto run = [&](const SpmvAlgorithm& a) { return solve_phase_products(a, Ad, x, z, w, agg, scale, e); };
+      auto run = [&](const SpmvAlgorithm& a) { return solve_phase_products(a, Ad, in); };
       const auto got = run(*sliced), want = run(*thread), other = run(*blocks);
       REQUIRE(got.size() == want.size());
       CHECK(run(*sliced) == got);  // repeatable, bit for bit
@@ -473,16 +489,12 @@ TEST_CASE("GPU binned SpMV sorted slices: power-law products equal the row block
     }
     const auto sorted = spmv_registry().create(Component("binned", Options().set("sorted_slices", "on")), Space::device);
     const auto blocks = spmv_registry().create(Component("binned", Options().set("sorted_slices", "off")), Space::device);
-    const Vector x = random_vector(rows, rng(), Space::device), z = random_vector(rows, rng(), Space::device);
-    const Vector w = random_vector(rows, rng(), Space::device);
-    std::vector<index_t> agg_h(rows);
-    for (index_t i = 0; i < rows; ++i) agg_h[i] = i % 13 == 0 ? -1 : i / 4;
-    const Array<index_t> agg = Array<index_t>::from_vector(agg_h, Space::device);
-    const Vector scl = random_vector(rows / 4 + 1, rng(), Space::device), e = random_vector(rows / 4 + 1, rng(), Space::device);
+    const SolvePhaseInputs in(rows, rng);
+    const Vector& x = in.x;
     for (const bool single : {false, true}) {
       CAPTURE(single);
       if (single) Ad.store_values_single();
-      auto run = [&](const SpmvAlgorithm& a) { return solve_phase_products(a, Ad, x, z, w, agg, scl, e); };
+      auto run = [&](const SpmvAlgorithm& a) { return solve_phase_products(a, Ad, in); };
       const auto got = run(*sorted), want = run(*blocks);
       REQUIRE(got.size() == want.size());
       CHECK(run(*sorted) == got);  // repeatable, bit for bit (the chunks' counts reset)
@@ -573,17 +585,12 @@ TEST_CASE("GPU binned SpMV diagonal rows: every fused product equals the thread 
                                                                      .set("small_vector", false)
                                                                      .set("thread_max_row", 64)),
                                                Space::device);
-    const Vector x = random_vector(rows, rng(), Space::device), z = random_vector(rows, rng(), Space::device);
-    const Vector w = random_vector(rows, rng(), Space::device);
-    std::vector<index_t> agg_h(rows);
-    for (index_t i = 0; i < rows; ++i) agg_h[i] = i % 13 == 0 ? -1 : i / 4;
-    const Array<index_t> agg = Array<index_t>::from_vector(agg_h, Space::device);
-    const Vector scale = random_vector(rows / 4 + 1, rng(), Space::device),
-                 e = random_vector(rows / 4 + 1, rng(), Space::device);
+    const SolvePhaseInputs in(rows, rng);
+    const Vector& x = in.x;
     for (const bool single : {false, true}) {
       CAPTURE(single);
       if (single) Ad.store_values_single();
-      auto run = [&](const SpmvAlgorithm& a) { return solve_phase_products(a, Ad, x, z, w, agg, scale, e); };
+      auto run = [&](const SpmvAlgorithm& a) { return solve_phase_products(a, Ad, in); };
       const auto got = run(*diagonal), want = run(*thread);
       CHECK(cuda::spmv_binned_info(Ad).diagonals == shape.diagonals);  // made by the first product (on)
       REQUIRE(got.size() == want.size());
