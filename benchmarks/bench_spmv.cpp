@@ -165,6 +165,10 @@ int main(int argc, char** argv) {
                                   // Power-law matrices without their sorted copy: the row blocks (the
                                   // rule before the fifty-seventh session).
                                   {"binned no sorted slices", Component("binned", Options().set("sorted_slices", "off"))},
+                                  // The sorted slices' split between warp rows and CTA chunks.
+                                  {"binned sorted chunk 512", Component("binned", Options().set("sorted_slices", "on").set("sorted_chunk", 512))},
+                                  {"binned sorted chunk 1024", Component("binned", Options().set("sorted_slices", "on").set("sorted_chunk", 1024))},
+                                  {"binned sorted chunk 4096", Component("binned", Options().set("sorted_slices", "on").set("sorted_chunk", 4096))},
                                   // The rule before the diagonal copies: no copy, or a sliced one where the
                                   // default route takes the sliced rows (the column picks per matrix).
                                   {"binned no diagonals",

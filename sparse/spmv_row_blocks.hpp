@@ -327,7 +327,7 @@ inline bool spmv_sliced_fit(std::int64_t rows, std::int64_t max_row, int thread_
 struct SpmvSorted {
   static constexpr int window = 1024;  // rows sorted within windows of this many
   static constexpr int max_row = 64;   // the longest row one thread loops over
-  static constexpr int chunk = 2048;   // rows past this: CTA chunks of this many entries
+  static constexpr int chunk = 2048;   // rows past this: CTA chunks of this many entries (binned option sorted_chunk)
   static constexpr int min_warps_per_sm = 20;  // fewer rows (sorted_slices: auto): the row blocks
   static constexpr int unroll = 8;     // entries a thread loads before it uses them
 };
@@ -341,8 +341,9 @@ inline bool spmv_sorted_fit(std::int64_t rows, bool power_law, int sms, bool any
 // the columns and values (value_bytes) of every entry, and per row its
 // position's row and length, a slice start, a listed row and its chunk's sum
 // and count.
-inline std::int64_t spmv_sorted_bytes(std::int64_t rows, std::int64_t nnz, int value_bytes) {
-  return nnz * (4 + value_bytes) + 24 * (rows + 32) + 2 * (nnz / SpmvSorted::chunk + 1) * 12;
+inline std::int64_t spmv_sorted_bytes(std::int64_t rows, std::int64_t nnz, int value_bytes,
+                                      int chunk = SpmvSorted::chunk) {
+  return nnz * (4 + value_bytes) + 24 * (rows + 32) + 2 * (nnz / chunk + 1) * 12;
 }
 
 // Which kernel the binned SpMV gives a matrix, in the order it asks

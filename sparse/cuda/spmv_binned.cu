@@ -397,6 +397,7 @@ struct BlockPolicy {
   // Power-law matrices' sorted slices (SpmvSorted): never, made by prepare()
   // within the room it is given, or wherever a power-law plan is (any size).
   enum class Sorted { off, automatic, on } sorted = Sorted::automatic;
+  int sorted_chunk = SpmvSorted::chunk;  // rows past it: CTA chunks of this many entries
 };
 
 // The rows longer than `units` (BinnedPlan): split in chunks of `units`
@@ -1013,11 +1014,11 @@ bool run_sliced(const CsrMatrix& A, const BinnedPlan& p, In x, Out out, const Bl
 // The pattern's part of a power-law matrix's sorted copy (a structural
 // analysis). `made` false: no room when it was asked for; the row blocks serve it.
 struct SortedSlices {
-  static constexpr const char* key = "spmv.sorted";  // its structural analysis
   bool made = false;
+  int chunk = SpmvSorted::chunk;  // rows past it: chunks of this many entries (the policy's sorted_chunk)
   index_t slices = 0;     // of 32 positions
   index_t mid_rows = 0;   // rows of max_row + 1 .. chunk entries: a warp each
-  index_t long_rows = 0;  // longer rows, and their chunks of SpmvSorted::chunk entries
+  index_t long_rows = 0;  // longer rows, and their chunks of `chunk` entries
   index_t chunks = 0;
   Array<index_t> pos_row;      // slices x 32: the row at each position (-1: none)
   Array<unsigned> pos_len;     // its length (0: none)
@@ -1032,20 +1033,28 @@ struct SortedSlices {
 };
 // The values' part (dropped with the values): float or double as A stores them.
 struct SortedValues {
-  static constexpr const char* key = "spmv.sorted.values";
   Array<double> d;
   Array<float> f;
 };
+
+// The analyses' keys: one copy per chunk size ("spmv.sorted" at the default).
+std::string sorted_slices_key(int chunk) {
+  return chunk == SpmvSorted::chunk ? std::string("spmv.sorted") : fmt::format("spmv.sorted.{}", chunk);
+}
+std::string sorted_values_key(int chunk) {
+  return chunk == SpmvSorted::chunk ? std::string("spmv.sorted.values") : fmt::format("spmv.sorted.values.{}", chunk);
+}
 
 bool takes_sorted(const CsrMatrix& A, const BinnedPlan& p, const BlockPolicy& policy) {
   if (policy.sorted == BlockPolicy::Sorted::off || (policy.route.dense_rows && p.dense)) return false;
   return spmv_sorted_fit(A.rows(), p.power_law, multiprocessor_count(), policy.sorted == BlockPolicy::Sorted::on);
 }
 
-SortedSlices make_sorted_slices(const CsrMatrix& A) {
+SortedSlices make_sorted_slices(const CsrMatrix& A, int chunk) {
   SortedSlices S;
+  S.chunk = chunk;
   const index_t n = A.rows();
-  const std::int64_t bound = spmv_sorted_bytes(n, A.nnz(), A.single_precision() ? 4 : 8);
+  const std::int64_t bound = spmv_sorted_bytes(n, A.nnz(), A.single_precision() ? 4 : 8, chunk);
   if (bound > static_cast<std::int64_t>(device::available_memory_recent() / SpmvSliced::memory_share_divisor)) {
     log_info("binned SpMV: no sorted copy of a {} x {} matrix ({} entries, {:.1f} MiB): too little device memory "
              "available; its row blocks serve it", A.rows(), A.cols(), A.nnz(), bound / 1048576.0);
@@ -1087,7 +1096,7 @@ SortedSlices make_sorted_slices(const CsrMatrix& A) {
     // The rows a warp each, in row order.
     Array<index_t> flag(static_cast<std::size_t>(n), Space::device, "SpMV sorted mid-row flags");
     Array<index_t> at(static_cast<std::size_t>(n) + 1, Space::device, "SpMV sorted mid-row positions");
-    sorted_mid_flags_kernel<<<grid_for(n), kThreads, 0, st>>>(n, rp, flag.data());
+    sorted_mid_flags_kernel<<<grid_for(n), kThreads, 0, st>>>(n, rp, chunk, flag.data());
     SAGA_CUDA_LAUNCH("sorted_mid_flags_kernel");
     prim::exclusive_scan_total(flag.data(), at.data(), static_cast<std::size_t>(n));
     S.mid_rows = at.get(static_cast<std::size_t>(n));
@@ -1098,7 +1107,7 @@ SortedSlices make_sorted_slices(const CsrMatrix& A) {
     Array<index_t> chunks(static_cast<std::size_t>(n), Space::device, "SpMV sorted chunk counts");
     Array<index_t> chunk_start(static_cast<std::size_t>(n) + 1, Space::device, "SpMV sorted chunk offsets");
     Array<int> max_row = Array<int>::zeros(1, Space::device, "SpMV longest row");
-    long_flags_kernel<<<grid_for(n), kThreads, 0, st>>>(n, rp, SpmvSorted::chunk, flag.data(), chunks.data(),
+    long_flags_kernel<<<grid_for(n), kThreads, 0, st>>>(n, rp, chunk, flag.data(), chunks.data(),
                                                         max_row.data());
     SAGA_CUDA_LAUNCH("long_flags_kernel (sorted)");
     prim::exclusive_scan_total(flag.data(), at.data(), static_cast<std::size_t>(n));
@@ -1112,7 +1121,7 @@ SortedSlices make_sorted_slices(const CsrMatrix& A) {
     S.row_done = Array<unsigned>::zeros(static_cast<std::size_t>(S.long_rows), Space::device,
                                         "SpMV sorted long-row chunk counts");
     if (S.long_rows > 0) {
-      long_list_kernel<<<grid_for(n), kThreads, 0, st>>>(n, rp, SpmvSorted::chunk, at.data(), chunk_start.data(),
+      long_list_kernel<<<grid_for(n), kThreads, 0, st>>>(n, rp, chunk, at.data(), chunk_start.data(),
                                                          S.long_row.data(), S.chunk_ptr.data());
       SAGA_CUDA_LAUNCH("long_list_kernel (sorted)");
       chunk_owner_kernel<<<grid_for(S.long_rows), kThreads, 0, st>>>(S.long_rows, S.chunk_ptr.data(),
@@ -1151,7 +1160,8 @@ SortedValues make_sorted_values(const CsrMatrix& A, const SortedSlices& S) {
 // dropped and the matrix keeps its row blocks from here on).
 const SortedValues* sorted_values_of(const CsrMatrix& A, SortedSlices& S) {
   try {
-    return &A.analysis<SortedValues>(SortedValues::key, [&](const CsrMatrix& M) { return make_sorted_values(M, S); });
+    return &A.analysis<SortedValues>(sorted_values_key(S.chunk),
+                                     [&](const CsrMatrix& M) { return make_sorted_values(M, S); });
   } catch (const DeviceOutOfMemory&) {
     log_info("binned SpMV: no sorted values for a {} x {} matrix: out of device memory; its row blocks serve it",
              A.rows(), A.cols());
@@ -1164,6 +1174,7 @@ const SortedValues* sorted_values_of(const CsrMatrix& A, SortedSlices& S) {
 template <class Value>
 struct SortedRef {
   index_t slices, mid_rows;
+  int chunk;
   const index_t* pos_row;
   const unsigned* pos_len;
   const offset_t* start;
@@ -1186,7 +1197,7 @@ __global__ __launch_bounds__(kBlock) void sorted_rows_kernel(LongRowChunks L, So
   wait_for_prior_grid();
   const index_t cta = static_cast<index_t>(blockIdx.x);
   if (cta < L.chunks) {  // the same for the whole CTA
-    sum_chunk(L, cta, rp, ci, v, x, out, SpmvSorted::chunk);
+    sum_chunk(L, cta, rp, ci, v, x, out, S.chunk);
     return;
   }
   constexpr int kWarps = kBlock / 32;
@@ -1232,8 +1243,10 @@ template <class Out, class In>
 bool run_sorted(const CsrMatrix& A, const BinnedPlan& p, In x, Out out, const BlockPolicy& policy, Scalars* dot,
                 int slot) {
   if (!takes_sorted(A, p, policy)) return false;
-  if (policy.sorted == BlockPolicy::Sorted::automatic && !A.has_analysis(SortedSlices::key)) return false;
-  SortedSlices& S = A.structural_analysis<SortedSlices>(SortedSlices::key, make_sorted_slices);
+  const std::string key = sorted_slices_key(policy.sorted_chunk);
+  if (policy.sorted == BlockPolicy::Sorted::automatic && !A.has_analysis(key)) return false;
+  SortedSlices& S = A.structural_analysis<SortedSlices>(
+      key, [&](const CsrMatrix& M) { return make_sorted_slices(M, policy.sorted_chunk); });
   if (!S.made) return false;
   const SortedValues* V = sorted_values_of(A, S);
   if (!V) return false;
@@ -1256,12 +1269,12 @@ bool run_sorted(const CsrMatrix& A, const BinnedPlan& p, In x, Out out, const Bl
   if (blocks > 0) {
     if (A.single_precision())
       launch_dependent("binned SpMV sorted slices", sorted_rows_kernel<Out, float, In>, blocks, kBlock, 0, st, L,
-                       SortedRef<float>{S.slices, S.mid_rows, S.pos_row.data(), S.pos_len.data(), S.start.data(),
+                       SortedRef<float>{S.slices, S.mid_rows, S.chunk, S.pos_row.data(), S.pos_len.data(), S.start.data(),
                                         S.col.data(), V->f.data(), S.mid.data()},
                        A.row_ptr().data(), A.col().data(), A.val_single().data(), x, out, partial);
     else
       launch_dependent("binned SpMV sorted slices", sorted_rows_kernel<Out, double, In>, blocks, kBlock, 0, st, L,
-                       SortedRef<double>{S.slices, S.mid_rows, S.pos_row.data(), S.pos_len.data(), S.start.data(),
+                       SortedRef<double>{S.slices, S.mid_rows, S.chunk, S.pos_row.data(), S.pos_len.data(), S.start.data(),
                                          S.col.data(), V->d.data(), S.mid.data()},
                        A.row_ptr().data(), A.col().data(), A.val().data(), x, out, partial);
   }
@@ -1433,10 +1446,10 @@ void run_binned(const CsrMatrix& A, In x, Out out, BlockPolicy policy, Scalars* 
 // A's analysis T where it is there (structural or of the values), else null;
 // never made here.
 template <class T>
-const T* kept_analysis(const CsrMatrix& A, bool structural) {
-  if (!A.has_analysis(T::key)) return nullptr;
-  const auto never = [](const CsrMatrix&) -> T { throw Error(fmt::format("binned SpMV: no analysis {}", T::key)); };
-  return structural ? &A.structural_analysis<T>(T::key, never) : &A.analysis<T>(T::key, never);
+const T* kept_analysis(const CsrMatrix& A, bool structural, const std::string& key = T::key) {
+  if (!A.has_analysis(key)) return nullptr;
+  const auto never = [&](const CsrMatrix&) -> T { throw Error(fmt::format("binned SpMV: no analysis {}", key)); };
+  return structural ? &A.structural_analysis<T>(key, never) : &A.analysis<T>(key, never);
 }
 template <class T>
 std::size_t array_bytes(const Array<T>& a) {
@@ -1468,10 +1481,12 @@ class BinnedSpmv final : public SpmvAlgorithm {
       }
     }
     if (takes_sorted(A, p, p_)) {  // a power-law matrix
-      if (A.has_analysis(SortedSlices::key)) return 0;
-      const std::int64_t bound = spmv_sorted_bytes(A.rows(), A.nnz(), A.single_precision() ? 4 : 8);
+      const std::string key = sorted_slices_key(p_.sorted_chunk);
+      if (A.has_analysis(key)) return 0;
+      const std::int64_t bound = spmv_sorted_bytes(A.rows(), A.nnz(), A.single_precision() ? 4 : 8, p_.sorted_chunk);
       if (p_.sorted == BlockPolicy::Sorted::automatic && static_cast<std::size_t>(bound) > extra_bytes) return 0;
-      SortedSlices& S = A.structural_analysis<SortedSlices>(SortedSlices::key, make_sorted_slices);
+      SortedSlices& S = A.structural_analysis<SortedSlices>(
+          key, [&](const CsrMatrix& M) { return make_sorted_slices(M, p_.sorted_chunk); });
       return S.made && sorted_values_of(A, S) ? kept_bytes(A) : 0;
     }
     if (!takes_sliced(A, p, p_) || A.has_analysis(SlicedRows::key)) return 0;
@@ -1485,19 +1500,20 @@ class BinnedSpmv final : public SpmvAlgorithm {
     A.drop_analysis(SlicedValues::key);
     A.drop_analysis(DiagonalRows::key);
     A.drop_analysis(DiagonalValues::key);
-    A.drop_analysis(SortedSlices::key);
-    A.drop_analysis(SortedValues::key);
+    A.drop_analysis(sorted_slices_key(p_.sorted_chunk));
+    A.drop_analysis(sorted_values_key(p_.sorted_chunk));
   }
   std::size_t kept_bytes(const CsrMatrix& A) const override {
     std::size_t b = 0;
     if (const SlicedRows* S = kept_analysis<SlicedRows>(A, true)) b += array_bytes(S->slot) + array_bytes(S->col);
     if (const SlicedValues* V = kept_analysis<SlicedValues>(A, false)) b += array_bytes(V->d) + array_bytes(V->f);
     if (const DiagonalValues* V = kept_analysis<DiagonalValues>(A, false)) b += array_bytes(V->d) + array_bytes(V->f);
-    if (const SortedSlices* S = kept_analysis<SortedSlices>(A, true))
+    if (const SortedSlices* S = kept_analysis<SortedSlices>(A, true, sorted_slices_key(p_.sorted_chunk)))
       b += array_bytes(S->pos_row) + array_bytes(S->pos_len) + array_bytes(S->start) + array_bytes(S->col) +
            array_bytes(S->mid) + array_bytes(S->long_row) + array_bytes(S->chunk_ptr) + array_bytes(S->chunk_owner) +
            array_bytes(S->chunk_sum) + array_bytes(S->row_done);
-    if (const SortedValues* V = kept_analysis<SortedValues>(A, false)) b += array_bytes(V->d) + array_bytes(V->f);
+    if (const SortedValues* V = kept_analysis<SortedValues>(A, false, sorted_values_key(p_.sorted_chunk)))
+      b += array_bytes(V->d) + array_bytes(V->f);
     return b;
   }
   void apply(double alpha, const CsrMatrix& A, const Vector& x, double beta, Vector& y) const override {
@@ -1552,6 +1568,7 @@ struct Binned {
     int power_law_ctas = SpmvRowBlocks::default_power_law_ctas;
     std::string diagonals = "auto";
     std::string sorted_slices = "auto";
+    int sorted_chunk = SpmvSorted::chunk;
     template <class V>
     void visit(V& v) {
       v("thread_max_row", thread_max_row,
@@ -1609,6 +1626,8 @@ struct Binned {
         "2048 entries a warp each, longer ones in CTA chunks of 2048 (auto: the copy made only where a cycle or "
         "spmv_prepare gives it room, at most a quarter of the available memory; on: wherever the plan is "
         "power-law, any size, made at the first product; off: never)", one_of({"auto", "on", "off"}));
+      v("sorted_chunk", sorted_chunk, "sorted slices: rows of 65 to this many entries a warp each, longer ones in CTA "
+        "chunks of this many entries", in_range(256, 65536));
     }
   };
   // The kernels' policy of these options (Params{}: the component's defaults).
@@ -1631,6 +1650,7 @@ struct Binned {
     policy.sorted = p.sorted_slices == "off"  ? BlockPolicy::Sorted::off
                     : p.sorted_slices == "on" ? BlockPolicy::Sorted::on
                                               : BlockPolicy::Sorted::automatic;
+    policy.sorted_chunk = p.sorted_chunk;
     return policy;
   }
   static std::unique_ptr<SpmvAlgorithm> make(const Params& p) { return std::make_unique<BinnedSpmv>(policy(p)); }

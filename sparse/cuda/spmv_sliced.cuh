@@ -45,6 +45,20 @@ static __global__ void slice_slots_kernel(index_t n, const offset_t* __restrict_
   if (t < n) slot[s0 + rank] = (static_cast<unsigned>(len) << 5) | static_cast<unsigned>(lane);
 }
 
+// One thread's row of a slice stored step by step: its `len` entries from
+// src[first ...] to dst, entry k after the slice's running rows of steps
+// 0 .. k - 1 (the slice's entries start at `at`; its rows longest first).
+template <class T>
+__device__ inline void copy_slice_steps(int len, offset_t first, offset_t at, int lane, const T* __restrict__ src,
+                                        T* __restrict__ dst) {
+  const int longest = __shfl_sync(0xffffffffu, len, 0);
+  for (int k = 0; k < longest; ++k) {
+    const unsigned running = __ballot_sync(0xffffffffu, len > k);
+    if (len > k) dst[at + lane] = src[first + k];
+    at += __popc(running);
+  }
+}
+
 // dst = src (the columns or the values, CSR order) in slice order.
 template <class T>
 __global__ void slice_entries_kernel(index_t n, const offset_t* __restrict__ rp, const unsigned* __restrict__ slot,
@@ -56,13 +70,7 @@ __global__ void slice_entries_kernel(index_t n, const offset_t* __restrict__ rp,
   const unsigned info = t < n ? slot[t] : 0u;
   const int len = static_cast<int>(info >> 5);
   const offset_t first = t < n ? rp[s0 + (info & 31u)] : 0;
-  const int longest = __shfl_sync(0xffffffffu, len, 0);
-  offset_t at = rp[s0];
-  for (int k = 0; k < longest; ++k) {
-    const unsigned running = __ballot_sync(0xffffffffu, len > k);
-    if (len > k) dst[at + lane] = src[first + k];
-    at += __popc(running);
-  }
+  copy_slice_steps(len, first, rp[s0], lane, src, dst);
 }
 
 // Row sum of one thread of a slice: `len` its row's entries, `longest` the

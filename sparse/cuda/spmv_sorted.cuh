@@ -23,6 +23,7 @@
 #include <cstdint>
 
 #include "sparse/cuda/launch.cuh"
+#include "sparse/cuda/spmv_sliced.cuh"
 #include "sparse/spmv_row_blocks.hpp"
 
 namespace saga::cuda {
@@ -122,21 +123,16 @@ __global__ void sorted_copy_kernel(index_t slices, const offset_t* __restrict__ 
   const int len = static_cast<int>(pos_len[t]);
   const index_t r = pos_row[t];
   const offset_t first = r >= 0 ? rp[r] : 0;
-  const int longest = __shfl_sync(0xffffffffu, len, 0);
-  offset_t at = start[q];
-  for (int k = 0; k < longest; ++k) {
-    const unsigned running = __ballot_sync(0xffffffffu, len > k);
-    if (len > k) dst[at + lane] = src[first + k];
-    at += __popc(running);
-  }
+  copy_slice_steps(len, first, start[q], lane, src, dst);
 }
 
 // Flags of the rows the warps take (max_row + 1 .. chunk entries).
-static __global__ void sorted_mid_flags_kernel(index_t n, const offset_t* __restrict__ rp, index_t* __restrict__ flag) {
+static __global__ void sorted_mid_flags_kernel(index_t n, const offset_t* __restrict__ rp, int chunk,
+                                               index_t* __restrict__ flag) {
   const std::int64_t r = global_thread();
   if (r >= n) return;
   const offset_t len = rp[r + 1] - rp[r];
-  flag[r] = len > SpmvSorted::max_row && len <= SpmvSorted::chunk;
+  flag[r] = len > SpmvSorted::max_row && len <= chunk;
 }
 // mid[at[r]] = r for every flagged row (at: the flags' exclusive scan).
 static __global__ void sorted_mid_list_kernel(index_t n, const index_t* __restrict__ at, index_t* __restrict__ mid) {

@@ -185,6 +185,7 @@ TEST_CASE("GPU SpMV: every device algorithm equals host (stencils, coarse levels
       // the sorted slices on every power-law plan (any size), and never
       algs.emplace_back("binned", Options().set("sorted_slices", "on"));
       algs.emplace_back("binned", Options().set("sorted_slices", "off"));
+      algs.emplace_back("binned", Options().set("sorted_slices", "on").set("sorted_chunk", 256));
       algs.emplace_back("cusparse", Options().set("alg", "csr_alg2"));
       for (const Component& alg : algs) {
         CAPTURE(alg.name);
@@ -489,22 +490,30 @@ TEST_CASE("GPU binned SpMV sorted slices: power-law products equal the row block
     }
     const auto sorted = spmv_registry().create(Component("binned", Options().set("sorted_slices", "on")), Space::device);
     const auto blocks = spmv_registry().create(Component("binned", Options().set("sorted_slices", "off")), Space::device);
+    // Rows past 512 entries in chunks instead (a copy of its own, beside the default's).
+    const auto chunk512 = spmv_registry().create(
+        Component("binned", Options().set("sorted_slices", "on").set("sorted_chunk", 512)), Space::device);
     const SolvePhaseInputs in(rows, rng);
     const Vector& x = in.x;
     for (const bool single : {false, true}) {
       CAPTURE(single);
       if (single) Ad.store_values_single();
       auto run = [&](const SpmvAlgorithm& a) { return solve_phase_products(a, Ad, in); };
-      const auto got = run(*sorted), want = run(*blocks);
+      const auto got = run(*sorted), want = run(*blocks), small_chunks = run(*chunk512);
       REQUIRE(got.size() == want.size());
+      CHECK(run(*chunk512) == small_chunks);
       CHECK(run(*sorted) == got);  // repeatable, bit for bit (the chunks' counts reset)
       for (std::size_t k = 0; k < got.size(); ++k) {
         CAPTURE(k);
-        if (got[k].size() > 1)
+        if (got[k].size() > 1) {
           CHECK(max_rel_diff(got[k], want[k]) < 1e-11);
-        else  // a fused dot
+          CHECK(max_rel_diff(small_chunks[k], want[k]) < 1e-11);
+        } else {  // a fused dot
           CHECK(std::abs(got[k][0] - want[k][0]) <=
                 1e-12 * std::max(1.0, std::abs(want[k][0])) * std::sqrt(double(Ad.nnz())));
+          CHECK(std::abs(small_chunks[k][0] - want[k][0]) <=
+                1e-12 * std::max(1.0, std::abs(want[k][0])) * std::sqrt(double(Ad.nnz())));
+        }
       }
       // The default options take the copy spmv_prepare made: the same bits.
       Vector yd(rows, Space::device);
