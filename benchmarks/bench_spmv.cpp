@@ -139,6 +139,9 @@ int main(int argc, char** argv) {
                                      .set("vector_max_units", 1 << 30)
                                      .set("vector_lanes", std::to_string(lanes)));
     };
+    const auto sorted_at = [](int chunk) {
+      return Component("binned", Options().set("sorted_slices", "on").set("sorted_chunk", chunk));
+    };
     std::vector<Algo> algos{{"binned", Component("binned")},
                                   {"csr_vector", Component("csr_vector")},
                                   {"scalar", Component("scalar")},
@@ -165,10 +168,14 @@ int main(int argc, char** argv) {
                                   // Power-law matrices without their sorted copy: the row blocks (the
                                   // rule before the fifty-seventh session).
                                   {"binned no sorted slices", Component("binned", Options().set("sorted_slices", "off"))},
-                                  // The sorted slices' split between warp rows and CTA chunks.
-                                  {"binned sorted chunk 512", Component("binned", Options().set("sorted_slices", "on").set("sorted_chunk", 512))},
-                                  {"binned sorted chunk 1024", Component("binned", Options().set("sorted_slices", "on").set("sorted_chunk", 1024))},
-                                  {"binned sorted chunk 4096", Component("binned", Options().set("sorted_slices", "on").set("sorted_chunk", 4096))},
+                                  // The sorted slices' split between warp rows and CTA chunks (table
+                                  // "Sorted slices by chunk"; 65536: no row of these matrices is chunked).
+                                  {"binned sorted chunk 1024", sorted_at(1024)},
+                                  {"binned sorted chunk 2048", sorted_at(2048)},
+                                  {"binned sorted chunk 4096", sorted_at(4096)},
+                                  {"binned sorted chunk 8192", sorted_at(8192)},
+                                  {"binned sorted chunk 16384", sorted_at(16384)},
+                                  {"binned sorted chunk 65536", sorted_at(65536)},
                                   // The rule before the diagonal copies: no copy, or a sliced one where the
                                   // default route takes the sliced rows (the column picks per matrix).
                                   {"binned no diagonals",
@@ -217,6 +224,9 @@ int main(int argc, char** argv) {
         "no diagonal copy | no sorted slices (power-law: row blocks) |\n"
         "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
         "---:|---:|---:|\n";
+    std::string by_chunk =
+        "| matrix | binned | sorted slices, chunks of 1024 | 2048 | 4096 | 8192 | 16384 | 65536 |\n"
+        "|---|---:|---:|---:|---:|---:|---:|---:|\n";
     std::string by_lanes =
         "| matrix | binned | vector rows, 2 lanes a row | 4 | 8 | 16 | 32 | 64 |\n"
         "|---|---:|---:|---:|---:|---:|---:|---:|\n";
@@ -281,6 +291,10 @@ int main(int argc, char** argv) {
                               f(ms["binned vector rows to 2^20"]), f(ms["binned vector rows to 2^24"]), f(ms["scalar"]),
                               f(ms["csr_vector"]), f(ms["binned power-law base 0"]), f(no_diagonals),
                               f(ms["binned no sorted slices"]));
+      by_chunk += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} |\n", name, f(ms["binned"]),
+                              f(ms["binned sorted chunk 1024"]), f(ms["binned sorted chunk 2048"]),
+                              f(ms["binned sorted chunk 4096"]), f(ms["binned sorted chunk 8192"]),
+                              f(ms["binned sorted chunk 16384"]), f(ms["binned sorted chunk 65536"]));
       by_lanes += fmt::format("| {} | {} | {} | {} | {} | {} | {} | {} |\n", name, f(ms["binned"]),
                               f(ms["vector G=2"]), f(ms["vector G=4"]), f(ms["vector G=8"]), f(ms["vector G=16"]),
                               f(ms["vector G=32"]), f(ms["vector G=64"]));
@@ -361,7 +375,8 @@ int main(int argc, char** argv) {
     out["spmv_table_markdown"] = table;
     out["variants_table_markdown"] = variants;
     out["vector_lanes_table_markdown"] = by_lanes;
-    std::cout << table << variants << by_lanes;
+    out["sorted_chunk_table_markdown"] = by_chunk;
+    std::cout << table << variants << by_chunk << by_lanes;
     if (!units_bases.empty()) {
       out["units_table_markdown"] = by_units;
       std::cout << "\nRow blocks by base units: ms (units a block)\n" << by_units;
@@ -610,7 +625,8 @@ int main(int argc, char** argv) {
     if (!md_path.empty())
       std::ofstream(md_path) << head << "### SpMV (L2 flushed)\n\n"
                              << table << "\n### Binned SpMV policy variants (ms)\n\n"
-                             << variants << "\n### Vector rows by lanes a row (sliced rows off, any size; ms)\n\n"
+                             << variants << "\n### Sorted slices by chunk (sorted_slices: on; ms)\n\n"
+                             << by_chunk << "\n### Vector rows by lanes a row (sliced rows off, any size; ms)\n\n"
                              << by_lanes
                              << (units_bases.empty() ? std::string()
                                                      : "\n### Row blocks by base units: ms (units a block)\n\n" + by_units)

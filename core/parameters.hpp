@@ -40,6 +40,7 @@ struct Check {
 
   bool ok(double x) const {
     if (std::isnan(x)) return false;
+    if (auto_zero && x == 0) return true;
     if (lo_open ? !(x > lo) : !(x >= lo)) return false;
     if (hi_open ? !(x < hi) : !(x <= hi)) return false;
     return true;
@@ -58,6 +59,12 @@ inline Check open_range(double lo, double hi) { return in_range(lo, hi, true, tr
 // >= 0, where 0 (or the word auto) means "computed by saga".
 inline Check zero_is_auto() {
   Check c = at_least(0);
+  c.auto_zero = true;
+  return c;
+}
+// [lo, hi], or 0 (the word auto): "computed by saga".
+inline Check in_range_or_auto(double lo, double hi) {
+  Check c = in_range(lo, hi);
   c.auto_zero = true;
   return c;
 }

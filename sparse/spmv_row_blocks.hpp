@@ -327,9 +327,14 @@ inline bool spmv_sliced_fit(std::int64_t rows, std::int64_t max_row, int thread_
 struct SpmvSorted {
   static constexpr int window = 1024;  // rows sorted within windows of this many
   static constexpr int max_row = 64;   // the longest row one thread loops over
-  static constexpr int chunk = 2048;   // rows past this: CTA chunks of this many entries (binned option sorted_chunk)
+  // Rows past the chunk go in CTA chunks of that many entries, shorter ones
+  // take a warp each (binned option sorted_chunk; 0: spmv_sorted_chunk).
+  static constexpr int min_chunk = 2048;
+  static constexpr int max_chunk = 16384;
+  static constexpr int resident_warps_per_sm = 64;  // sm_90: 2048 threads an SM
   static constexpr int min_warps_per_sm = 20;  // fewer rows (sorted_slices: auto): the row blocks
   static constexpr int unroll = 8;     // entries a thread loads before it uses them
+  static constexpr int warp_unroll = 8;  // a warp row's entries a lane loads before it uses them
 };
 // Whether the sorted slices take a matrix of `rows` rows whose plan is
 // power-law (BinnedPlan::power_law); `any_size` (sorted_slices: on) drops the
@@ -337,13 +342,30 @@ struct SpmvSorted {
 inline bool spmv_sorted_fit(std::int64_t rows, bool power_law, int sms, bool any_size = false) {
   return power_law && (any_size || rows >= std::int64_t{32} * SpmvSorted::min_warps_per_sm * sms);
 }
+// The sorted slices' chunk for a matrix of `nnz` entries on `sms` SMs: the
+// power of two nearest (in ratio) to twice a resident warp's share of the
+// product, 2 nnz / (64 sms), within [min_chunk, max_chunk]. A warp row is
+// then at most about twice what a warp does in the whole launch, so the
+// longest warp row does not outlast the rest, while rows of up to the chunk
+// avoid the CTA chunks' barrier, counter and second sum. On the H200 (132
+// SMs; fifty-eighth session, docs/spmv.md) the best fixed chunk rose with
+// the matrix: 2048-4096 at 4-9M entries, 8192 at 17-37M, 16384 at 65-255M;
+// this rule was within 2.5% of the best of 1024 .. 65536 on all 14 R-MAT
+// matrices and Laplacians timed, 2048 up to 6% slower.
+inline int spmv_sorted_chunk(std::int64_t nnz, int sms) {
+  const double share = 2.0 * static_cast<double>(nnz) / (double{SpmvSorted::resident_warps_per_sm} * (sms > 0 ? sms : 1));
+  int chunk = SpmvSorted::min_chunk;
+  while (chunk < SpmvSorted::max_chunk && share >= 1.4142135623730951 * chunk) chunk *= 2;
+  return chunk;
+}
 // An upper bound of the sorted copy's bytes (what a prepare asks room for):
 // the columns and values (value_bytes) of every entry, and per row its
 // position's row and length, a slice start, a listed row and its chunk's sum
-// and count.
+// and count, and per warp row (more than max_row entries) its start and length.
 inline std::int64_t spmv_sorted_bytes(std::int64_t rows, std::int64_t nnz, int value_bytes,
-                                      int chunk = SpmvSorted::chunk) {
-  return nnz * (4 + value_bytes) + 24 * (rows + 32) + 2 * (nnz / chunk + 1) * 12;
+                                      int chunk = SpmvSorted::min_chunk) {
+  return nnz * (4 + value_bytes) + 24 * (rows + 32) + 2 * (nnz / chunk + 1) * 12 +
+         12 * (nnz / (SpmvSorted::max_row + 1) + 1);
 }
 
 // Which kernel the binned SpMV gives a matrix, in the order it asks

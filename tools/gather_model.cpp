@@ -203,7 +203,8 @@ void report_power_law(const std::string& name, const saga::CsrMatrix& M) {
 // of 32 positions (a window's last slice part empty), and how full a slice's
 // warp is over its steps (its entries over 32 x its longest row: what sorting
 // buys over the sliced rows' in-slice ranking, printed beside it); the warp
-// rows (max_row + 1 .. chunk entries, one warp a row) by length, with a warp's
+// rows (max_row + 1 .. chunk entries, one warp a row; the chunk
+// spmv_sorted_chunk gives the matrix on kSms SMs) by length, with a warp's
 // lanes busy over its rounds; the chunked rows.
 void report_sorted_slices(const std::string& name, const saga::CsrMatrix& M) {
   const std::vector<saga::offset_t> rp = M.row_ptr().to_vector();
@@ -225,25 +226,28 @@ void report_sorted_slices(const std::string& name, const saga::CsrMatrix& M) {
     }
     return steps ? static_cast<double>(entries) / static_cast<double>(steps) : 1.0;
   };
+  const long long chunk = saga::spmv_sorted_chunk(M.nnz(), kSms);
   long long short_rows = 0, long_rows = 0, chunks = 0;
   double short_entries = 0, long_entries = 0;
-  const long long bands[] = {128, 256, 512, 1024, saga::SpmvSorted::chunk};
-  long long band_rows[5] = {0, 0, 0, 0, 0};
-  double band_entries[5] = {0, 0, 0, 0, 0}, band_lane_steps[5] = {0, 0, 0, 0, 0};
+  std::vector<long long> bands{128, 256, 512, 1024, 2048};  // up to the chunk
+  while (bands.back() < chunk) bands.push_back(2 * bands.back());
+  const std::size_t nb = bands.size();
+  std::vector<long long> band_rows(nb, 0);
+  std::vector<double> band_entries(nb, 0.0), band_lane_steps(nb, 0.0);
   for (std::int64_t r = 0; r < n; ++r) {
     const long long len = len_of(r);
     if (len <= saga::SpmvSorted::max_row) {
       ++short_rows;
       short_entries += static_cast<double>(len);
-    } else if (len <= saga::SpmvSorted::chunk) {
-      int b = 0;
+    } else if (len <= chunk) {
+      std::size_t b = 0;
       while (len > bands[b]) ++b;
       ++band_rows[b];
       band_entries[b] += static_cast<double>(len);
       band_lane_steps[b] += 32.0 * static_cast<double>((len + 31) / 32);
     } else {
       ++long_rows;
-      chunks += (len + saga::SpmvSorted::chunk - 1) / saga::SpmvSorted::chunk;
+      chunks += (len + chunk - 1) / chunk;
       long_entries += static_cast<double>(len);
     }
   }
@@ -251,11 +255,11 @@ void report_sorted_slices(const std::string& name, const saga::CsrMatrix& M) {
               "(windows of %d rows; %.1f%% ranked within a slice of 32, the sliced rows' order); rows past %d: %lld in "
               "%lld chunks (%.1f%% of the entries)\n\n",
               name.c_str(), saga::SpmvSorted::max_row, short_rows, 100 * short_entries / nnz,
-              100 * fill(saga::SpmvSorted::window), saga::SpmvSorted::window, 100 * fill(32), saga::SpmvSorted::chunk,
+              100 * fill(saga::SpmvSorted::window), saga::SpmvSorted::window, 100 * fill(32), static_cast<int>(chunk),
               long_rows, chunks, 100 * long_entries / nnz);
   std::printf("| warp rows of | rows | share of the entries | lanes busy (a warp a row) |\n|---|---:|---:|---:|\n");
   long long lo = saga::SpmvSorted::max_row + 1;
-  for (int b = 0; b < 5; ++b) {
+  for (std::size_t b = 0; b < nb; ++b) {
     std::printf("| %lld-%lld | %lld | %.1f%% | %.1f%% |\n", lo, bands[b], band_rows[b], 100 * band_entries[b] / nnz,
                 band_lane_steps[b] > 0 ? 100 * band_entries[b] / band_lane_steps[b] : 0.0);
     lo = bands[b] + 1;

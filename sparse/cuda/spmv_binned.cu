@@ -397,7 +397,7 @@ struct BlockPolicy {
   // Power-law matrices' sorted slices (SpmvSorted): never, made by prepare()
   // within the room it is given, or wherever a power-law plan is (any size).
   enum class Sorted { off, automatic, on } sorted = Sorted::automatic;
-  int sorted_chunk = SpmvSorted::chunk;  // rows past it: CTA chunks of this many entries
+  int sorted_chunk = 0;  // rows past it: CTA chunks of this many entries (0: spmv_sorted_chunk)
 };
 
 // The rows longer than `units` (BinnedPlan): split in chunks of `units`
@@ -1015,7 +1015,7 @@ bool run_sliced(const CsrMatrix& A, const BinnedPlan& p, In x, Out out, const Bl
 // analysis). `made` false: no room when it was asked for; the row blocks serve it.
 struct SortedSlices {
   bool made = false;
-  int chunk = SpmvSorted::chunk;  // rows past it: chunks of this many entries (the policy's sorted_chunk)
+  int chunk = SpmvSorted::min_chunk;  // rows past it: chunks of this many entries (sorted_chunk_of)
   index_t slices = 0;     // of 32 positions
   index_t mid_rows = 0;   // rows of max_row + 1 .. chunk entries: a warp each
   index_t long_rows = 0;  // longer rows, and their chunks of `chunk` entries
@@ -1024,7 +1024,9 @@ struct SortedSlices {
   Array<unsigned> pos_len;     // its length (0: none)
   Array<offset_t> start;       // slices + 1: where each slice's entries start in the copy
   Array<index_t> col;          // the short rows' columns in slice order
-  Array<index_t> mid;          // mid_rows
+  Array<index_t> mid;          // mid_rows: the rows a warp each, in row order
+  Array<offset_t> mid_start;   // mid_rows: their first entries (read with the row, not after it)
+  Array<unsigned> mid_len;     // mid_rows: their lengths
   Array<index_t> long_row;     // long_rows
   Array<index_t> chunk_ptr;    // long_rows + 1
   Array<index_t> chunk_owner;  // chunks
@@ -1037,12 +1039,17 @@ struct SortedValues {
   Array<float> f;
 };
 
-// The analyses' keys: one copy per chunk size ("spmv.sorted" at the default).
-std::string sorted_slices_key(int chunk) {
-  return chunk == SpmvSorted::chunk ? std::string("spmv.sorted") : fmt::format("spmv.sorted.{}", chunk);
+// The analyses' keys: one copy per sorted_chunk option ("spmv.sorted" for the
+// rule's, 0, whatever chunk it gives the matrix).
+std::string sorted_slices_key(int option) {
+  return option == 0 ? std::string("spmv.sorted") : fmt::format("spmv.sorted.{}", option);
 }
-std::string sorted_values_key(int chunk) {
-  return chunk == SpmvSorted::chunk ? std::string("spmv.sorted.values") : fmt::format("spmv.sorted.values.{}", chunk);
+std::string sorted_values_key(int option) {
+  return option == 0 ? std::string("spmv.sorted.values") : fmt::format("spmv.sorted.values.{}", option);
+}
+// The chunk the option gives A: the option's own, or the rule's (0).
+int sorted_chunk_of(const CsrMatrix& A, int option) {
+  return option > 0 ? option : spmv_sorted_chunk(A.nnz(), multiprocessor_count());
 }
 
 bool takes_sorted(const CsrMatrix& A, const BinnedPlan& p, const BlockPolicy& policy) {
@@ -1050,8 +1057,9 @@ bool takes_sorted(const CsrMatrix& A, const BinnedPlan& p, const BlockPolicy& po
   return spmv_sorted_fit(A.rows(), p.power_law, multiprocessor_count(), policy.sorted == BlockPolicy::Sorted::on);
 }
 
-SortedSlices make_sorted_slices(const CsrMatrix& A, int chunk) {
+SortedSlices make_sorted_slices(const CsrMatrix& A, int option) {
   SortedSlices S;
+  const int chunk = sorted_chunk_of(A, option);
   S.chunk = chunk;
   const index_t n = A.rows();
   const std::int64_t bound = spmv_sorted_bytes(n, A.nnz(), A.single_precision() ? 4 : 8, chunk);
@@ -1101,7 +1109,10 @@ SortedSlices make_sorted_slices(const CsrMatrix& A, int chunk) {
     prim::exclusive_scan_total(flag.data(), at.data(), static_cast<std::size_t>(n));
     S.mid_rows = at.get(static_cast<std::size_t>(n));
     S.mid = Array<index_t>(static_cast<std::size_t>(S.mid_rows), Space::device, "SpMV sorted mid rows");
-    sorted_mid_list_kernel<<<grid_for(n), kThreads, 0, st>>>(n, at.data(), S.mid.data());
+    S.mid_start = Array<offset_t>(static_cast<std::size_t>(S.mid_rows), Space::device, "SpMV sorted mid-row starts");
+    S.mid_len = Array<unsigned>(static_cast<std::size_t>(S.mid_rows), Space::device, "SpMV sorted mid-row lengths");
+    sorted_mid_list_kernel<<<grid_for(n), kThreads, 0, st>>>(n, rp, at.data(), S.mid.data(), S.mid_start.data(),
+                                                            S.mid_len.data());
     SAGA_CUDA_LAUNCH("sorted_mid_list_kernel");
     // The rows past `chunk`: the row blocks' long-row lists at that size.
     Array<index_t> chunks(static_cast<std::size_t>(n), Space::device, "SpMV sorted chunk counts");
@@ -1181,7 +1192,38 @@ struct SortedRef {
   const index_t* col;
   const Value* val;
   const index_t* mid;
+  const offset_t* mid_start;
+  const unsigned* mid_len;
 };
+
+// A lane's part of a warp row's sum: the row's `len` entries from `a`, 32 U
+// at a time, U columns and values loaded (predicated) before any gather of x,
+// so that a row of 65-128 entries costs one round of dependent loads, not one
+// per 32 entries (a plain strided loop leaves its last trip % U steps to a
+// remainder loop, and these rows have 3-4 steps a lane).
+template <class Value, class In, int U>
+__device__ __forceinline__ double warp_row_sum(offset_t a, int len, int lane, const index_t* __restrict__ ci,
+                                               const Value* __restrict__ v, In x) {
+  double s = 0.0;
+  for (int g = 0; g < len; g += 32 * U) {
+    index_t c[U];
+    Value w[U];
+#pragma unroll
+    for (int u = 0; u < U; ++u) {
+      const int k = g + 32 * u + lane;
+      c[u] = 0;
+      w[u] = Value(0);
+      if (k < len) {
+        c[u] = load_a<true>(ci + a + k);
+        w[u] = load_a<true>(v + a + k);
+      }
+    }
+#pragma unroll
+    for (int u = 0; u < U; ++u)
+      if (g + 32 * u + lane < len) s += w[u] * x(c[u]);
+  }
+  return s;
+}
 
 // One launch: the long rows' chunks (CTAs 0 .. L.chunks - 1, sum_chunk, each
 // row finished by the CTA that completes it), the mid rows (a warp each), then
@@ -1208,12 +1250,11 @@ __global__ __launch_bounds__(kBlock) void sorted_rows_kernel(LongRowChunks L, So
     const index_t i = (cta - L.chunks) * kWarps + warp;
     if (i < S.mid_rows) {  // the same for the whole warp
       const index_t r = S.mid[i];
+      const offset_t a = S.mid_start[i];
+      const int len = static_cast<int>(S.mid_len[i]);
       typename Out::Pre pre{};
       if (lane == 0) pre = out.pre(r);
-      const offset_t a = rp[r], b = rp[r + 1];
-      double s = 0.0;
-#pragma unroll 4
-      for (offset_t k = a + lane; k < b; k += 32) s += load_a<true>(v + k) * x(load_a<true>(ci + k));
+      double s = warp_row_sum<Value, In, SpmvSorted::warp_unroll>(a, len, lane, ci, v, x);
       for (int off = 16; off > 0; off /= 2) s += __shfl_xor_sync(0xffffffffu, s, off);
       if (lane == 0) mine = out(r, s, pre);
     }
@@ -1270,12 +1311,14 @@ bool run_sorted(const CsrMatrix& A, const BinnedPlan& p, In x, Out out, const Bl
     if (A.single_precision())
       launch_dependent("binned SpMV sorted slices", sorted_rows_kernel<Out, float, In>, blocks, kBlock, 0, st, L,
                        SortedRef<float>{S.slices, S.mid_rows, S.chunk, S.pos_row.data(), S.pos_len.data(), S.start.data(),
-                                        S.col.data(), V->f.data(), S.mid.data()},
+                                        S.col.data(), V->f.data(), S.mid.data(), S.mid_start.data(),
+                                        S.mid_len.data()},
                        A.row_ptr().data(), A.col().data(), A.val_single().data(), x, out, partial);
     else
       launch_dependent("binned SpMV sorted slices", sorted_rows_kernel<Out, double, In>, blocks, kBlock, 0, st, L,
                        SortedRef<double>{S.slices, S.mid_rows, S.chunk, S.pos_row.data(), S.pos_len.data(), S.start.data(),
-                                         S.col.data(), V->d.data(), S.mid.data()},
+                                         S.col.data(), V->d.data(), S.mid.data(), S.mid_start.data(),
+                                         S.mid_len.data()},
                        A.row_ptr().data(), A.col().data(), A.val().data(), x, out, partial);
   }
   if (dot) {
@@ -1483,7 +1526,8 @@ class BinnedSpmv final : public SpmvAlgorithm {
     if (takes_sorted(A, p, p_)) {  // a power-law matrix
       const std::string key = sorted_slices_key(p_.sorted_chunk);
       if (A.has_analysis(key)) return 0;
-      const std::int64_t bound = spmv_sorted_bytes(A.rows(), A.nnz(), A.single_precision() ? 4 : 8, p_.sorted_chunk);
+      const std::int64_t bound = spmv_sorted_bytes(A.rows(), A.nnz(), A.single_precision() ? 4 : 8,
+                                                   sorted_chunk_of(A, p_.sorted_chunk));
       if (p_.sorted == BlockPolicy::Sorted::automatic && static_cast<std::size_t>(bound) > extra_bytes) return 0;
       SortedSlices& S = A.structural_analysis<SortedSlices>(
           key, [&](const CsrMatrix& M) { return make_sorted_slices(M, p_.sorted_chunk); });
@@ -1510,7 +1554,7 @@ class BinnedSpmv final : public SpmvAlgorithm {
     if (const DiagonalValues* V = kept_analysis<DiagonalValues>(A, false)) b += array_bytes(V->d) + array_bytes(V->f);
     if (const SortedSlices* S = kept_analysis<SortedSlices>(A, true, sorted_slices_key(p_.sorted_chunk)))
       b += array_bytes(S->pos_row) + array_bytes(S->pos_len) + array_bytes(S->start) + array_bytes(S->col) +
-           array_bytes(S->mid) + array_bytes(S->long_row) + array_bytes(S->chunk_ptr) + array_bytes(S->chunk_owner) +
+           array_bytes(S->mid) + array_bytes(S->mid_start) + array_bytes(S->mid_len) + array_bytes(S->long_row) + array_bytes(S->chunk_ptr) + array_bytes(S->chunk_owner) +
            array_bytes(S->chunk_sum) + array_bytes(S->row_done);
     if (const SortedValues* V = kept_analysis<SortedValues>(A, false, sorted_values_key(p_.sorted_chunk)))
       b += array_bytes(V->d) + array_bytes(V->f);
@@ -1568,7 +1612,7 @@ struct Binned {
     int power_law_ctas = SpmvRowBlocks::default_power_law_ctas;
     std::string diagonals = "auto";
     std::string sorted_slices = "auto";
-    int sorted_chunk = SpmvSorted::chunk;
+    int sorted_chunk = 0;
     template <class V>
     void visit(V& v) {
       v("thread_max_row", thread_max_row,
@@ -1623,11 +1667,12 @@ struct Binned {
       v("sorted_slices", sorted_slices, "power-law matrices (a row longer than the row blocks' base units) with at "
         "least 20 warps of rows an SM: a copy of their rows of at most 64 entries, sorted by length within windows "
         "of 1024 rows and stored in slices of 32 (entry k of each row in turn), one thread a row; rows of 65 to "
-        "2048 entries a warp each, longer ones in CTA chunks of 2048 (auto: the copy made only where a cycle or "
+        "sorted_chunk entries a warp each, longer ones in CTA chunks of sorted_chunk (auto: the copy made only where a cycle or "
         "spmv_prepare gives it room, at most a quarter of the available memory; on: wherever the plan is "
         "power-law, any size, made at the first product; off: never)", one_of({"auto", "on", "off"}));
       v("sorted_chunk", sorted_chunk, "sorted slices: rows of 65 to this many entries a warp each, longer ones in CTA "
-        "chunks of this many entries", in_range(256, 65536));
+        "chunks of this many entries (auto: the power of two nearest 2 nnz / (64 SMs), from 2048 to 16384)",
+        in_range_or_auto(256, 65536));
     }
   };
   // The kernels' policy of these options (Params{}: the component's defaults).

@@ -10,10 +10,10 @@
 // (spmv_sliced.cuh): entry 0 of every row in position order, then entry 1 of
 // every row that has one, ... — so at step k the running rows are positions
 // 0 .. c_k - 1 and a warp's loads are coalesced; the sort makes a slice's rows
-// about as long as each other, so few lanes idle. Rows of max_row + 1 ..
-// SpmvSorted::chunk entries are listed ("mid": a warp each), longer ones split
-// in chunks of SpmvSorted::chunk entries (a CTA each; the one that completes a
-// row adds its chunk sums in chunk order).
+// about as long as each other, so few lanes idle. Rows of max_row + 1 .. chunk
+// entries (spmv_sorted_chunk, or the option sorted_chunk) are listed ("mid": a
+// warp each), longer ones split in chunks of `chunk` entries (a CTA each; the
+// one that completes a row adds its chunk sums in chunk order).
 //
 // Why: the row blocks of a power-law matrix stage every product in shared
 // memory behind a CTA barrier and then sum rows of mixed lengths; here a
@@ -134,11 +134,19 @@ static __global__ void sorted_mid_flags_kernel(index_t n, const offset_t* __rest
   const offset_t len = rp[r + 1] - rp[r];
   flag[r] = len > SpmvSorted::max_row && len <= chunk;
 }
-// mid[at[r]] = r for every flagged row (at: the flags' exclusive scan).
-static __global__ void sorted_mid_list_kernel(index_t n, const index_t* __restrict__ at, index_t* __restrict__ mid) {
+// For every flagged row r (at: the flags' exclusive scan): mid[at[r]] = r,
+// with its first entry and length beside it, so that a warp reads its row's
+// bounds with the row instead of after it.
+static __global__ void sorted_mid_list_kernel(index_t n, const offset_t* __restrict__ rp,
+                                              const index_t* __restrict__ at, index_t* __restrict__ mid,
+                                              offset_t* __restrict__ mid_start, unsigned* __restrict__ mid_len) {
   const std::int64_t r = global_thread();
   if (r >= n) return;
-  if (at[r + 1] != at[r]) mid[at[r]] = static_cast<index_t>(r);
+  if (at[r + 1] != at[r]) {
+    mid[at[r]] = static_cast<index_t>(r);
+    mid_start[at[r]] = rp[r];
+    mid_len[at[r]] = static_cast<unsigned>(rp[r + 1] - rp[r]);
+  }
 }
 
 }  // namespace saga::cuda

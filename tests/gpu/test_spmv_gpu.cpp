@@ -448,7 +448,8 @@ TEST_CASE("GPU binned SpMV sorted slices: power-law products equal the row block
   std::mt19937_64 rng(fresh_seed());
   const int sms = device::info().multiprocessors;
   // Past the default rule's bound (20 warps of rows an SM), every kind of row:
-  // short (sorted slices), 65-2048 entries (a warp each), longer (chunks).
+  // short (sorted slices), 65 to the chunk's entries (a warp each), longer
+  // (chunks; the chunk spmv_sorted_chunk gives these sizes is 2048).
   const int scale = 17;
   for (const bool laplacian : {true, false}) {
     CAPTURE(laplacian);
@@ -457,14 +458,15 @@ TEST_CASE("GPU binned SpMV sorted slices: power-law products equal the row block
     const index_t rows = Ah.rows();
     REQUIRE(spmv_sorted_fit(rows, true, sms));
     const auto hh = to_host_csr(Ah);
+    const int chunk = spmv_sorted_chunk(Ah.nnz(), sms);
     index_t mid = 0, longer = 0;
     for (index_t i = 0; i < rows; ++i) {
       const offset_t len = hh.row_ptr[i + 1] - hh.row_ptr[i];
-      mid += len > SpmvSorted::max_row && len <= SpmvSorted::chunk;
-      longer += len > SpmvSorted::chunk;
+      mid += len > SpmvSorted::max_row && len <= chunk;
+      longer += len > chunk;
     }
-    MESSAGE(fmt::format("R-MAT 2^{}{}: {} rows a warp each, {} in chunks", scale, laplacian ? " Laplacian" : "", mid,
-                        longer));
+    MESSAGE(fmt::format("R-MAT 2^{}{}: {} rows a warp each, {} in chunks of {}", scale, laplacian ? " Laplacian" : "",
+                        mid, longer, chunk));
     CHECK(mid > 0);
     CHECK(longer > 0);
     CsrMatrix Ad = Ah.to(Space::device);
@@ -474,7 +476,7 @@ TEST_CASE("GPU binned SpMV sorted slices: power-law products equal the row block
       spmv(1.0, Ad, x0, 0.0, y0);
       CHECK_FALSE(Ad.has_analysis("spmv.sorted"));
       CHECK(spmv_kept_bytes(Ad) == 0);
-      const std::size_t bound = static_cast<std::size_t>(spmv_sorted_bytes(rows, Ad.nnz(), 8));
+      const std::size_t bound = static_cast<std::size_t>(spmv_sorted_bytes(rows, Ad.nnz(), 8, chunk));
       CHECK(spmv_prepare(Ad, bound - 1) == 0);
       CHECK_FALSE(Ad.has_analysis("spmv.sorted"));
       const std::size_t kept = spmv_prepare(Ad, bound);
@@ -490,28 +492,36 @@ TEST_CASE("GPU binned SpMV sorted slices: power-law products equal the row block
     }
     const auto sorted = spmv_registry().create(Component("binned", Options().set("sorted_slices", "on")), Space::device);
     const auto blocks = spmv_registry().create(Component("binned", Options().set("sorted_slices", "off")), Space::device);
-    // Rows past 512 entries in chunks instead (a copy of its own, beside the default's).
+    // Rows past 512 entries in chunks instead, and no row in chunks (every
+    // row of 65 entries or more a warp's): copies of their own, beside the default's.
     const auto chunk512 = spmv_registry().create(
         Component("binned", Options().set("sorted_slices", "on").set("sorted_chunk", 512)), Space::device);
+    const auto chunk65536 = spmv_registry().create(
+        Component("binned", Options().set("sorted_slices", "on").set("sorted_chunk", 65536)), Space::device);
     const SolvePhaseInputs in(rows, rng);
     const Vector& x = in.x;
     for (const bool single : {false, true}) {
       CAPTURE(single);
       if (single) Ad.store_values_single();
       auto run = [&](const SpmvAlgorithm& a) { return solve_phase_products(a, Ad, in); };
-      const auto got = run(*sorted), want = run(*blocks), small_chunks = run(*chunk512);
+      const auto got = run(*sorted), want = run(*blocks), small_chunks = run(*chunk512),
+                 warps = run(*chunk65536);
       REQUIRE(got.size() == want.size());
       CHECK(run(*chunk512) == small_chunks);
+      CHECK(run(*chunk65536) == warps);
       CHECK(run(*sorted) == got);  // repeatable, bit for bit (the chunks' counts reset)
       for (std::size_t k = 0; k < got.size(); ++k) {
         CAPTURE(k);
         if (got[k].size() > 1) {
           CHECK(max_rel_diff(got[k], want[k]) < 1e-11);
           CHECK(max_rel_diff(small_chunks[k], want[k]) < 1e-11);
+          CHECK(max_rel_diff(warps[k], want[k]) < 1e-11);
         } else {  // a fused dot
           CHECK(std::abs(got[k][0] - want[k][0]) <=
                 1e-12 * std::max(1.0, std::abs(want[k][0])) * std::sqrt(double(Ad.nnz())));
           CHECK(std::abs(small_chunks[k][0] - want[k][0]) <=
+                1e-12 * std::max(1.0, std::abs(want[k][0])) * std::sqrt(double(Ad.nnz())));
+          CHECK(std::abs(warps[k][0] - want[k][0]) <=
                 1e-12 * std::max(1.0, std::abs(want[k][0])) * std::sqrt(double(Ad.nnz())));
         }
       }

@@ -539,11 +539,24 @@ TEST_CASE("SpMV sorted slices: which matrices take them and the room asked for (
   CHECK_FALSE(spmv_sorted_fit(1 << 22, false, 132));
   CHECK_FALSE(spmv_sorted_fit(1 << 22, false, 132, true));
   // R-MAT 2^21 x8's Laplacian: 2097152 rows, 34513954 entries, double values:
-  // 12 B an entry, 24 B a row and 32 positions more, a chunk's 12 B twice over.
+  // 12 B an entry, 24 B a row and 32 positions more, a chunk's 12 B twice
+  // over, and 12 B for each of at most nnz / 65 + 1 warp rows.
   const std::int64_t rows = 2097152, nnz = 34513954;
-  CHECK(spmv_sorted_bytes(rows, nnz, 8) == nnz * 12 + 24 * (rows + 32) + 2 * (nnz / 2048 + 1) * 12);
-  CHECK(spmv_sorted_bytes(rows, nnz, 8) == 464904336);
-  CHECK(spmv_sorted_bytes(rows, nnz, 4) == 464904336 - 4 * nnz);
+  CHECK(spmv_sorted_bytes(rows, nnz, 8) ==
+        nnz * 12 + 24 * (rows + 32) + 2 * (nnz / 2048 + 1) * 12 + 12 * (nnz / 65 + 1));
+  CHECK(spmv_sorted_bytes(rows, nnz, 8) == 471276144);
+  CHECK(spmv_sorted_bytes(rows, nnz, 4) == 471276144 - 4 * nnz);
+  // The chunk: the power of two nearest 2 nnz / (64 x 132) = nnz / 4224, from
+  // 2048 to 16384 (R-MAT matrices and Laplacians of the fifty-eighth session's table).
+  CHECK(spmv_sorted_chunk(4131116, 132) == 2048);    // 978: below the least
+  CHECK(spmv_sorted_chunk(9224018, 132) == 2048);    // 2184 < 2048 sqrt 2
+  CHECK(spmv_sorted_chunk(18526364, 132) == 4096);   // 4386
+  CHECK(spmv_sorted_chunk(nnz, 132) == 8192);        // 8171
+  CHECK(spmv_sorted_chunk(65243624, 132) == 16384);  // 15446 >= 8192 sqrt 2
+  CHECK(spmv_sorted_chunk(254619210, 132) == 16384); // 60279: the most
+  CHECK(spmv_sorted_chunk(nnz, 66) == 16384);        // half the SMs: twice the share
+  CHECK(spmv_sorted_chunk(0, 132) == 2048);
+  CHECK(spmv_sorted_chunk(nnz, 0) == 16384);  // no SM count: treated as one
   // A power-law plan is one whose longest row passes the base (spmv_blocks_round_up).
   CHECK(spmv_blocks_round_up(36565, SpmvRowBlocks::default_units, nnz, rows, SpmvRowBlocks::default_unstaged_mean));
   CHECK_FALSE(spmv_blocks_round_up(64, SpmvRowBlocks::default_units, nnz, rows, SpmvRowBlocks::default_unstaged_mean));
