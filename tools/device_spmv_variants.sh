@@ -41,6 +41,8 @@ run_group() {
   grep -A1000 '^| matrix | rows | nnz' "$O/g$g.md" | awk 'NF == 0 {exit} {print}'
   echo
   awk '/^### Binned SpMV policy variants/{on=1; next} on && /^### /{exit} on && NF' "$O/g$g.md"
+  echo
+  awk '/^### Sorted slices by chunk/{on=1; next} on && /^### /{exit} on && NF' "$O/g$g.md"
   echo "($(($(date +%s) - t0)) s)"
 }
 for_each_group "$@"
