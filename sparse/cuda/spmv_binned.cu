@@ -1101,12 +1101,16 @@ SortedSlices make_sorted_slices(const CsrMatrix& A, int option) {
     sorted_copy_kernel<<<grid_for(static_cast<std::int64_t>(positions)), kThreads, 0, st>>>(
         S.slices, rp, S.pos_row.data(), S.pos_len.data(), S.start.data(), A.col().data(), S.col.data());
     SAGA_CUDA_LAUNCH("sorted_copy_kernel (columns)");
-    // The rows a warp each, in row order.
-    Array<index_t> flag(static_cast<std::size_t>(n), Space::device, "SpMV sorted mid-row flags");
-    Array<index_t> at(static_cast<std::size_t>(n) + 1, Space::device, "SpMV sorted mid-row positions");
-    sorted_mid_flags_kernel<<<grid_for(n), kThreads, 0, st>>>(n, rp, chunk, flag.data());
-    SAGA_CUDA_LAUNCH("sorted_mid_flags_kernel");
-    prim::exclusive_scan_total(flag.data(), at.data(), static_cast<std::size_t>(n));
+    // The rows a warp each, in row order, and the rows past `chunk`, in chunks
+    // (the row blocks' long-row lists at that size).
+    Array<index_t> mid_flag(static_cast<std::size_t>(n), Space::device, "SpMV sorted mid-row flags");
+    Array<index_t> long_flag(static_cast<std::size_t>(n), Space::device, "SpMV sorted long-row flags");
+    Array<index_t> chunks(static_cast<std::size_t>(n), Space::device, "SpMV sorted chunk counts");
+    sorted_flags_kernel<<<grid_for(n), kThreads, 0, st>>>(n, rp, chunk, mid_flag.data(), long_flag.data(),
+                                                          chunks.data());
+    SAGA_CUDA_LAUNCH("sorted_flags_kernel");
+    Array<index_t> at(static_cast<std::size_t>(n) + 1, Space::device, "SpMV sorted list positions");
+    prim::exclusive_scan_total(mid_flag.data(), at.data(), static_cast<std::size_t>(n));
     S.mid_rows = at.get(static_cast<std::size_t>(n));
     S.mid = Array<index_t>(static_cast<std::size_t>(S.mid_rows), Space::device, "SpMV sorted mid rows");
     S.mid_start = Array<offset_t>(static_cast<std::size_t>(S.mid_rows), Space::device, "SpMV sorted mid-row starts");
@@ -1114,14 +1118,8 @@ SortedSlices make_sorted_slices(const CsrMatrix& A, int option) {
     sorted_mid_list_kernel<<<grid_for(n), kThreads, 0, st>>>(n, rp, at.data(), S.mid.data(), S.mid_start.data(),
                                                             S.mid_len.data());
     SAGA_CUDA_LAUNCH("sorted_mid_list_kernel");
-    // The rows past `chunk`: the row blocks' long-row lists at that size.
-    Array<index_t> chunks(static_cast<std::size_t>(n), Space::device, "SpMV sorted chunk counts");
     Array<index_t> chunk_start(static_cast<std::size_t>(n) + 1, Space::device, "SpMV sorted chunk offsets");
-    Array<int> max_row = Array<int>::zeros(1, Space::device, "SpMV longest row");
-    long_flags_kernel<<<grid_for(n), kThreads, 0, st>>>(n, rp, chunk, flag.data(), chunks.data(),
-                                                        max_row.data());
-    SAGA_CUDA_LAUNCH("long_flags_kernel (sorted)");
-    prim::exclusive_scan_total(flag.data(), at.data(), static_cast<std::size_t>(n));
+    prim::exclusive_scan_total(long_flag.data(), at.data(), static_cast<std::size_t>(n));
     prim::exclusive_scan_total(chunks.data(), chunk_start.data(), static_cast<std::size_t>(n));
     S.long_rows = at.get(static_cast<std::size_t>(n));
     S.chunks = chunk_start.get(static_cast<std::size_t>(n));

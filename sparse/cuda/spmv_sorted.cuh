@@ -126,13 +126,18 @@ __global__ void sorted_copy_kernel(index_t slices, const offset_t* __restrict__ 
   copy_slice_steps(len, first, start[q], lane, src, dst);
 }
 
-// Flags of the rows the warps take (max_row + 1 .. chunk entries).
-static __global__ void sorted_mid_flags_kernel(index_t n, const offset_t* __restrict__ rp, int chunk,
-                                               index_t* __restrict__ flag) {
+// The flags of both lists, from one read of the row pointers: the rows the
+// warps take (max_row + 1 .. chunk entries: mid[r] = 1) and the longer ones
+// (is_long[r] = 1, in chunks[r] chunks of `chunk` entries).
+static __global__ void sorted_flags_kernel(index_t n, const offset_t* __restrict__ rp, int chunk,
+                                           index_t* __restrict__ mid, index_t* __restrict__ is_long,
+                                           index_t* __restrict__ chunks) {
   const std::int64_t r = global_thread();
   if (r >= n) return;
   const offset_t len = rp[r + 1] - rp[r];
-  flag[r] = len > SpmvSorted::max_row && len <= chunk;
+  mid[r] = len > SpmvSorted::max_row && len <= chunk;
+  is_long[r] = len > chunk;
+  chunks[r] = len > chunk ? static_cast<index_t>((len + chunk - 1) / chunk) : 0;
 }
 // For every flagged row r (at: the flags' exclusive scan): mid[at[r]] = r,
 // with its first entry and length beside it, so that a warp reads its row's
