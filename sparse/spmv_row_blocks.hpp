@@ -330,7 +330,7 @@ struct SpmvSorted {
   // Rows past the chunk go in CTA chunks of that many entries, shorter ones
   // take a warp each (binned option sorted_chunk; 0: spmv_sorted_chunk).
   static constexpr int min_chunk = 2048;
-  static constexpr int max_chunk = 16384;
+  static constexpr int max_chunk = 8192;
   static constexpr int resident_warps_per_sm = 64;  // sm_90: 2048 threads an SM
   static constexpr int min_warps_per_sm = 20;  // fewer rows (sorted_slices: auto): the row blocks
   static constexpr int unroll = 8;     // entries a thread loads before it uses them
@@ -343,21 +343,24 @@ inline bool spmv_sorted_fit(std::int64_t rows, bool power_law, int sms, bool any
   return power_law && (any_size || rows >= std::int64_t{32} * SpmvSorted::min_warps_per_sm * sms);
 }
 // The sorted slices' chunk for a matrix of `nnz` entries on `sms` SMs: the
-// power of two nearest (in ratio) to twice a resident warp's share of the
+// least power of two at or above twice a resident warp's share of the
 // product, 2 nnz / (64 sms), within [min_chunk, max_chunk]. A warp row is
 // then at most about twice what a warp does in the whole launch, so the
 // longest warp row does not outlast the rest, while rows of up to the chunk
 // avoid the CTA chunks' barrier, counter and second sum. On the H200 (132
 // SMs; fifty-eighth session, docs/spmv.md) the best fixed chunk rose with
-// the matrix: 2048-4096 at 4-9M entries, 8192 at 17-37M, 16384 at 65-255M;
-// this rule was within 2.5% of the best of 1024 .. 65536 on all 14 R-MAT
-// matrices and Laplacians timed, 2048 up to 6% slower.
+// the matrix (2048-4096 at 4-9M entries, 8192 from 17M); 16384 won by at
+// most 1% on the largest (128-255M) and lost up to 11% at 63-66M. Over 38
+// timings of 24 R-MAT matrices and Laplacians in three jobs this rule was
+// within 2.9% of the best of 1024 .. 65536 (geometric mean 0.5%); 2048, the
+// fifty-seventh session's fixed chunk, was up to 10% slower.
 inline int spmv_sorted_chunk(std::int64_t nnz, int sms) {
   const double share = 2.0 * static_cast<double>(nnz) / (double{SpmvSorted::resident_warps_per_sm} * (sms > 0 ? sms : 1));
   int chunk = SpmvSorted::min_chunk;
-  while (chunk < SpmvSorted::max_chunk && share >= 1.4142135623730951 * chunk) chunk *= 2;
+  while (chunk < SpmvSorted::max_chunk && share > chunk) chunk *= 2;
   return chunk;
 }
+
 // An upper bound of the sorted copy's bytes (what a prepare asks room for):
 // the columns and values (value_bytes) of every entry, and per row its
 // position's row and length, a slice start, a listed row and its chunk's sum

@@ -1669,7 +1669,8 @@ struct Binned {
         "spmv_prepare gives it room, at most a quarter of the available memory; on: wherever the plan is "
         "power-law, any size, made at the first product; off: never)", one_of({"auto", "on", "off"}));
       v("sorted_chunk", sorted_chunk, "sorted slices: rows of 65 to this many entries a warp each, longer ones in CTA "
-        "chunks of this many entries (auto: the power of two nearest 2 nnz / (64 SMs), from 2048 to 16384)",
+        "chunks of this many entries (auto: the least power of two at or above 2 nnz / (64 SMs), from 2048 "
+        "to 8192)",
         in_range_or_auto(256, 65536));
     }
   };

@@ -546,17 +546,20 @@ TEST_CASE("SpMV sorted slices: which matrices take them and the room asked for (
         nnz * 12 + 24 * (rows + 32) + 2 * (nnz / 2048 + 1) * 12 + 12 * (nnz / 65 + 1));
   CHECK(spmv_sorted_bytes(rows, nnz, 8) == 471276144);
   CHECK(spmv_sorted_bytes(rows, nnz, 4) == 471276144 - 4 * nnz);
-  // The chunk: the power of two nearest 2 nnz / (64 x 132) = nnz / 4224, from
-  // 2048 to 16384 (R-MAT matrices and Laplacians of the fifty-eighth session's table).
+  // The chunk: the least power of two at or above 2 nnz / (64 x 132) =
+  // nnz / 4224, from 2048 to 8192 (R-MAT matrices and Laplacians of the
+  // fifty-eighth session's table).
   CHECK(spmv_sorted_chunk(4131116, 132) == 2048);    // 978: below the least
-  CHECK(spmv_sorted_chunk(9224018, 132) == 2048);    // 2184 < 2048 sqrt 2
-  CHECK(spmv_sorted_chunk(18526364, 132) == 4096);   // 4386
+  CHECK(spmv_sorted_chunk(8650752, 132) == 2048);    // 2048 exactly
+  CHECK(spmv_sorted_chunk(8650753, 132) == 4096);    // just past it
+  CHECK(spmv_sorted_chunk(9224018, 132) == 4096);    // 2184
+  CHECK(spmv_sorted_chunk(18526364, 132) == 8192);   // 4386
   CHECK(spmv_sorted_chunk(nnz, 132) == 8192);        // 8171
-  CHECK(spmv_sorted_chunk(65243624, 132) == 16384);  // 15446 >= 8192 sqrt 2
-  CHECK(spmv_sorted_chunk(254619210, 132) == 16384); // 60279: the most
-  CHECK(spmv_sorted_chunk(nnz, 66) == 16384);        // half the SMs: twice the share
+  CHECK(spmv_sorted_chunk(65243624, 132) == 8192);   // 15446: the most
+  CHECK(spmv_sorted_chunk(254619210, 132) == 8192);
+  CHECK(spmv_sorted_chunk(9224018, 66) == 8192);     // half the SMs: twice the share, 4368
   CHECK(spmv_sorted_chunk(0, 132) == 2048);
-  CHECK(spmv_sorted_chunk(nnz, 0) == 16384);  // no SM count: treated as one
+  CHECK(spmv_sorted_chunk(4131116, 0) == 8192);  // no SM count: treated as one
   // A power-law plan is one whose longest row passes the base (spmv_blocks_round_up).
   CHECK(spmv_blocks_round_up(36565, SpmvRowBlocks::default_units, nnz, rows, SpmvRowBlocks::default_unstaged_mean));
   CHECK_FALSE(spmv_blocks_round_up(64, SpmvRowBlocks::default_units, nnz, rows, SpmvRowBlocks::default_unstaged_mean));
