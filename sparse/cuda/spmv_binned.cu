@@ -1015,6 +1015,7 @@ bool run_sliced(const CsrMatrix& A, const BinnedPlan& p, In x, Out out, const Bl
 // analysis). `made` false: no room when it was asked for; the row blocks serve it.
 struct SortedSlices {
   bool made = false;
+  int option = 0;                     // the sorted_chunk option it was made for (its analyses' keys)
   int chunk = SpmvSorted::min_chunk;  // rows past it: chunks of this many entries (sorted_chunk_of)
   index_t slices = 0;     // of 32 positions
   index_t mid_rows = 0;   // rows of max_row + 1 .. chunk entries: a warp each
@@ -1060,6 +1061,7 @@ bool takes_sorted(const CsrMatrix& A, const BinnedPlan& p, const BlockPolicy& po
 SortedSlices make_sorted_slices(const CsrMatrix& A, int option) {
   SortedSlices S;
   const int chunk = sorted_chunk_of(A, option);
+  S.option = option;
   S.chunk = chunk;
   const index_t n = A.rows();
   const std::int64_t bound = spmv_sorted_bytes(n, A.nnz(), A.single_precision() ? 4 : 8, chunk);
@@ -1169,7 +1171,7 @@ SortedValues make_sorted_values(const CsrMatrix& A, const SortedSlices& S) {
 // dropped and the matrix keeps its row blocks from here on).
 const SortedValues* sorted_values_of(const CsrMatrix& A, SortedSlices& S) {
   try {
-    return &A.analysis<SortedValues>(sorted_values_key(S.chunk),
+    return &A.analysis<SortedValues>(sorted_values_key(S.option),
                                      [&](const CsrMatrix& M) { return make_sorted_values(M, S); });
   } catch (const DeviceOutOfMemory&) {
     log_info("binned SpMV: no sorted values for a {} x {} matrix: out of device memory; its row blocks serve it",
@@ -1308,14 +1310,14 @@ bool run_sorted(const CsrMatrix& A, const BinnedPlan& p, In x, Out out, const Bl
   if (blocks > 0) {
     if (A.single_precision())
       launch_dependent("binned SpMV sorted slices", sorted_rows_kernel<Out, float, In>, blocks, kBlock, 0, st, L,
-                       SortedRef<float>{S.slices, S.mid_rows, S.chunk, S.pos_row.data(), S.pos_len.data(), S.start.data(),
-                                        S.col.data(), V->f.data(), S.mid.data(), S.mid_start.data(),
+                       SortedRef<float>{S.slices, S.mid_rows, S.chunk, S.pos_row.data(), S.pos_len.data(),
+                                        S.start.data(), S.col.data(), V->f.data(), S.mid.data(), S.mid_start.data(),
                                         S.mid_len.data()},
                        A.row_ptr().data(), A.col().data(), A.val_single().data(), x, out, partial);
     else
       launch_dependent("binned SpMV sorted slices", sorted_rows_kernel<Out, double, In>, blocks, kBlock, 0, st, L,
-                       SortedRef<double>{S.slices, S.mid_rows, S.chunk, S.pos_row.data(), S.pos_len.data(), S.start.data(),
-                                         S.col.data(), V->d.data(), S.mid.data(), S.mid_start.data(),
+                       SortedRef<double>{S.slices, S.mid_rows, S.chunk, S.pos_row.data(), S.pos_len.data(),
+                                         S.start.data(), S.col.data(), V->d.data(), S.mid.data(), S.mid_start.data(),
                                          S.mid_len.data()},
                        A.row_ptr().data(), A.col().data(), A.val().data(), x, out, partial);
   }
@@ -1552,8 +1554,9 @@ class BinnedSpmv final : public SpmvAlgorithm {
     if (const DiagonalValues* V = kept_analysis<DiagonalValues>(A, false)) b += array_bytes(V->d) + array_bytes(V->f);
     if (const SortedSlices* S = kept_analysis<SortedSlices>(A, true, sorted_slices_key(p_.sorted_chunk)))
       b += array_bytes(S->pos_row) + array_bytes(S->pos_len) + array_bytes(S->start) + array_bytes(S->col) +
-           array_bytes(S->mid) + array_bytes(S->mid_start) + array_bytes(S->mid_len) + array_bytes(S->long_row) + array_bytes(S->chunk_ptr) + array_bytes(S->chunk_owner) +
-           array_bytes(S->chunk_sum) + array_bytes(S->row_done);
+           array_bytes(S->mid) + array_bytes(S->mid_start) + array_bytes(S->mid_len) + array_bytes(S->long_row) +
+           array_bytes(S->chunk_ptr) + array_bytes(S->chunk_owner) + array_bytes(S->chunk_sum) +
+           array_bytes(S->row_done);
     if (const SortedValues* V = kept_analysis<SortedValues>(A, false, sorted_values_key(p_.sorted_chunk)))
       b += array_bytes(V->d) + array_bytes(V->f);
     return b;
@@ -1665,8 +1668,8 @@ struct Binned {
       v("sorted_slices", sorted_slices, "power-law matrices (a row longer than the row blocks' base units) with at "
         "least 20 warps of rows an SM: a copy of their rows of at most 64 entries, sorted by length within windows "
         "of 1024 rows and stored in slices of 32 (entry k of each row in turn), one thread a row; rows of 65 to "
-        "sorted_chunk entries a warp each, longer ones in CTA chunks of sorted_chunk (auto: the copy made only where a cycle or "
-        "spmv_prepare gives it room, at most a quarter of the available memory; on: wherever the plan is "
+        "sorted_chunk entries a warp each, longer ones in CTA chunks of sorted_chunk (auto: the copy made only "
+        "where a cycle or spmv_prepare gives it room, at most a quarter of the available memory; on: wherever the plan is "
         "power-law, any size, made at the first product; off: never)", one_of({"auto", "on", "off"}));
       v("sorted_chunk", sorted_chunk, "sorted slices: rows of 65 to this many entries a warp each, longer ones in CTA "
         "chunks of this many entries (auto: the least power of two at or above 2 nnz / (64 SMs), from 2048 "

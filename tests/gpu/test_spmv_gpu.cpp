@@ -481,12 +481,14 @@ TEST_CASE("GPU binned SpMV sorted slices: power-law products equal the row block
       CHECK_FALSE(Ad.has_analysis("spmv.sorted"));
       const std::size_t kept = spmv_prepare(Ad, bound);
       CHECK(Ad.has_analysis("spmv.sorted"));
+      CHECK(Ad.has_analysis("spmv.sorted.values"));  // the values under the rule's key too, counted and released
       CHECK(kept > 0);
       CHECK(kept <= bound);
       CHECK(spmv_kept_bytes(Ad) == kept);
       CHECK(spmv_prepare(Ad, bound) == 0);  // made once
       spmv_release(Ad);
       CHECK_FALSE(Ad.has_analysis("spmv.sorted"));
+      CHECK_FALSE(Ad.has_analysis("spmv.sorted.values"));
       CHECK(spmv_kept_bytes(Ad) == 0);
       CHECK(spmv_prepare(Ad, bound) == kept);
     }
