@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -354,6 +355,22 @@ std::vector<std::vector<double>> solve_phase_products(const SpmvAlgorithm& a, co
   out.push_back(y2.to_vector());
   return out;
 }
+// New values of A (the same pattern, double storage) reach a copy made for
+// them: `product` (y = A x, through the copy) gives, after the values double,
+// twice its first result bit for bit, and the copy's pattern part (analysis
+// `pattern_key`) stays.
+void check_new_values_reach_copy(CsrMatrix& Ad, const char* pattern_key, const std::function<void(Vector&)>& product) {
+  Ad.store_values_double();
+  Vector y1(Ad.rows(), Space::device), y2(Ad.rows(), Space::device);
+  product(y1);
+  saga::scale(2.0, Ad.mutable_val());
+  CHECK(Ad.has_analysis(pattern_key));
+  product(y2);
+  const auto a1 = y1.to_vector(), a2 = y2.to_vector();
+  bool doubled = true;
+  for (std::size_t i = 0; i < a1.size(); ++i) doubled = doubled && a2[i] == 2.0 * a1[i];
+  CHECK(doubled);
+}
 }  // namespace
 
 // The sliced rows sum each row in CSR order, as the thread bin does: every
@@ -428,16 +445,7 @@ TEST_CASE("GPU binned SpMV sliced rows: every fused product equals the thread bi
     }
     // New values (the same pattern): the copy of the values is made again by
     // the next product, under the default options too.
-    Ad.store_values_double();
-    Vector y1(rows, Space::device), y2(rows, Space::device);
-    spmv(1.0, Ad, x, 0.0, y1);
-    saga::scale(2.0, Ad.mutable_val());
-    CHECK(Ad.has_analysis("spmv.sliced"));  // the pattern's part stays
-    spmv(1.0, Ad, x, 0.0, y2);
-    const auto a1 = y1.to_vector(), a2 = y2.to_vector();
-    bool doubled = true;
-    for (std::size_t i = 0; i < a1.size(); ++i) doubled = doubled && a2[i] == 2.0 * a1[i];
-    CHECK(doubled);
+    check_new_values_reach_copy(Ad, "spmv.sliced", [&](Vector& y) { spmv(1.0, Ad, x, 0.0, y); });
   }
 }
 
@@ -541,16 +549,9 @@ TEST_CASE("GPU binned SpMV sorted slices: power-law products equal the row block
       CHECK(max_rel_diff(yd.to_vector(), yh.to_vector()) < 1e-12);
     }
     // New values (the same pattern): the values' copy is made again by the next product.
-    Ad.store_values_double();
-    Vector y1(rows, Space::device), y2(rows, Space::device);
-    spmv(1.0, Ad, x, 0.0, y1, Component("binned", Options().set("sorted_slices", "on")));
-    saga::scale(2.0, Ad.mutable_val());
-    CHECK(Ad.has_analysis("spmv.sorted"));  // the pattern's part stays
-    spmv(1.0, Ad, x, 0.0, y2, Component("binned", Options().set("sorted_slices", "on")));
-    const auto a1 = y1.to_vector(), a2 = y2.to_vector();
-    bool doubled = true;
-    for (std::size_t i = 0; i < a1.size(); ++i) doubled = doubled && a2[i] == 2.0 * a1[i];
-    CHECK(doubled);
+    check_new_values_reach_copy(Ad, "spmv.sorted", [&](Vector& y) {
+      spmv(1.0, Ad, x, 0.0, y, Component("binned", Options().set("sorted_slices", "on")));
+    });
   }
 }
 
@@ -631,16 +632,7 @@ TEST_CASE("GPU binned SpMV diagonal rows: every fused product equals the thread 
       CHECK(max_rel_diff(got[0], yh.to_vector()) < 1e-12);
     }
     // New values (the same pattern): the copy of the values is made again by the next product.
-    Ad.store_values_double();
-    Vector y1(rows, Space::device), y2(rows, Space::device);
-    diagonal->apply(1.0, Ad, x, 0.0, y1);
-    saga::scale(2.0, Ad.mutable_val());
-    CHECK(Ad.has_analysis("spmv.diagonals"));  // the pattern's part stays
-    diagonal->apply(1.0, Ad, x, 0.0, y2);
-    const auto a1 = y1.to_vector(), a2 = y2.to_vector();
-    bool doubled = true;
-    for (std::size_t i = 0; i < a1.size(); ++i) doubled = doubled && a2[i] == 2.0 * a1[i];
-    CHECK(doubled);
+    check_new_values_reach_copy(Ad, "spmv.diagonals", [&](Vector& y) { diagonal->apply(1.0, Ad, x, 0.0, y); });
     // A NaN among the values: no copy of them (a NaN would read as a pad), the bins serve the product.
     {
       std::vector<double> v = Ad.val().to_vector();
