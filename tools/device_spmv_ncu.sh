@@ -3,8 +3,9 @@
 # Compute's view of the SpMV kernels on the matrices of saga-bench-spmv
 # arguments — the binned component's kernels (row blocks, long rows, and any
 # variant the bench's table runs) beside cuSPARSE's, one line each with time,
-# registers, occupancy, issue rate, L1 hits, L2 and DRAM throughput, executed
-# instructions and the largest stall reasons (tools/spmv_ncu_table.py).
+# registers, occupancy, issue rate, L1 hits, L2 and DRAM throughput, L2 read and
+# write sectors, DRAM bytes read and written, executed instructions and the
+# largest stall reasons (tools/spmv_ncu_table.py).
 #   bash tools/device_spmv_ncu.sh OUTDIR -- --rmat-scale 20 --rmat-edges 4 --only Laplacian [-- ARGS ...]
 # Each group runs the bench once (--no-solves --repeat 1 added) under ncu
 # (clocks left alone, caches flushed between kernels), profiling up to
@@ -26,13 +27,14 @@ source "$(dirname "$0")/device_env.sh"
   cmake --build build-device -j 16 --target saga-bench-spmv >> "$O/build.log" 2>&1; } || { tail -20 "$O/build.log"; exit 1; }
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$O/gpu.txt"
 BENCH=./build-device/benchmarks/saga-bench-spmv
-KERNELS=${SAGA_NCU_KERNELS:-'regex:^rows_kernel|^long_rows|^lane_rows|^merge_|csrmv'}
+KERNELS=${SAGA_NCU_KERNELS:-'regex:^rows_kernel|^long_rows|^lane_rows|^merge_|^sorted_rows|csrmv'}
 SECTIONS=(--section SpeedOfLight --section Occupancy --section WarpStateStats --section LaunchStats
-          --section MemoryWorkloadAnalysis --section SchedulerStats --section InstructionStats)
+          --section MemoryWorkloadAnalysis --section SchedulerStats --section InstructionStats
+          --metrics lts__t_sectors_op_read.sum,lts__t_sectors_op_write.sum,dram__bytes_read.sum,dram__bytes_write.sum)
 # One group of arguments (for_each_group, tools/device_env.sh: args, g).
 run_group() {
   echo "## group $g: ${args[*]}"
-  ncu --clock-control none -k "$KERNELS" -c "${SAGA_NCU_COUNT:-150}" "${SECTIONS[@]}" --csv --page raw \
+  ncu --clock-control none --print-units base -k "$KERNELS" -c "${SAGA_NCU_COUNT:-150}" "${SECTIONS[@]}" --csv --page raw \
     "$BENCH" "${args[@]}" --no-solves --repeat 1 > "$O/g$g.csv" 2> "$O/g$g.err" ||
     { echo "ncu failed: $(tail -3 "$O/g$g.err")"; return; }
   python3 tools/spmv_ncu_table.py "$O/g$g.csv" | tee "$O/g$g.md"

@@ -3,8 +3,10 @@
 (the bench's own lines before it are skipped). One line per kernel and grid
 size, in launch order (the last launch of each is shown, with how many there
 were): time, registers, achieved occupancy, issue slots busy, L1 hit rate, L2
-and DRAM throughput (% of peak), executed warp instructions and the four
-largest stall reasons in warp cycles per issued instruction."""
+and DRAM throughput (% of peak), L2 read and write sectors (millions), DRAM
+bytes read and written (MB; the raw page in base units, ncu --print-units
+base), executed warp instructions and the four largest stall reasons in warp
+cycles per issued instruction."""
 import csv
 import re
 import sys
@@ -23,6 +25,9 @@ COLUMNS = [("µs", "gpu__time_duration.sum", 1e-3), ("regs", "launch__registers_
            ("L1 hit %", "l1tex__t_sector_hit_rate.pct", 1),
            ("L2 %", "lts__throughput.avg.pct_of_peak_sustained_elapsed", 1),
            ("DRAM %", "gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed", 1),
+           ("L2 read sectors (M)", "lts__t_sectors_op_read.sum", 1e-6),
+           ("L2 write sectors (M)", "lts__t_sectors_op_write.sum", 1e-6),
+           ("DRAM read MB", "dram__bytes_read.sum", 1e-6), ("DRAM write MB", "dram__bytes_write.sum", 1e-6),
            ("warp inst (M)", "smsp__inst_executed.sum", 1e-6)]
 STALL = re.compile(r"smsp__average_warps_issue_stalled_(.*)_per_issue_active\.ratio$")
 
