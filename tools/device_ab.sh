@@ -18,6 +18,8 @@
 set -uo pipefail
 OUT=${1:?usage: device_ab.sh OUTDIR BASE.tar "CONFIGS" [REPEAT] [ROUNDS]}
 TAR=${2:?base tree tar}
+# A tree that is not there (e.g. the rounds given in its place) stops here, before any build.
+[ -f "$TAR" ] || { echo "$(basename "$0"): the base tree's tar '$TAR' is not a file (git archive <rev> > ab_base.tar, carried)" >&2; exit 2; }
 CONFIGS=${3:?configs}
 REPEAT=${4:-10}
 ROUNDS=${5:-3}

@@ -17,6 +17,8 @@
 set -uo pipefail
 OUT=${1:?usage: device_spmv_ab.sh OUTDIR BASE.tar [ROUNDS] [-- BENCH ARGS...]}
 TAR=${2:?base tree tar}
+# A tree that is not there (e.g. the rounds given in its place) stops here, before any build.
+[ -f "$TAR" ] || { echo "$(basename "$0"): the base tree's tar '$TAR' is not a file (git archive <rev> > ab_base.tar, carried)" >&2; exit 2; }
 shift 2
 ROUNDS=3
 if [ $# -gt 0 ] && [ "$1" != "--" ]; then
