@@ -18,8 +18,6 @@
 set -uo pipefail
 OUT=${1:?usage: device_ab.sh OUTDIR BASE.tar "CONFIGS" [REPEAT] [ROUNDS]}
 TAR=${2:?base tree tar}
-# A tree that is not there (e.g. the rounds given in its place) stops here, before any build.
-[ -f "$TAR" ] || { echo "$(basename "$0"): the base tree's tar '$TAR' is not a file (git archive <rev> > ab_base.tar, carried)" >&2; exit 2; }
 CONFIGS=${3:?configs}
 REPEAT=${4:-10}
 ROUNDS=${5:-3}
@@ -27,6 +25,7 @@ mkdir -p "$OUT"
 [ "${SAGA_AB_SOLVE:-0}" = 1 ] && mkdir -p "$OUT/reports"
 # shellcheck source=tools/device_env.sh
 source "$(dirname "$0")/device_env.sh"
+require_base_tar "$TAR"
 # The base tree is unpacked once per tar (its build is then incremental): a
 # second A/B against the same base in one job (several patches in turn) reuses it.
 sum=$(sha256sum "$TAR" | cut -d' ' -f1)

@@ -8,6 +8,14 @@ ROOT=$PWD
 export CMAKE_PREFIX_PATH=$ROOT/.deps/usr
 export LD_LIBRARY_PATH=$ROOT/.deps/usr/lib/x86_64-linux-gnu:${LD_LIBRARY_PATH:-}
 
+# For the A/B scripts (device_ab.sh, device_spmv_ab.sh; device_spmv_ab_variants.sh
+# through the latter): a base tree's tar that is not a file (e.g. the rounds
+# given in its place) stops the job here, before any build. The path is the
+# one the script reads, from the repository root.
+require_base_tar() {
+  [ -f "$1" ] || { echo "$(basename "$0"): the base tree's tar '$1' is not a file (git archive <rev> > ab_base.tar, carried)" >&2; exit 2; }
+}
+
 # For the scripts that take groups of arguments (OUTDIR -- ARGS [-- ARGS ...]:
 # device_spmv_variants.sh, device_spmv_ncu.sh): for_each_group -- A... [-- B...]
 # calls the script's run_group once a group, in order, with the group's

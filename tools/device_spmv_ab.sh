@@ -17,8 +17,6 @@
 set -uo pipefail
 OUT=${1:?usage: device_spmv_ab.sh OUTDIR BASE.tar [ROUNDS] [-- BENCH ARGS...]}
 TAR=${2:?base tree tar}
-# A tree that is not there (e.g. the rounds given in its place) stops here, before any build.
-[ -f "$TAR" ] || { echo "$(basename "$0"): the base tree's tar '$TAR' is not a file (git archive <rev> > ab_base.tar, carried)" >&2; exit 2; }
 shift 2
 ROUNDS=3
 if [ $# -gt 0 ] && [ "$1" != "--" ]; then
@@ -33,6 +31,7 @@ O=$(mktemp -d)
 trap 'tar -czf "$OUT/spmv_ab.tar.gz" -C "$O" .' EXIT
 # shellcheck source=tools/device_env.sh
 source "$(dirname "$0")/device_env.sh"
+require_base_tar "$TAR"
 t0=$(date +%s)
 # The base tree is unpacked and built once per tar: a second A/B against the same
 # base in one job (tools/device_spmv_ab_variants.sh) reuses its build.
