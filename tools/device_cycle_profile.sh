@@ -9,6 +9,8 @@
 # launches) with the profiler's collection on; ncu (clocks and caches left
 # alone) times each kernel by itself. Everything goes into OUTDIR/cycle_profile.tar.gz;
 # the table (tools/cycle_profile_table.py) is printed last.
+# SAGA_OFFSET_BITS=64 builds and profiles the 64-bit-offset build (build-device64)
+# instead, so that two calls compare the widths kernel by kernel.
 set -uo pipefail
 OUT=${1:?usage: device_cycle_profile.sh OUTDIR [PROBLEM ...]}
 shift
@@ -19,10 +21,15 @@ O=$(mktemp -d)
 trap 'tar -czf "$OUT/cycle_profile.tar.gz" -C "$O" .' EXIT
 # shellcheck source=tools/device_env.sh
 source "$(dirname "$0")/device_env.sh"
-{ cmake -S . -B build-device -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 > "$O/build.log" 2>&1 &&
-  cmake --build build-device -j 16 --target saga-bench-spmv >> "$O/build.log" 2>&1; } || { tail -20 "$O/build.log"; exit 1; }
+BITS=${SAGA_OFFSET_BITS:-32}
+BUILD=build-device
+[ "$BITS" = 64 ] && BUILD=build-device64
+{ cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DSAGA_OFFSET_BITS="$BITS" \
+    > "$O/build.log" 2>&1 &&
+  cmake --build "$BUILD" -j 16 --target saga-bench-spmv >> "$O/build.log" 2>&1; } || { tail -20 "$O/build.log"; exit 1; }
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$O/gpu.txt"
-BENCH=./build-device/benchmarks/saga-bench-spmv
+echo "$BITS-bit offsets" > "$O/offsets.txt"
+BENCH=./$BUILD/benchmarks/saga-bench-spmv
 i=0
 for p in "${PROBLEMS[@]}"; do
   i=$((i + 1))
