@@ -92,6 +92,8 @@ MultigridCycle::MultigridCycle(const Hierarchy& h, const CycleParams& params, in
     if (u.peak > u.current + krylov) room = u.peak - u.current - krylov;
   }
   for_each_operator([&room](const CsrMatrix& A) { room -= std::min(room, spmv_prepare(A, room)); });
+  // Then the small copies (a 64-bit build's 32-bit row offsets) in what is left.
+  for_each_operator([&room](const CsrMatrix& A) { room -= std::min(room, spmv_prepare_offsets(A, room)); });
 }
 
 void MultigridCycle::for_each_operator(const std::function<void(const CsrMatrix&)>& fn) const {

@@ -162,6 +162,10 @@ std::size_t spmv_prepare(const CsrMatrix& A, std::size_t extra_bytes) {
   return default_algorithm(A.space()).prepare(A, extra_bytes);
 }
 
+std::size_t spmv_prepare_offsets(const CsrMatrix& A, std::size_t extra_bytes) {
+  return default_algorithm(A.space()).prepare_offsets(A, extra_bytes);
+}
+
 void spmv_release(const CsrMatrix& A) { default_algorithm(A.space()).release(A); }
 
 std::size_t spmv_kept_bytes(const CsrMatrix& A) { return default_algorithm(A.space()).kept_bytes(A); }

@@ -53,8 +53,17 @@ class SpmvAlgorithm {
     (void)extra_bytes;
     return 0;
   }
-  // Frees what prepare() kept beyond the plan (a resetup does, before its own
-  // products; the next cycle prepares again).
+  // A second, smaller kind of copy, made after every operator had its turn at
+  // prepare() (MultigridCycle), in the room they left: the binned SpMV's 32-bit
+  // copy of a 64-bit build's row offsets (4 B a row, where A fits them and its
+  // products read them); returns the bytes it took of extra_bytes.
+  virtual std::size_t prepare_offsets(const CsrMatrix& A, std::size_t extra_bytes) const {
+    (void)A;
+    (void)extra_bytes;
+    return 0;
+  }
+  // Frees what prepare() and prepare_offsets() kept beyond the plan (a resetup
+  // does, before its own products; the next cycle prepares again).
   virtual void release(const CsrMatrix& A) const { (void)A; }
   // The device memory held with A now beyond its plan (the binned SpMV's
   // diagonal, sliced or sorted copy; 0 without one).
@@ -101,7 +110,10 @@ void spmv_relax_from_zero(const CsrMatrix& A, const Vector& b, const Vector& w, 
 // every operator of the hierarchy when it is made), keeping at most
 // extra_bytes of device memory beyond it; returns what it kept of them.
 std::size_t spmv_prepare(const CsrMatrix& A, std::size_t extra_bytes = 0);
-// Frees what spmv_prepare kept with A beyond its plan.
+// The default algorithm's second kind of copy (SpmvAlgorithm::prepare_offsets),
+// within extra_bytes; returns what it kept of them.
+std::size_t spmv_prepare_offsets(const CsrMatrix& A, std::size_t extra_bytes = 0);
+// Frees what spmv_prepare and spmv_prepare_offsets kept with A beyond its plan.
 void spmv_release(const CsrMatrix& A);
 // What the default algorithm holds with A now beyond its plan (its copies).
 std::size_t spmv_kept_bytes(const CsrMatrix& A);

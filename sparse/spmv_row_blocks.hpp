@@ -194,7 +194,10 @@ inline int spmv_dense_lanes(std::int64_t rows, std::int64_t cols, int sms) { ret
 // The end of the entries a row block sums itself, k1 = row_ptr[one past its
 // last row], last_start = row_ptr[its last row]: last_start where that row is
 // longer than `units` (split into chunks, below), else k1.
-SAGA_HD inline offset_t spmv_block_short_rows_end(offset_t last_start, offset_t k1, int units) {
+// Off: the row offsets' type the product reads (offset_t, or 32-bit where the
+// SpMV keeps a narrow copy of a 64-bit build's offsets: spmv_binned.cu).
+template <class Off = offset_t>
+SAGA_HD inline Off spmv_block_short_rows_end(Off last_start, Off k1, int units) {
   return k1 - last_start > units ? last_start : k1;
 }
 // Where a row block's staged products end: the CTA stages the products of
@@ -209,8 +212,9 @@ SAGA_HD inline offset_t spmv_block_short_rows_end(offset_t last_start, offset_t 
 // It takes the short-rows end rather than the row bounds so that rows_kernel
 // keeps no more values live than it needs (with the bounds, rows_kernel<DotOut>
 // took 40 registers instead of 32: 27-point PCG 3% slower).
-SAGA_HD inline offset_t spmv_block_staged_end(offset_t k0, offset_t short_end, int units) {
-  const offset_t cap = k0 + units + 32;
+template <class Off = offset_t>
+SAGA_HD inline Off spmv_block_staged_end(Off k0, Off short_end, int units) {
+  const Off cap = k0 + units + 32;
   return short_end < cap ? short_end : cap;
 }
 // Whether a matrix's row blocks stage their products: with `stage` on, all but

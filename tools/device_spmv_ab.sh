@@ -13,7 +13,8 @@
 # those cases first; SAGA_AB_FULL=1 runs the whole GPU suite instead
 # (tools/device_run.sh --no-bench). Every output goes into OUTDIR/spmv_ab.tar.gz
 # (a device job returns at most 8 files); the comparison table
-# (tools/spmv_ab_table.py) is printed last.
+# (tools/spmv_ab_table.py) is printed last. SAGA_OFFSET_BITS=64 builds both trees
+# with 64-bit row offsets (build dirs build-device64 and the base's build64).
 set -uo pipefail
 OUT=${1:?usage: device_spmv_ab.sh OUTDIR BASE.tar [ROUNDS] [-- BENCH ARGS...]}
 TAR=${2:?base tree tar}
@@ -41,11 +42,15 @@ if [ "$(cat /tmp/saga_spmv_base/.tar.sha256 2>/dev/null)" != "$sum" ]; then
   echo "$sum" > /tmp/saga_spmv_base/.tar.sha256
 fi
 ln -sfn "$ROOT/.deps" /tmp/saga_spmv_base/.deps
+BITS=${SAGA_OFFSET_BITS:-32}
+BUILD_A=/tmp/saga_spmv_base/build BUILD_B=build-device
+[ "$BITS" = 64 ] && BUILD_A=/tmp/saga_spmv_base/build64 BUILD_B=build-device64
 configure() {  # SRC BUILD LOG
-  cmake -S "$1" -B "$2" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 > "$3" 2>&1
+  cmake -S "$1" -B "$2" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DSAGA_OFFSET_BITS="$BITS" \
+    > "$3" 2>&1
 }
-(configure /tmp/saga_spmv_base /tmp/saga_spmv_base/build "$O/build_A.log" &&
-  cmake --build /tmp/saga_spmv_base/build -j 6 --target saga-bench-spmv >> "$O/build_A.log" 2>&1) &
+(configure /tmp/saga_spmv_base "$BUILD_A" "$O/build_A.log" &&
+  cmake --build "$BUILD_A" -j 6 --target saga-bench-spmv >> "$O/build_A.log" 2>&1) &
 base_build=$!
 if [ "${SAGA_AB_FULL:-0}" = 1 ]; then
   bash tools/device_run.sh "$O/full" --no-bench > "$O/full.out" 2>&1
@@ -53,20 +58,21 @@ if [ "${SAGA_AB_FULL:-0}" = 1 ]; then
 fi
 targets=(saga-bench-spmv)
 [ -n "${SAGA_AB_TESTS:-}" ] && targets+=(saga_gpu_tests)
-{ configure "$ROOT" "$ROOT/build-device" "$O/build_B.log" &&
-  cmake --build "$ROOT/build-device" -j 10 --target "${targets[@]}" >> "$O/build_B.log" 2>&1; } ||
+{ configure "$ROOT" "$ROOT/$BUILD_B" "$O/build_B.log" &&
+  cmake --build "$ROOT/$BUILD_B" -j 10 --target "${targets[@]}" >> "$O/build_B.log" 2>&1; } ||
   { tail -20 "$O/build_B.log"; exit 1; }
 wait $base_build || { tail -20 "$O/build_A.log"; exit 1; }
 echo "builds: $(($(date +%s) - t0)) s"
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+echo "$BITS-bit offsets"
 if [ -n "${SAGA_AB_TESTS:-}" ]; then
-  (cd build-device && ./tests/saga_gpu_tests -tc="$SAGA_AB_TESTS" > "$O/tests.log" 2>&1)
+  (cd "$BUILD_B" && ./tests/saga_gpu_tests -tc="$SAGA_AB_TESTS" > "$O/tests.log" 2>&1)
   echo "gpu tests ($SAGA_AB_TESTS): exit $?; $(grep -m1 'test cases:' "$O/tests.log")"
 fi
 for r in $(seq "$ROUNDS"); do
   for side in A B; do
-    bin=/tmp/saga_spmv_base/build/benchmarks/saga-bench-spmv
-    [ $side = B ] && bin=./build-device/benchmarks/saga-bench-spmv
+    bin=$BUILD_A/benchmarks/saga-bench-spmv
+    [ $side = B ] && bin=./$BUILD_B/benchmarks/saga-bench-spmv
     "$bin" "${BENCH_ARGS[@]}" --markdown "$O/${side}$r.md" --json "$O/${side}$r.json" > "$O/${side}$r.log" 2>&1 ||
       echo "$side round $r failed: $(tail -1 "$O/${side}$r.log")"
   done

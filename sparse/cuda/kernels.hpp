@@ -39,6 +39,9 @@ struct CsrRef {
   const index_t* ci = nullptr;
   const double* v = nullptr;
   const float* v_single = nullptr;  // the values where stored in single precision (then v is null)
+  // A 64-bit build's row offsets in 32 bits, where the binned SpMV keeps that
+  // copy of a matrix that fits it (spmv_binned.cu, NarrowOffsets); else null.
+  const std::int32_t* rp32 = nullptr;
 };
 std::shared_ptr<void> spmv_binned_plan(const CsrRef& A);
 void spmv_binned(double alpha, const CsrRef& A, void* plan, const Vector& x, double beta, Vector& y);

@@ -40,6 +40,7 @@
 // Every sum has a fixed order, so results are bitwise reproducible. The
 // kernels take an output functor (y = αAx + βz, the residual, a Jacobi sweep,
 // y = Ax with x·y) so that the solve's fused products cost one pass over A.
+#include <limits>
 #include <memory>
 #include <string>
 #include <type_traits>
@@ -66,6 +67,9 @@ constexpr int kBlock = 256;               // threads per CTA
 constexpr int kUnits = SpmvRowBlocks::default_units;
 constexpr int kMinUnits = SpmvRowBlocks::min_units;
 constexpr int kMaxUnits = SpmvRowBlocks::max_units;  // the staging's shared memory: 64.3 KB
+// Whether this build's row offsets are 64-bit (SAGA_OFFSET_BITS=64): then the
+// products may read a 32-bit copy of a matrix's offsets (NarrowOffsets).
+constexpr bool kWideOffsets = SAGA_WIDE_OFFSETS != 0;
 
 // ---- output functors: what happens to s = (A x)_r ------------------------------------------
 // Each returns the row's share of a fused dot product (0 when there is none).
@@ -324,10 +328,56 @@ BinnedPlan make_plan(const CsrRef& A, int max_units, int unstaged_mean, int powe
   return p;
 }
 
+// ---- a 64-bit build's offsets in 32 bits ----------------------------------------------------
+// In a build with 64-bit row offsets (docs/design.md, "Index widths") every
+// matrix holds 8-byte offsets, also the many that never pass 2^31 nonzeros
+// (all but the fine matrix of the largest problems). Read in the products,
+// they cost a cycle of 3D 7-pt N=256 7.5% (sixty-first session, H200): 4 B a
+// row more over P0 and the arithmetic of 64-bit positions in the row blocks.
+// The binned SpMV therefore keeps a 32-bit copy of the offsets of a matrix
+// that fits them (4 B a row), made by the cycle after every operator's own
+// copy had its turn (prepare_offsets, in the room those leave under the
+// setup's peak), and the CSR bins' kernels (templated on the offsets' type)
+// read that copy: the same entries in the same order, so the same bits. The
+// plan and the copies' builders still read the matrix's own offsets. A 32-bit
+// build has nothing to copy. (3D 7-pt N=512's solve in a 64-bit build: 0.355
+// -> 0.340 s, the 32-bit build's 0.338.)
+struct NarrowOffsets {
+  static constexpr const char* key = "spmv.offsets32";  // its structural analysis
+  Array<std::int32_t> rp;
+};
+bool takes_narrow_offsets(const CsrMatrix& A) {
+  return kWideOffsets && A.rows() > 0 && static_cast<std::int64_t>(A.nnz()) <= std::numeric_limits<std::int32_t>::max();
+}
+std::int64_t narrow_offsets_bytes(const CsrMatrix& A) {
+  return (static_cast<std::int64_t>(A.rows()) + 1) * static_cast<std::int64_t>(sizeof(std::int32_t));
+}
+__global__ void narrow_offsets_kernel(std::int64_t n, const offset_t* __restrict__ wide, std::int32_t* __restrict__ narrow) {
+  const std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i < n) narrow[i] = static_cast<std::int32_t>(wide[i]);
+}
+NarrowOffsets make_narrow_offsets(const CsrMatrix& A) {
+  NarrowOffsets N;
+  const std::int64_t n = static_cast<std::int64_t>(A.rows()) + 1;
+  N.rp = Array<std::int32_t>(static_cast<std::size_t>(n), Space::device, "SpMV 32-bit row offsets");
+  narrow_offsets_kernel<<<grid_for(n), kThreads, 0, ::saga::device_stream()>>>(n, A.row_ptr().data(), N.rp.data());
+  SAGA_CUDA_LAUNCH("narrow_offsets_kernel");
+  return N;
+}
+// A's 32-bit offsets where the SpMV keeps them, else null.
+const std::int32_t* narrow_offsets_of(const CsrMatrix& A) {
+  if (!kWideOffsets || !A.has_analysis(NarrowOffsets::key)) return nullptr;
+  const auto never = [](const CsrMatrix&) -> NarrowOffsets { throw Error("binned SpMV: no 32-bit offsets kept"); };
+  return A.structural_analysis<NarrowOffsets>(NarrowOffsets::key, never).rp.data();
+}
+
 CsrRef ref_of(const CsrMatrix& A) {
-  if (A.single_precision())
-    return CsrRef{A.rows(), A.cols(), A.nnz(), A.row_ptr().data(), A.col().data(), nullptr, A.val_single().data()};
-  return CsrRef{A.rows(), A.cols(), A.nnz(), A.row_ptr().data(), A.col().data(), A.val().data(), nullptr};
+  CsrRef r = A.single_precision()
+                 ? CsrRef{A.rows(), A.cols(), A.nnz(), A.row_ptr().data(), A.col().data(), nullptr,
+                          A.val_single().data()}
+                 : CsrRef{A.rows(), A.cols(), A.nnz(), A.row_ptr().data(), A.col().data(), A.val().data(), nullptr};
+  r.rp32 = narrow_offsets_of(A);
+  return r;
 }
 
 // One plan per block size, unstaged_mean and power-law base (the analysis key names them).
@@ -357,10 +407,10 @@ __device__ inline T load_a(const T* p) {
 // prod[k - k0] = v[k] x[col[k]] for k = first, first + kStride, ... < end: the
 // staging loop of the row blocks (kStride = the CTA) and of the warp bin
 // (kStride = a warp), four loads in flight per thread before any use.
-template <int kStride, bool kStream, class Value, class In>
-__device__ inline void stage_products(offset_t first, offset_t end, offset_t k0, const index_t* __restrict__ ci,
+template <int kStride, bool kStream, class Off, class Value, class In>
+__device__ inline void stage_products(Off first, Off end, Off k0, const index_t* __restrict__ ci,
                                       const Value* __restrict__ v, In x, double* __restrict__ prod) {
-  offset_t k = first;
+  Off k = first;
   for (; k + 3 * kStride < end; k += 4 * kStride) {
     const index_t c0 = load_a<kStream>(ci + k), c1 = load_a<kStream>(ci + k + kStride),
                   c2 = load_a<kStream>(ci + k + 2 * kStride), c3 = load_a<kStream>(ci + k + 3 * kStride);
@@ -421,17 +471,17 @@ struct LongRowChunks {
 // in a fixed order and writes the row, and resets the count for the next
 // product (graph replays included): no long_rows_kernel launch where launches,
 // not bytes, cost the time.
-template <class Out, class Value, class In>
-__device__ void sum_chunk(const LongRowChunks& L, index_t c, const offset_t* __restrict__ rp,
+template <class Out, class Value, class In, class Off>
+__device__ void sum_chunk(const LongRowChunks& L, index_t c, const Off* __restrict__ rp,
                           const index_t* __restrict__ ci, const Value* __restrict__ v, In x, Out out, int units) {
   __shared__ bool last;
   const index_t i = L.owner[c], r = L.long_row[i];
   const index_t c0 = L.chunk_ptr[i], c1 = L.chunk_ptr[i + 1];
-  const offset_t a = rp[r] + (c - c0) * units;
-  const offset_t b = min(rp[r + 1], a + units);
+  const Off a = rp[r] + static_cast<Off>(c - c0) * units;
+  const Off b = min(rp[r + 1], a + units);
   double s = 0.0;
 #pragma unroll 4
-  for (offset_t k = a + threadIdx.x; k < b; k += kBlock) s += load_a<true>(v + k) * x(load_a<true>(ci + k));
+  for (Off k = a + threadIdx.x; k < b; k += kBlock) s += load_a<true>(v + k) * x(load_a<true>(ci + k));
   s = block_sum<kBlock>(s);
   if (threadIdx.x == 0) L.chunk_sum[c] = s;
   if (!L.finish) return;  // long_rows_kernel adds the chunk sums
@@ -458,9 +508,9 @@ __device__ void sum_chunk(const LongRowChunks& L, index_t c, const offset_t* __r
 // own (R-MAT's chunks took 51 us after 253 us of row blocks; in one launch
 // R-MAT 0.303 -> 0.292 ms, its Laplacian 0.599 -> 0.587; with the chunks
 // ahead of the row blocks 1.024x / 1.035x slower: fifty-first session).
-template <class Out, class Value, class In>
+template <class Out, class Value, class In, class Off>
 __global__ __launch_bounds__(kBlock) void rows_kernel(LongRowChunks L, const index_t* __restrict__ block_row,
-                                                      const offset_t* __restrict__ rp,
+                                                      const Off* __restrict__ rp,
                                                       const index_t* __restrict__ ci, const Value* __restrict__ v,
                                                       In x, Out out, int units,
                                                       int entries_per_lane, bool stage,
@@ -476,14 +526,14 @@ __global__ __launch_bounds__(kBlock) void rows_kernel(LongRowChunks L, const ind
   const index_t r0 = block_row[block], r1 = block_row[block + 1];
   double mine = 0.0;  // this thread's share of the fused dot product
   if (r0 < r1) {      // the same for the whole CTA
-    const offset_t k0 = rp[r0], k1 = rp[r1];
+    const Off k0 = rp[r0], k1 = rp[r1];
     // A row of more than `units` entries can only be the block's last; its
     // chunks sum it (sum_chunk), so it takes no part in the block's
     // staging (spmv_block_staged_end) nor in its lanes per row.
-    const offset_t kstop = spmv_block_short_rows_end(rp[r1 - 1], k1, units);
+    const Off kstop = spmv_block_short_rows_end(rp[r1 - 1], k1, units);
     const index_t rows = r1 - r0 - (kstop != k1 ? 1 : 0);
-    const offset_t mean = (kstop - k0) / max(rows, index_t{1});
-    const offset_t kend = stage ? spmv_block_staged_end(k0, kstop, units) : k0;  // staged entries: [k0, kend)
+    const Off mean = (kstop - k0) / max(rows, index_t{1});
+    const Off kend = stage ? spmv_block_staged_end(k0, kstop, units) : k0;  // staged entries: [k0, kend)
     // Lanes per row, a power of two: enough for entries_per_lane at the mean
     // length, and enough to keep the CTA's threads busy when it has few rows.
     int V = 1;
@@ -493,14 +543,14 @@ __global__ __launch_bounds__(kBlock) void rows_kernel(LongRowChunks L, const ind
     // barrier (a CTA's time is a chain of dependent loads: 3-5% on 27-64-entry
     // rows, docs/spmv.md).
     const index_t r_first = r0 + threadIdx.x / V;
-    offset_t a_first = 0, b_first = 0;
+    Off a_first = 0, b_first = 0;
     typename Out::Pre pre_first{};
     if (r_first < r1) {
       a_first = rp[r_first];
       b_first = rp[r_first + 1];
       if (threadIdx.x % V == 0) pre_first = out.pre(r_first);
     }
-    stage_products<kBlock, true>(k0 + threadIdx.x, kend, k0, ci, v, x, prod);
+    stage_products<kBlock, true, Off>(k0 + threadIdx.x, kend, k0, ci, v, x, prod);
     __syncthreads();
     // Rows of up to 32 V entries: a group of V lanes each; longer ones (up to
     // units) wait for the warps below; longer still were split (sum_chunk).
@@ -509,7 +559,7 @@ __global__ __launch_bounds__(kBlock) void rows_kernel(LongRowChunks L, const ind
     bool medium = false;
     for (index_t base = r0; base < r1; base += groups) {  // the same trip count in a whole warp
       const index_t r = base + threadIdx.x / V;
-      offset_t a = 0, b = 0;
+      Off a = 0, b = 0;
       if (r < r1) {
         if (base == r0) {
           a = a_first;
@@ -524,9 +574,9 @@ __global__ __launch_bounds__(kBlock) void rows_kernel(LongRowChunks L, const ind
       double s = 0.0;
       if (mine_row) {
         if (b <= kend)
-          for (offset_t k = a + lane; k < b; k += V) s += prod[k - k0];
+          for (Off k = a + lane; k < b; k += V) s += prod[k - k0];
         else
-          for (offset_t k = a + lane; k < b; k += V) s += v[k] * x(ci[k]);
+          for (Off k = a + lane; k < b; k += V) s += v[k] * x(ci[k]);
       }
       for (int off = V / 2; off > 0; off /= 2) s += __shfl_xor_sync(group_mask, s, off);
       if (mine_row && lane == 0) mine += base == r0 ? out(r, s, pre_first) : finish_row(out, r, s);
@@ -536,7 +586,7 @@ __global__ __launch_bounds__(kBlock) void rows_kernel(LongRowChunks L, const ind
       unsigned ordinal = 0;  // such rows met so far (the same count in every warp)
       for (index_t base = r0; base < r1; base += 32) {
         const index_t r = base + wl;
-        offset_t a = 0, b = 0;
+        Off a = 0, b = 0;
         if (r < r1) {
           a = rp[r];
           b = rp[r + 1];
@@ -546,12 +596,12 @@ __global__ __launch_bounds__(kBlock) void rows_kernel(LongRowChunks L, const ind
           const int j = __ffs(mask) - 1;
           mask &= mask - 1;
           if (ordinal++ % (kBlock / 32) != static_cast<unsigned>(warp)) continue;
-          const offset_t ra = __shfl_sync(0xffffffffu, a, j), rb = __shfl_sync(0xffffffffu, b, j);
+          const Off ra = __shfl_sync(0xffffffffu, a, j), rb = __shfl_sync(0xffffffffu, b, j);
           double s = 0.0;
           if (rb <= kend)
-            for (offset_t k = ra + wl; k < rb; k += 32) s += prod[k - k0];
+            for (Off k = ra + wl; k < rb; k += 32) s += prod[k - k0];
           else
-            for (offset_t k = ra + wl; k < rb; k += 32) s += v[k] * x(ci[k]);
+            for (Off k = ra + wl; k < rb; k += 32) s += v[k] * x(ci[k]);
           for (int off = 16; off > 0; off /= 2) s += __shfl_xor_sync(0xffffffffu, s, off);
           if (wl == 0) mine += finish_row(out, base + j, s);
         }
@@ -584,8 +634,8 @@ __global__ __launch_bounds__(kBlock) void long_rows_kernel(index_t long_rows, co
 
 // Every row at most thread_max_row entries: one thread per row from global
 // memory (L1 turns the strided loads of short rows into full lines).
-template <class Out, class Value, class In>
-__global__ __launch_bounds__(kBlock) void thread_rows_kernel(index_t n, const offset_t* __restrict__ rp,
+template <class Out, class Value, class In, class Off>
+__global__ __launch_bounds__(kBlock) void thread_rows_kernel(index_t n, const Off* __restrict__ rp,
                                                              const index_t* __restrict__ ci,
                                                              const Value* __restrict__ v, In x, Out out,
                                                              double* __restrict__ partial) {
@@ -594,7 +644,7 @@ __global__ __launch_bounds__(kBlock) void thread_rows_kernel(index_t n, const of
   double mine = 0.0;
   if (r < n) {
     double s = 0.0;
-    for (offset_t k = rp[r]; k < rp[r + 1]; ++k) s += v[k] * x(ci[k]);
+    for (Off k = rp[r]; k < rp[r + 1]; ++k) s += v[k] * x(ci[k]);
     mine = finish_row(out, static_cast<index_t>(r), s);
   }
   if (partial) write_block_partial<kBlock>(mine, partial);
@@ -606,8 +656,8 @@ __global__ __launch_bounds__(kBlock) void thread_rows_kernel(index_t n, const of
 // lanes per row sum them. Coalesced like the row blocks, with no CTA
 // bookkeeping and no L1 working set per thread as in the thread bin.
 constexpr int kWarpsPerBlock = kBlock / 32;
-template <class Out, class Value, class In>
-__global__ __launch_bounds__(kBlock) void warp_rows_kernel(index_t n, const offset_t* __restrict__ rp,
+template <class Out, class Value, class In, class Off>
+__global__ __launch_bounds__(kBlock) void warp_rows_kernel(index_t n, const Off* __restrict__ rp,
                                                            const index_t* __restrict__ ci,
                                                            const Value* __restrict__ v, In x, Out out, int V,
                                                            int span,
@@ -625,19 +675,19 @@ __global__ __launch_bounds__(kBlock) void warp_rows_kernel(index_t n, const offs
     const int sub = lane % V;
     // Row r's bounds and output loads issued with the warp's, before the
     // staging (2.5% on 2D 9-pt, as in rows_kernel).
-    offset_t a = 0, b = 0;
+    Off a = 0, b = 0;
     typename Out::Pre pre{};
     if (r < r1) {
       a = rp[r];
       b = rp[r + 1];
       if (sub == 0) pre = out.pre(static_cast<index_t>(r));
     }
-    const offset_t k0 = rp[r0], k1 = rp[r1];
-    stage_products<32, false>(k0 + lane, k1, k0, ci, v, x, prod);
+    const Off k0 = rp[r0], k1 = rp[r1];
+    stage_products<32, false, Off>(k0 + lane, k1, k0, ci, v, x, prod);
     __syncwarp();
     double s = 0.0;
     if (r < r1)
-      for (offset_t j = a - k0 + sub, e = b - k0; j < e; j += V) s += prod[j];
+      for (Off j = a - k0 + sub, e = b - k0; j < e; j += V) s += prod[j];
     for (int off = V / 2; off > 0; off /= 2) s += __shfl_xor_sync(0xffffffffu, s, off);
     if (r < r1 && sub == 0) mine = out(static_cast<index_t>(r), s, pre);
   }
@@ -658,8 +708,8 @@ __global__ __launch_bounds__(kBlock) void warp_rows_kernel(index_t n, const offs
 // compile-time constant (with_lanes): the row and lane of a thread are a shift
 // and a mask, the sums a fixed tree; with G read at run time the vector rows
 // ran R0 of 3D 27-pt N=128 8% slower and R1 13% (forty-fifth session, H200).
-template <class Out, class Value, class In, bool kDense, int G>
-__global__ __launch_bounds__(kBlock) void lane_rows_kernel(index_t n, index_t cols, const offset_t* __restrict__ rp,
+template <class Out, class Value, class In, bool kDense, int G, class Off>
+__global__ __launch_bounds__(kBlock) void lane_rows_kernel(index_t n, index_t cols, const Off* __restrict__ rp,
                                                            const index_t* __restrict__ ci,
                                                            const Value* __restrict__ v, In x, Out out,
                                                            double* __restrict__ partial) {
@@ -682,8 +732,8 @@ __global__ __launch_bounds__(kBlock) void lane_rows_kernel(index_t n, index_t co
       // ~120 entries at 32 lanes (3 or 4 entries each) down two paths, the
       // remainder's loads one after another. Each lane sums its entries in
       // the same order either way.
-      const offset_t a = rp[r], b = rp[r + 1];
-      for (offset_t k = a + lane; k < b; k += 4 * G) {
+      const Off a = rp[r], b = rp[r + 1];
+      for (Off k = a + lane; k < b; k += 4 * G) {
         index_t c[4];
         Value w[4];
 #pragma unroll
@@ -756,9 +806,9 @@ bool fuses_relax_from_zero(const CsrMatrix& A, const BlockPolicy& policy) {
 
 // One product with output functor `out`; with `dot`, (*dot)[slot] = Σ out's
 // returns. A's arrays and its plan (made with policy.max_units) from the caller.
-template <class Out, class Value, class In>
-void run_bins(const CsrRef& A, const Value* v, BinnedPlan& p, In x, Out out, BlockPolicy policy, Scalars* dot,
-              int slot) {
+template <class Out, class Value, class In, class Off>
+void run_bins(const CsrRef& A, const Off* rp, const Value* v, BinnedPlan& p, In x, Out out, BlockPolicy policy,
+              Scalars* dot, int slot) {
   const cudaStream_t st = ::saga::device_stream();
   // Every kernel below writes one partial sum of the fused dot per CTA.
   std::size_t parts = 0;
@@ -782,28 +832,28 @@ void run_bins(const CsrRef& A, const Value* v, BinnedPlan& p, In x, Out out, Blo
     partials_for(blocks);
     with_lanes<32>(G, [&](auto lanes) {
       constexpr int kLanes = decltype(lanes)::value;
-      launch_dependent("binned SpMV dense rows", lane_rows_kernel<Out, Value, In, true, kLanes>, blocks, kBlock, 0, st,
-                       A.rows, A.cols, A.rp, A.ci, v, x, out, partial);
+      launch_dependent("binned SpMV dense rows", lane_rows_kernel<Out, Value, In, true, kLanes, Off>, blocks, kBlock, 0, st,
+                       A.rows, A.cols, rp, A.ci, v, x, out, partial);
     });
   } else if (route == SpmvRoute::thread) {  // the thread bin holds every row
     const unsigned blocks = grid_for(A.rows, kBlock);
     partials_for(blocks);
-    launch_dependent("binned SpMV thread_rows_kernel", thread_rows_kernel<Out, Value, In>, blocks, kBlock, 0, st,
-                     A.rows, A.rp, A.ci, v, x, out, partial);
+    launch_dependent("binned SpMV thread_rows_kernel", thread_rows_kernel<Out, Value, In, Off>, blocks, kBlock, 0, st,
+                     A.rows, rp, A.ci, v, x, out, partial);
   } else if (route == SpmvRoute::warp) {  // the warp bin holds every row
     const int V = p.max_row <= 32 ? 1 : 2;
     const int span = (32 / V) * static_cast<int>(p.max_row);
     const std::size_t smem = sizeof(double) * kWarpsPerBlock * static_cast<std::size_t>(span);
     static const bool opted_in = [] {  // up to 64 KB of dynamic shared memory per CTA
-      SAGA_CUDA(cudaFuncSetAttribute(warp_rows_kernel<Out, Value, In>, cudaFuncAttributeMaxDynamicSharedMemorySize, 65536));
+      SAGA_CUDA(cudaFuncSetAttribute(warp_rows_kernel<Out, Value, In, Off>, cudaFuncAttributeMaxDynamicSharedMemorySize, 65536));
       return true;
     }();
     (void)opted_in;
     const std::int64_t warps = (static_cast<std::int64_t>(A.rows) + 32 / V - 1) / (32 / V);
     const unsigned blocks = static_cast<unsigned>((warps + kWarpsPerBlock - 1) / kWarpsPerBlock);
     partials_for(blocks);
-    launch_dependent("binned SpMV warp_rows_kernel", warp_rows_kernel<Out, Value, In>, blocks, kBlock, smem, st,
-                     A.rows, A.rp, A.ci, v, x, out, V, span, partial);
+    launch_dependent("binned SpMV warp_rows_kernel", warp_rows_kernel<Out, Value, In, Off>, blocks, kBlock, smem, st,
+                     A.rows, rp, A.ci, v, x, out, V, span, partial);
   } else if (route == SpmvRoute::vector) {  // small or long, even rows
     const int G = policy.vector_lanes > 0
                       ? policy.vector_lanes
@@ -812,8 +862,8 @@ void run_bins(const CsrRef& A, const Value* v, BinnedPlan& p, In x, Out out, Blo
     partials_for(blocks);
     with_lanes<2>(G, [&](auto lanes) {
       constexpr int kLanes = decltype(lanes)::value;
-      launch_dependent("binned SpMV vector rows", lane_rows_kernel<Out, Value, In, false, kLanes>, blocks, kBlock, 0,
-                       st, A.rows, A.cols, A.rp, A.ci, v, x, out, partial);
+      launch_dependent("binned SpMV vector rows", lane_rows_kernel<Out, Value, In, false, kLanes, Off>, blocks, kBlock, 0,
+                       st, A.rows, A.cols, rp, A.ci, v, x, out, partial);
     });
   } else {  // row blocks, and the long rows after them
     // Where every row is long (a coarse level's dense inverse) the row blocks
@@ -823,7 +873,7 @@ void run_bins(const CsrRef& A, const Value* v, BinnedPlan& p, In x, Out out, Blo
         p.long_rows == 0 ? 0 : p.finish_in_chunks ? static_cast<std::size_t>(p.long_rows) : grid_for(p.long_rows, kBlock);
     partials_for(static_cast<std::size_t>(row_blocks) + long_parts);
     static const bool rows_opted_in = [] {  // up to kMaxUnits + 32 staged products
-      SAGA_CUDA(cudaFuncSetAttribute(rows_kernel<Out, Value, In>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+      SAGA_CUDA(cudaFuncSetAttribute(rows_kernel<Out, Value, In, Off>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                      static_cast<int>(sizeof(double)) * (kMaxUnits + 32)));
       return true;
     }();
@@ -855,9 +905,9 @@ void run_bins(const CsrRef& A, const Value* v, BinnedPlan& p, In x, Out out, Blo
       chunks.partial = p.finish_in_chunks ? long_partial : nullptr;
     }
     if (p.chunks + row_blocks > 0) {
-      launch_dependent_carveout("binned SpMV rows_kernel", rows_kernel<Out, Value, In>,
+      launch_dependent_carveout("binned SpMV rows_kernel", rows_kernel<Out, Value, In, Off>,
                                 static_cast<unsigned>(p.chunks + row_blocks), kBlock, stage_bytes, carveout, st,
-                                chunks, p.block_row.data(), A.rp, A.ci, v, x, out, p.units,
+                                chunks, p.block_row.data(), rp, A.ci, v, x, out, p.units,
                                 policy.entries_per_lane, stage, partial);
     }
     if (p.long_rows && !p.finish_in_chunks) {
@@ -873,12 +923,22 @@ void run_bins(const CsrRef& A, const Value* v, BinnedPlan& p, In x, Out out, Blo
 }
 
 // Values stored in double or (CsrMatrix::store_values_single) in float.
+// The row offsets: A's own, or in a 64-bit build the 32-bit copy the SpMV keeps
+// where the matrix fits it (NarrowOffsets below; a 32-bit build has none).
+template <class Out, class In, class Off>
+void run_binned_offsets(const CsrRef& A, const Off* rp, BinnedPlan& p, In x, Out out, BlockPolicy policy,
+                        Scalars* dot, int slot) {
+  if (A.v_single)
+    run_bins(A, rp, A.v_single, p, x, out, policy, dot, slot);
+  else
+    run_bins(A, rp, A.v, p, x, out, policy, dot, slot);
+}
 template <class Out, class In>
 void run_binned(const CsrRef& A, BinnedPlan& p, In x, Out out, BlockPolicy policy, Scalars* dot, int slot) {
-  if (A.v_single)
-    run_bins(A, A.v_single, p, x, out, policy, dot, slot);
-  else
-    run_bins(A, A.v, p, x, out, policy, dot, slot);
+  if constexpr (kWideOffsets) {
+    if (A.rp32) return run_binned_offsets(A, A.rp32, p, x, out, policy, dot, slot);
+  }
+  run_binned_offsets(A, A.rp, p, x, out, policy, dot, slot);
 }
 
 // ---- the sliced rows (spmv_sliced.cuh) ---------------------------------------------------------
@@ -1502,9 +1562,33 @@ std::size_t array_bytes(const Array<T>& a) {
 class BinnedSpmv final : public SpmvAlgorithm {
  public:
   explicit BinnedSpmv(BlockPolicy p) : p_(p) {}
-  // The plan, and the sliced copy where the matrix takes it and it fits in
-  // extra_bytes (made now rather than inside a solve's first iteration; under
-  // sliced: auto, only here).
+  // A 64-bit build's 32-bit copy of A's offsets (NarrowOffsets), where A fits
+  // them, its products read them (the CSR bins: not where a diagonal, sliced or
+  // sorted copy was made, which the products read instead; a matrix the rule
+  // sends to one of those but which had no room for it keeps the bins) and
+  // extra_bytes hold them: its bytes, or 0.
+  // The cycle asks for it after every operator's prepare(), so that these 4 B
+  // a row never take the room of a larger copy (in one pass, 3D 27-pt N=64's
+  // cycle lost a level's sliced copy to P0's offsets: 2.6% slower, H200).
+  std::size_t prepare_offsets(const CsrMatrix& A, std::size_t extra_bytes) const override {
+    if (!takes_narrow_offsets(A) || A.has_analysis(NarrowOffsets::key)) return 0;
+    if (const DiagonalRows* D = kept_analysis<DiagonalRows>(A, true); D && D->made && D->copy) return 0;
+    if (const SlicedRows* S = kept_analysis<SlicedRows>(A, true); S && S->made) return 0;
+    if (const SortedSlices* S = kept_analysis<SortedSlices>(A, true, sorted_slices_key(p_.sorted_chunk)); S && S->made)
+      return 0;
+    const std::int64_t bytes = narrow_offsets_bytes(A);
+    if (static_cast<std::size_t>(bytes) > extra_bytes) return 0;
+    try {
+      A.structural_analysis<NarrowOffsets>(NarrowOffsets::key, make_narrow_offsets);
+    } catch (const DeviceOutOfMemory&) {
+      A.drop_analysis(NarrowOffsets::key);
+      return 0;
+    }
+    return static_cast<std::size_t>(bytes);
+  }
+  // The plan, and the copy the matrix takes where it fits in extra_bytes
+  // (made now rather than inside a solve's first iteration; under sliced:
+  // auto, only here).
   std::size_t prepare(const CsrMatrix& A, std::size_t extra_bytes) const override {
     if (A.rows() == 0) return 0;
     const BinnedPlan& p = plan_of(A, p_.max_units, p_.unstaged_mean, p_.power_law_units);
@@ -1540,6 +1624,7 @@ class BinnedSpmv final : public SpmvAlgorithm {
     return S.made && sliced_values_of(A, S) ? static_cast<std::size_t>(bytes) : 0;
   }
   void release(const CsrMatrix& A) const override {
+    A.drop_analysis(NarrowOffsets::key);
     A.drop_analysis(SlicedRows::key);
     A.drop_analysis(SlicedValues::key);
     A.drop_analysis(DiagonalRows::key);
@@ -1549,6 +1634,7 @@ class BinnedSpmv final : public SpmvAlgorithm {
   }
   std::size_t kept_bytes(const CsrMatrix& A) const override {
     std::size_t b = 0;
+    if (const NarrowOffsets* N = kept_analysis<NarrowOffsets>(A, true)) b += array_bytes(N->rp);
     if (const SlicedRows* S = kept_analysis<SlicedRows>(A, true)) b += array_bytes(S->slot) + array_bytes(S->col);
     if (const SlicedValues* V = kept_analysis<SlicedValues>(A, false)) b += array_bytes(V->d) + array_bytes(V->f);
     if (const DiagonalValues* V = kept_analysis<DiagonalValues>(A, false)) b += array_bytes(V->d) + array_bytes(V->f);

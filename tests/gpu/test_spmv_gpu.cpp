@@ -698,6 +698,62 @@ TEST_CASE("GPU binned SpMV diagonal rows: every fused product equals the thread 
 // its diagonal copy, ahead of a sliced one); a resetup frees them before its
 // own products and the next cycle makes them again, and the products give the
 // same results with and without them.
+// A build with 64-bit row offsets keeps a 32-bit copy of them for the binned
+// SpMV's CSR bins where a matrix fits it (spmv_prepare, within the room given):
+// the same entries in the same order, so every product gives the bits it gave
+// from the matrix's own offsets. A 32-bit build keeps none (nothing to narrow).
+TEST_CASE("GPU binned SpMV: a 64-bit build's 32-bit offsets copy gives the same bits; a 32-bit build makes none") {
+  const std::uint64_t seed = fresh_seed();
+  MESSAGE("seed " << seed);
+  std::mt19937_64 rng(seed);
+  // The CSR bins alone: the diagonal, sliced and sorted copies read arrays of their own.
+  const auto bins = spmv_registry().create(
+      Component("binned", Options().set("diagonals", "off").set("sliced", "off").set("sorted_slices", "off")),
+      Space::device);
+  const bool wide = sizeof(offset_t) == 8;
+  for (Case& c : cases(rng)) {
+    CAPTURE(c.name);
+    const CsrMatrix Ad = c.A.to(Space::device);
+    const index_t rows = Ad.rows(), cols = Ad.cols();
+    const Vector x = random_vector(cols, rng(), Space::device);
+    const Vector z = random_vector(rows, rng(), Space::device);
+    auto products = [&] {
+      std::vector<std::vector<double>> out;
+      Vector y(rows, Space::device);
+      bins->apply(0.7, Ad, x, 0.0, y);
+      out.push_back(y.to_vector());
+      bins->apply_add(-0.6, Ad, x, 1.7, z, y);
+      out.push_back(y.to_vector());
+      if (rows == cols && rows > 0) {
+        const SolvePhaseInputs in(rows, rng);
+        for (auto& v : solve_phase_products(*bins, Ad, in)) out.push_back(std::move(v));
+      }
+      return out;
+    };
+    std::mt19937_64 keep = rng;  // the same inputs for both runs
+    const auto own = products();
+    CHECK_FALSE(Ad.has_analysis("spmv.offsets32"));  // made by a prepare only
+    const std::size_t bytes = sizeof(std::int32_t) * (static_cast<std::size_t>(rows) + 1);
+    CHECK(bins->prepare(Ad, bytes) == 0);  // the copies' turn: none under these options
+    if (rows > 0) CHECK(bins->prepare_offsets(Ad, bytes - 1) == 0);  // not within less room than it takes
+    const std::size_t made = bins->prepare_offsets(Ad, bytes);
+    CHECK(made == (wide && rows > 0 ? bytes : 0));
+    CHECK(Ad.has_analysis("spmv.offsets32") == (made > 0));
+    CHECK(bins->kept_bytes(Ad) == made);
+    CHECK(bins->prepare_offsets(Ad, bytes) == 0);  // made once
+    rng = keep;
+    const auto narrow = products();
+    REQUIRE(narrow.size() == own.size());
+    for (std::size_t k = 0; k < own.size(); ++k) {
+      CAPTURE(k);
+      CHECK(narrow[k] == own[k]);  // bit for bit, fused dots included
+    }
+    bins->release(Ad);
+    CHECK_FALSE(Ad.has_analysis("spmv.offsets32"));
+    CHECK(bins->kept_bytes(Ad) == 0);
+  }
+}
+
 TEST_CASE("GPU SpMV copies: made by the cycle, freed by a resetup, made again by the next cycle") {
   std::mt19937_64 rng(fresh_seed());
   const int sms = device::info().multiprocessors;
@@ -762,8 +818,13 @@ TEST_CASE("GPU SpMV copies: the cycle leaves room for the Krylov method's own ve
     {
       const MultigridCycle eight(h, CycleParams{}, 8);
       CHECK(cuda::spmv_binned_info(A0).diagonals == 0);
-      CHECK(eight.spmv_copies().bytes == 0);  // no room left for any copy
-      CHECK(eight.spmv_copies().operators == 0);
+      CHECK(spmv_kept_bytes(A0) == 0);  // no room for the fine level's copy
+      if (sizeof(offset_t) == 4) {
+        CHECK(eight.spmv_copies().bytes == 0);  // nor for any other
+        CHECK(eight.spmv_copies().operators == 0);
+      } else {  // a 64-bit build: at most the 32-bit offsets of small operators (4 B a row) in what is left
+        CHECK(eight.spmv_copies().bytes < vec);
+      }
     }
     const MultigridCycle three(h, CycleParams{}, 3);
     CHECK(cuda::spmv_binned_info(A0).diagonals == 7);
