@@ -66,7 +66,7 @@ class SpmvAlgorithm {
   // does, before its own products; the next cycle prepares again).
   virtual void release(const CsrMatrix& A) const { (void)A; }
   // The device memory held with A now beyond its plan (the binned SpMV's
-  // diagonal, sliced or sorted copy; 0 without one).
+  // diagonal, sliced or sorted copy and its 32-bit offsets; 0 without them).
   virtual std::size_t kept_bytes(const CsrMatrix& A) const {
     (void)A;
     return 0;
