@@ -328,6 +328,15 @@ BinnedPlan make_plan(const CsrRef& A, int max_units, int unstaged_mean, int powe
   return p;
 }
 
+// A's analysis T where it is there (structural or of the values), else null;
+// never made here.
+template <class T>
+const T* kept_analysis(const CsrMatrix& A, bool structural, const std::string& key = T::key) {
+  if (!A.has_analysis(key)) return nullptr;
+  const auto never = [&](const CsrMatrix&) -> T { throw Error(fmt::format("binned SpMV: no analysis {}", key)); };
+  return structural ? &A.structural_analysis<T>(key, never) : &A.analysis<T>(key, never);
+}
+
 // ---- a 64-bit build's offsets in 32 bits ----------------------------------------------------
 // In a build with 64-bit row offsets (docs/design.md, "Index widths") every
 // matrix holds 8-byte offsets, also the many that never pass 2^31 nonzeros
@@ -364,11 +373,12 @@ NarrowOffsets make_narrow_offsets(const CsrMatrix& A) {
   SAGA_CUDA_LAUNCH("narrow_offsets_kernel");
   return N;
 }
-// A's 32-bit offsets where the SpMV keeps them, else null.
+// A's 32-bit offsets where the SpMV keeps them, else null (a 32-bit build:
+// always null, without looking).
 const std::int32_t* narrow_offsets_of(const CsrMatrix& A) {
-  if (!kWideOffsets || !A.has_analysis(NarrowOffsets::key)) return nullptr;
-  const auto never = [](const CsrMatrix&) -> NarrowOffsets { throw Error("binned SpMV: no 32-bit offsets kept"); };
-  return A.structural_analysis<NarrowOffsets>(NarrowOffsets::key, never).rp.data();
+  if constexpr (!kWideOffsets) return nullptr;
+  const NarrowOffsets* N = kept_analysis<NarrowOffsets>(A, true);
+  return N ? N->rp.data() : nullptr;
 }
 
 CsrRef ref_of(const CsrMatrix& A) {
@@ -1546,14 +1556,6 @@ void run_binned(const CsrMatrix& A, In x, Out out, BlockPolicy policy, Scalars* 
   run_binned(ref_of(A), p, x, out, policy, dot, slot);
 }
 
-// A's analysis T where it is there (structural or of the values), else null;
-// never made here.
-template <class T>
-const T* kept_analysis(const CsrMatrix& A, bool structural, const std::string& key = T::key) {
-  if (!A.has_analysis(key)) return nullptr;
-  const auto never = [&](const CsrMatrix&) -> T { throw Error(fmt::format("binned SpMV: no analysis {}", key)); };
-  return structural ? &A.structural_analysis<T>(key, never) : &A.analysis<T>(key, never);
-}
 template <class T>
 std::size_t array_bytes(const Array<T>& a) {
   return a.size() * sizeof(T);
@@ -1581,8 +1583,7 @@ class BinnedSpmv final : public SpmvAlgorithm {
     try {
       A.structural_analysis<NarrowOffsets>(NarrowOffsets::key, make_narrow_offsets);
     } catch (const DeviceOutOfMemory&) {
-      A.drop_analysis(NarrowOffsets::key);
-      return 0;
+      return 0;  // nothing kept: the analysis is stored only once made
     }
     return static_cast<std::size_t>(bytes);
   }

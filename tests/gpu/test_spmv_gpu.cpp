@@ -694,12 +694,8 @@ TEST_CASE("GPU binned SpMV diagonal rows: every fused product equals the thread 
   }
 }
 
-// The cycle makes the SpMV copies of its operators (3D 27-pt's fine matrix:
-// its diagonal copy, ahead of a sliced one); a resetup frees them before its
-// own products and the next cycle makes them again, and the products give the
-// same results with and without them.
 // A build with 64-bit row offsets keeps a 32-bit copy of them for the binned
-// SpMV's CSR bins where a matrix fits it (spmv_prepare, within the room given):
+// SpMV's CSR bins where a matrix fits it (prepare_offsets, within the room given):
 // the same entries in the same order, so every product gives the bits it gave
 // from the matrix's own offsets. A 32-bit build keeps none (nothing to narrow).
 TEST_CASE("GPU binned SpMV: a 64-bit build's 32-bit offsets copy gives the same bits; a 32-bit build makes none") {
@@ -754,6 +750,10 @@ TEST_CASE("GPU binned SpMV: a 64-bit build's 32-bit offsets copy gives the same 
   }
 }
 
+// The cycle makes the SpMV copies of its operators (3D 27-pt's fine matrix:
+// its diagonal copy, ahead of a sliced one); a resetup frees them before its
+// own products and the next cycle makes them again, and the products give the
+// same results with and without them.
 TEST_CASE("GPU SpMV copies: made by the cycle, freed by a resetup, made again by the next cycle") {
   std::mt19937_64 rng(fresh_seed());
   const int sms = device::info().multiprocessors;
