@@ -69,6 +69,11 @@ constexpr double kFixedBytes = 4.0 * 1048576;
 // (its granularity, scattered free blocks): with 146 B per row free a setup
 // whose peak in use is ~126 ran out (GPU test, 4M rows). So 220 / 170 / 130.
 constexpr double kBlockedBytesPerRow = 220, kBlockedFloatBytesPerRow = 170, kBlockedImplicitBytesPerRow = 130;
+// Both models were measured in the default build; a 64-bit build (docs/design.md,
+// "Index widths") holds 8-byte row offsets: 13 B per row more at the setup's
+// peak (3D 7-pt N = 512 on the H200: 361 -> 374 B per unknown; 178 / 137 / 130
+// against 165 / 138 / 126 B per row at N = 96 in the GPU test).
+constexpr double kWideOffsetBytesPerRow = kWideOffsets ? 13 : 0;
 
 // The level's tentative prolongator: from integer weights for a scalar
 // problem's constant near-nullspace, else the QR of B per aggregate (B made
@@ -369,7 +374,8 @@ void validate(const SetupParams& p, std::optional<Space> space) {
 }
 
 std::size_t estimate_setup_bytes(index_t rows, std::int64_t nnz, int nullspace_columns) {
-  const double per_row = kBytesPerRow + kBytesPerRowPerColumn * std::max(0, nullspace_columns - 1);
+  const double per_row =
+      kBytesPerRow + kWideOffsetBytesPerRow + kBytesPerRowPerColumn * std::max(0, nullspace_columns - 1);
   return static_cast<std::size_t>(kFixedBytes + per_row * rows + kBytesPerNonzero * static_cast<double>(nnz));
 }
 
@@ -378,7 +384,7 @@ std::size_t estimate_blocked_setup_bytes(index_t rows, int nullspace_columns, co
   const double base = !single ? kBlockedBytesPerRow
                       : p.implicit_prolongator && nullspace_columns == 1 ? kBlockedImplicitBytesPerRow
                                                                            : kBlockedFloatBytesPerRow;
-  const double per_row = base + kBytesPerRowPerColumn * std::max(0, nullspace_columns - 1);
+  const double per_row = base + kWideOffsetBytesPerRow + kBytesPerRowPerColumn * std::max(0, nullspace_columns - 1);
   return static_cast<std::size_t>(kFixedBytes + per_row * rows);
 }
 

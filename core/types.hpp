@@ -22,6 +22,12 @@ using offset_t = std::int32_t;
 #else
 #error "SAGA_OFFSET_BITS must be 32 or 64"
 #endif
+// Whether this build's row offsets are 64-bit: then the SpMV and the SpGEMM
+// read 32-bit copies of the offsets of the matrices that fit them.
+constexpr bool kWideOffsets = SAGA_WIDE_OFFSETS != 0;
+// Whether offsets up to `nnz` fit 32 bits (every offset of a matrix of nnz
+// nonzeros, and nnz itself).
+constexpr bool fits_narrow_offsets(std::int64_t nnz) { return nnz <= INT32_MAX; }
 
 // Where data lives and work runs: the one backend notion of saga. The
 // executor (core/executor.hpp) adds which GPU and which stream.

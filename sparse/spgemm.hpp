@@ -38,6 +38,10 @@ struct SpgemmStats {
   // Device memory the product allocated besides C itself (analysis, bins,
   // counts, library buffers); the peak when it was allocated in steps.
   std::int64_t workspace_bytes = 0;
+  // The width of the row offsets the product's kernels read: the build's,
+  // or 32 where a 64-bit build's binned product read 32-bit copies
+  // (docs/design.md, "Index widths").
+  int offset_bits = 8 * sizeof(offset_t);
 };
 
 class SpgemmAlgorithm {

@@ -10,6 +10,9 @@
 # for A and B alternately, ROUNDS times (default 3), and prints each run's
 # setup median; the last run's phase tables go to OUTDIR/ab_<config>_{A,B}.txt.
 # SAGA_AB_ARGS adds arguments to every profile-setup (e.g. "--set amg.x=y").
+# SAGA_OFFSET_BITS=64 builds both trees with 64-bit row offsets (build-base64,
+# build-device64). SAGA_AB_TESTS=FILTER also builds this tree's GPU tests and
+# runs the cases matching the doctest filter first (OUTDIR/tests.log).
 # SAGA_AB_SOLVE=1 times the solve instead: `saga solve CONFIG --backend cuda
 # --repeat REPEAT --report ...` (SAGA_AB_ARGS added; the reports end in
 # OUTDIR/solve_reports.tar.gz), and tools/solve_ab_table.py prints each
@@ -34,21 +37,33 @@ if [ "$(cat /tmp/saga_base/.tar.sha256 2>/dev/null)" != "$sum" ]; then
   echo "$sum" > /tmp/saga_base/.tar.sha256
 fi
 ln -sfn "$ROOT/.deps" /tmp/saga_base/.deps
-build() {  # DIR SRC
-  cmake -S "$2" -B "$1" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 > "$OUT/build_$(basename "$1").log" 2>&1 &&
-    cmake --build "$1" -j 16 --target saga-cli >> "$OUT/build_$(basename "$1").log" 2>&1
+BITS=${SAGA_OFFSET_BITS:-32}
+BUILD_A=/tmp/saga_base/build-base BUILD_B=$ROOT/build-device
+[ "$BITS" = 64 ] && BUILD_A=/tmp/saga_base/build-base64 BUILD_B=$ROOT/build-device64
+build() {  # DIR SRC TARGETS...
+  local dir=$1 src=$2
+  shift 2
+  cmake -S "$src" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
+    -DSAGA_OFFSET_BITS="$BITS" > "$OUT/build_$(basename "$dir").log" 2>&1 &&
+    cmake --build "$dir" -j 16 --target "$@" >> "$OUT/build_$(basename "$dir").log" 2>&1
 }
 t0=$(date +%s)
-build /tmp/saga_base/build-base /tmp/saga_base || { tail -20 "$OUT/build_build-base.log"; exit 1; }
-build "$ROOT/build-device" "$ROOT" || { tail -20 "$OUT/build_build-device.log"; exit 1; }
-echo "builds: $(( $(date +%s) - t0 )) s"
+build "$BUILD_A" /tmp/saga_base saga-cli || { tail -20 "$OUT/build_$(basename "$BUILD_A").log"; exit 1; }
+targets=(saga-cli)
+[ -n "${SAGA_AB_TESTS:-}" ] && targets+=(saga_gpu_tests)
+build "$BUILD_B" "$ROOT" "${targets[@]}" || { tail -20 "$OUT/build_$(basename "$BUILD_B").log"; exit 1; }
+echo "builds ($BITS-bit offsets): $(( $(date +%s) - t0 )) s"
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+if [ -n "${SAGA_AB_TESTS:-}" ]; then
+  (cd "$BUILD_B" && ./tests/saga_gpu_tests -tc="$SAGA_AB_TESTS" > "$OUT/tests.log" 2>&1)
+  echo "gpu tests ($SAGA_AB_TESTS): exit $?; $(grep -E '^\[doctest\] (test cases|assertions)' "$OUT/tests.log" | tr -s ' ' | tr '\n' ' ')"
+fi
 for cfg in $CONFIGS; do
   name=$(basename "$cfg" .yaml)
   for r in $(seq "$ROUNDS"); do
     for side in A B; do
-      bin=/tmp/saga_base/build-base/tools/saga
-      [ $side = B ] && bin=./build-device/tools/saga
+      bin=$BUILD_A/tools/saga
+      [ $side = B ] && bin=$BUILD_B/tools/saga
       if [ "${SAGA_AB_SOLVE:-0}" = 1 ]; then
         # shellcheck disable=SC2086
         "$bin" solve "$cfg" --backend cuda --repeat "$REPEAT" --report "$OUT/reports/ab_${name}_${side}_$r.json" \

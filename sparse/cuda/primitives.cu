@@ -52,7 +52,18 @@ __global__ void keys_to_csr_kernel(const std::uint64_t* keys, std::int64_t n, in
     if (p < n) col[p] = static_cast<std::int32_t>(keys[p] & mask);
   }
 }
+__global__ void narrow_offsets_kernel(std::int64_t n, const offset_t* __restrict__ wide,
+                                      std::int32_t* __restrict__ narrow) {
+  for (std::int64_t i = global_thread(); i < n; i += grid_stride()) narrow[i] = static_cast<std::int32_t>(wide[i]);
+}
 }  // namespace
+
+void narrow_offsets(const offset_t* wide, std::int32_t* narrow, std::size_t n) {
+  if (n == 0) return;
+  const auto count = static_cast<std::int64_t>(n);
+  narrow_offsets_kernel<<<grid_for(count), kThreads, 0, ::saga::device_stream()>>>(count, wide, narrow);
+  SAGA_CUDA_LAUNCH("narrow_offsets");
+}
 
 void exclusive_scan_total(const std::int32_t* in, std::int32_t* out, std::size_t n) { scan_impl(in, out, n); }
 void exclusive_scan_total(const std::int64_t* in, std::int64_t* out, std::size_t n) { scan_impl(in, out, n); }

@@ -15,6 +15,10 @@ void exclusive_scan_total(const std::int64_t* in, std::int64_t* out, std::size_t
 // int32 counts summed in 64 bits (offsets of a matrix past 2^31 nonzeros).
 void exclusive_scan_total(const std::int32_t* in, std::int64_t* out, std::size_t n);
 
+// narrow[i] = wide[i] for i in [0, n): row offsets known to fit 32 bits
+// (fits_narrow_offsets) copied for the kernels that read them in 32 bits.
+void narrow_offsets(const offset_t* wide, std::int32_t* narrow, std::size_t n);
+
 // Stable radix sort of (key, value) pairs on key bits [0, end_bit).
 void sort_pairs(const std::uint64_t* keys_in, std::uint64_t* keys_out, const double* vals_in, double* vals_out,
                 std::size_t n, int end_bit);

@@ -57,7 +57,8 @@ namespace {
 // counts[0]: products; counts[1 + 2 kAllBins + b]: items (products plus
 // extra entries) of the rows of bin b, each row's counted up to 2^26 (the
 // items size the thread bins' buffers, whose rows hold <= 32).
-__global__ void analyse_rows_kernel(index_t rows, int lanes, Operands op, std::uint8_t* bin, index_t* ids,
+template <class Off>
+__global__ void analyse_rows_kernel(index_t rows, int lanes, Operands<Off> op, std::uint8_t* bin, index_t* ids,
                                     unsigned long long* counts) {
   __shared__ unsigned long long block_products, block_items[kAllBins];
   if (threadIdx.x == 0) block_products = 0;
@@ -70,11 +71,11 @@ __global__ void analyse_rows_kernel(index_t rows, int lanes, Operands op, std::u
   for (std::int64_t t = global_thread(); t - lane < work; t += grid_stride()) {
     const std::int64_t row = t / lanes;
     std::int64_t s = 0;
-    offset_t a0 = 0, a1 = 0;
+    Off a0 = 0, a1 = 0;
     if (row < rows) {
       a0 = op.arp[row];
       a1 = op.arp[row + 1];
-      for (offset_t k = a0 + sub; k < a1; k += lanes) {
+      for (Off k = a0 + sub; k < a1; k += lanes) {
         const index_t c = op.aci[k];
         s += op.brp[c + 1] - op.brp[c];
       }
@@ -121,96 +122,98 @@ __global__ void bin_bounds_kernel(const std::uint8_t* bin, index_t rows, unsigne
 }
 
 // ---- dispatch ---------------------------------------------------------------
+template <class Off>
 struct LaunchArgs {
   const index_t* ids;
   index_t count;
-  Operands op;
+  Operands<Off> op;
   int col_bits;
   bool hash;      // hash accumulator (else sort-based ESC rows)
   HashShape shape;  // hash rows: team and lookup
   StoredCols stored;  // hash rows: columns kept by the count for the fill
   int* nnz_out;
   unsigned long long* nnz_total;
-  const offset_t* crp;
+  const Off* crp;
   index_t* ccol;
   double* cval;
   int* mismatch;
   DirectOut direct;  // thread bins: the direct pass's buffer (fill: which rows it stored)
 };
 
-template <int THREADS, int ITEMS, class Key, bool FILL>
-void launch_sort(const LaunchArgs& a) {
+template <int THREADS, int ITEMS, class Key, bool FILL, class Off>
+void launch_sort(const LaunchArgs<Off>& a) {
   using Agent = RowEsc<THREADS, ITEMS, Key, FILL>;
   const int end_bit = a.col_bits + (FILL ? Agent::kPBits : 0);
   const unsigned grid = static_cast<unsigned>((a.count + Agent::kGroups - 1) / Agent::kGroups);
-  row_esc_kernel<THREADS, ITEMS, Key, FILL><<<grid, Agent::kBlock, 0, ::saga::device_stream()>>>(
+  row_esc_kernel<THREADS, ITEMS, Key, FILL, Off><<<grid, Agent::kBlock, 0, ::saga::device_stream()>>>(
       a.ids, a.count, a.op, end_bit, a.nnz_out, a.nnz_total, a.crp, a.ccol, a.cval, a.mismatch);
   SAGA_CUDA_LAUNCH(FILL ? "binned SpGEMM fill (sort)" : "binned SpGEMM count (sort)");
 }
 
-template <int THREADS, int ITEMS, Pass PASS>
-void launch_hash(const LaunchArgs& a) {
-  using Agent = RowHash<THREADS, ITEMS, PASS>;
+template <int THREADS, int ITEMS, Pass PASS, class Off>
+void launch_hash(const LaunchArgs<Off>& a) {
+  using Agent = RowHash<THREADS, ITEMS, PASS, Off>;
   const unsigned grid = static_cast<unsigned>((a.count + Agent::kGroups - 1) / Agent::kGroups);
   constexpr std::size_t bytes = sizeof(typename Agent::Storage) * Agent::kGroups;
   static_assert(bytes <= 200 * 1024, "a hash bin's shared memory must fit one SM");
   if constexpr (bytes > 48 * 1024) {
     // Once per device and process; cheap to repeat, so no flag is kept.
-    SAGA_CUDA(cudaFuncSetAttribute(row_hash_kernel<THREADS, ITEMS, PASS>,
+    SAGA_CUDA(cudaFuncSetAttribute(row_hash_kernel<THREADS, ITEMS, PASS, Off>,
                                    cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)));
   }
-  row_hash_kernel<THREADS, ITEMS, PASS><<<grid, Agent::kBlock, bytes, ::saga::device_stream()>>>(
+  row_hash_kernel<THREADS, ITEMS, PASS, Off><<<grid, Agent::kBlock, bytes, ::saga::device_stream()>>>(
       a.ids, a.count, a.op, a.shape, a.stored, a.nnz_out, a.nnz_total, a.crp, a.ccol, a.cval, a.mismatch);
   SAGA_CUDA_LAUNCH(PASS == Pass::count ? "binned SpGEMM count (hash)" : "binned SpGEMM fill (hash)");
 }
 
-template <int ITEMS, Pass PASS>
-void launch_thread(const LaunchArgs& a) {
+template <int ITEMS, Pass PASS, class Off>
+void launch_thread(const LaunchArgs<Off>& a) {
   const unsigned grid = static_cast<unsigned>((a.count + kWarpBlock - 1) / kWarpBlock);
-  row_thread_kernel<ITEMS, PASS><<<grid, kWarpBlock, 0, ::saga::device_stream()>>>(
+  row_thread_kernel<ITEMS, PASS, Off><<<grid, kWarpBlock, 0, ::saga::device_stream()>>>(
       a.ids, a.count, a.op, a.nnz_out, a.nnz_total, a.crp, a.ccol, a.cval, a.mismatch, a.direct);
   SAGA_CUDA_LAUNCH(PASS == Pass::count ? "binned SpGEMM count (thread)" : "binned SpGEMM fill (thread)");
 }
 
-template <int B>
-void launch_bin(const LaunchArgs& a, Pass pass) {
+template <int B, class Off>
+void launch_bin(const LaunchArgs<Off>& a, Pass pass) {
   constexpr int T = group_threads(B), I = group_items(B);
   if constexpr (B < kThreadBins) {
-    if (pass == Pass::count) return launch_thread<I, Pass::count>(a);
-    if (pass == Pass::direct) return launch_thread<I, Pass::direct>(a);
-    return launch_thread<I, Pass::fill>(a);
+    if (pass == Pass::count) return launch_thread<I, Pass::count, Off>(a);
+    if (pass == Pass::direct) return launch_thread<I, Pass::direct, Off>(a);
+    return launch_thread<I, Pass::fill, Off>(a);
   } else if constexpr (B >= kHashOnlyFrom) {
-    if (pass == Pass::count) return launch_hash<T, I, Pass::count>(a);
-    if (pass == Pass::fill) return launch_hash<T, I, Pass::fill>(a);
-    return launch_hash<T, I, Pass::numeric>(a);
+    if (pass == Pass::count) return launch_hash<T, I, Pass::count, Off>(a);
+    if (pass == Pass::fill) return launch_hash<T, I, Pass::fill, Off>(a);
+    return launch_hash<T, I, Pass::numeric, Off>(a);
   } else {
     // The numeric phase uses the fill's method, so that it reproduces a fresh
     // product bitwise.
     if (a.hash) {
-      if (pass == Pass::count) return launch_hash<T, I, Pass::count>(a);
-      if (pass == Pass::fill) return launch_hash<T, I, Pass::fill>(a);
-      return launch_hash<T, I, Pass::numeric>(a);
+      if (pass == Pass::count) return launch_hash<T, I, Pass::count, Off>(a);
+      if (pass == Pass::fill) return launch_hash<T, I, Pass::fill, Off>(a);
+      return launch_hash<T, I, Pass::numeric, Off>(a);
     }
     constexpr int pbits = RowEsc<T, I, std::uint32_t, true>::kPBits;
-    if (pass == Pass::count) return launch_sort<T, I, std::uint32_t, false>(a);
-    if (a.col_bits + pbits <= 32) return launch_sort<T, I, std::uint32_t, true>(a);
-    launch_sort<T, I, std::uint64_t, true>(a);
+    if (pass == Pass::count) return launch_sort<T, I, std::uint32_t, false, Off>(a);
+    if (a.col_bits + pbits <= 32) return launch_sort<T, I, std::uint32_t, true, Off>(a);
+    launch_sort<T, I, std::uint64_t, true, Off>(a);
   }
 }
 
-void launch(int bin, const LaunchArgs& a, Pass pass) {
+template <class Off>
+void launch(int bin, const LaunchArgs<Off>& a, Pass pass) {
   switch (bin) {
-    case 0: return launch_bin<0>(a, pass);
-    case 1: return launch_bin<1>(a, pass);
-    case 2: return launch_bin<2>(a, pass);
-    case 3: return launch_bin<3>(a, pass);
-    case 4: return launch_bin<4>(a, pass);
-    case 5: return launch_bin<5>(a, pass);
-    case 6: return launch_bin<6>(a, pass);
-    case 7: return launch_bin<7>(a, pass);
-    case 8: return launch_bin<8>(a, pass);
-    case 9: return launch_bin<9>(a, pass);
-    case 10: return launch_bin<10>(a, pass);
+    case 0: return launch_bin<0, Off>(a, pass);
+    case 1: return launch_bin<1, Off>(a, pass);
+    case 2: return launch_bin<2, Off>(a, pass);
+    case 3: return launch_bin<3, Off>(a, pass);
+    case 4: return launch_bin<4, Off>(a, pass);
+    case 5: return launch_bin<5, Off>(a, pass);
+    case 6: return launch_bin<6, Off>(a, pass);
+    case 7: return launch_bin<7, Off>(a, pass);
+    case 8: return launch_bin<8, Off>(a, pass);
+    case 9: return launch_bin<9, Off>(a, pass);
+    case 10: return launch_bin<10, Off>(a, pass);
   }
   static_assert(kBins == 11, "launch() names every bin");
 }
@@ -292,15 +295,68 @@ struct BinnedPlan {
 
 namespace {
 
-Operands operands(const CsrMatrix& A, const CsrMatrix& B, const double* scale, const index_t* e_col,
-                  const double* e_val) {
-  return {A.row_ptr().data(), A.col().data(), A.val().data(), B.row_ptr().data(), B.col().data(), B.val().data(),
-          scale, e_col, e_val};
+// ---- offsets -----------------------------------------------------------------
+// A 64-bit build (docs/design.md, "Index widths") stores every matrix's row
+// offsets in 8 bytes, also those of the many products that never pass 2^31
+// nonzeros, and its kernels then count positions in 64 bits (the setup's A·P
+// and Pᵀ(AP) at 3D 7-pt N=512 were 9-11% slower than in the default build).
+// There a product whose A and B fit 32-bit offsets reads 32-bit copies of
+// theirs, and its fill a copy of C's where C fits too: 4 B a row of each,
+// made per product within the budget (SpgemmOptions::budget_now), so the
+// kernels run as in the default build. The same entries in the same order:
+// the same bits. A 32-bit build copies nothing (Off is offset_t there).
+struct ProductOperands {
+  Operands<offset_t> wide;
+  Operands<std::int32_t> narrow{};  // valid when has_narrow
+  Array<std::int32_t> arp, brp;     // a 64-bit build's copies of A's and B's offsets
+  bool has_narrow = false;
+  std::int64_t copy_bytes = 0;      // the copies', with C's to come
+};
+
+std::int64_t offsets_bytes(index_t rows) { return (static_cast<std::int64_t>(rows) + 1) * 4; }
+
+Array<std::int32_t> narrow_copy(const CsrMatrix& M, const char* what) {
+  Array<std::int32_t> rp(static_cast<std::size_t>(M.rows()) + 1, Space::device, what);
+  prim::narrow_offsets(M.row_ptr().data(), rp.data(), rp.size());
+  return rp;
+}
+
+ProductOperands operands(const CsrMatrix& A, const CsrMatrix& B, const double* scale, const index_t* e_col,
+                         const double* e_val, const SpgemmOptions& opt) {
+  ProductOperands po;
+  po.wide = {A.row_ptr().data(), A.col().data(), A.val().data(), B.row_ptr().data(), B.col().data(), B.val().data(),
+             scale, e_col, e_val};
+  if constexpr (kWideOffsets) {
+    const std::int64_t bytes = 2 * offsets_bytes(A.rows()) + offsets_bytes(B.rows());  // A's, B's, C's
+    if (A.rows() > 0 && fits_narrow_offsets(A.nnz()) && fits_narrow_offsets(B.nnz()) &&
+        bytes <= static_cast<std::int64_t>(opt.budget_now())) {
+      try {
+        po.arp = narrow_copy(A, "binned SpGEMM 32-bit offsets of A");
+        po.brp = narrow_copy(B, "binned SpGEMM 32-bit offsets of B");
+      } catch (const DeviceOutOfMemory&) {
+        return po;  // the 64-bit offsets, as they are
+      }
+      po.narrow = {po.arp.data(), po.wide.aci, po.wide.av, po.brp.data(), po.wide.bci, po.wide.bv, scale, e_col, e_val};
+      po.has_narrow = true;
+      po.copy_bytes = bytes;
+    }
+  }
+  return po;
+}
+
+// f(the operands the kernels read): the 32-bit copies where they were made.
+template <class F>
+void with_operands(const ProductOperands& po, F&& f) {
+  if constexpr (kWideOffsets) {
+    if (po.has_narrow) return f(po.narrow);
+  }
+  f(po.wide);
 }
 
 // `multiple`: the fused product's check of E (a device flag), read back with
 // the plan's counts rather than in a host synchronisation of its own.
-BinnedPlan make_plan(const CsrMatrix& A, const CsrMatrix& B, const Operands& op, const int* multiple = nullptr) {
+BinnedPlan make_plan(const CsrMatrix& A, const CsrMatrix& B, const ProductOperands& op,
+                     const int* multiple = nullptr) {
   BinnedPlan plan;
   const index_t m = A.rows();
   plan.rows = m;
@@ -308,7 +364,7 @@ BinnedPlan make_plan(const CsrMatrix& A, const CsrMatrix& B, const Operands& op,
   plan.b_nnz = B.nnz();
   plan.b_rows = B.rows();
   plan.b_cols = B.cols();
-  plan.extra = op.e_col != nullptr;
+  plan.extra = op.wide.e_col != nullptr;
   plan.ids = Array<index_t>(m, Space::device, "binned SpGEMM rows by bin");
   if (m == 0) return plan;
   Array<std::uint8_t> bin(m, Space::device, "binned SpGEMM bin of each row");
@@ -320,9 +376,11 @@ BinnedPlan make_plan(const CsrMatrix& A, const CsrMatrix& B, const Operands& op,
   Array<unsigned long long> counts(kFlag + 1, Space::device, "binned SpGEMM plan counts");
   SAGA_CUDA(cudaMemsetAsync(counts.data(), 0, counts.size() * sizeof(unsigned long long), ::saga::device_stream()));
   const int lanes = lanes_for(static_cast<double>(A.nnz()) / m, 8);  // m > 0 here
-  analyse_rows_kernel<<<grid_capped(static_cast<std::int64_t>(m) * lanes, 2048), kThreads, 0,
-                        ::saga::device_stream()>>>(m, lanes, op, bin.data(), ids.data(), counts.data());
-  SAGA_CUDA_LAUNCH("binned SpGEMM analysis");
+  with_operands(op, [&](const auto& o) {
+    analyse_rows_kernel<<<grid_capped(static_cast<std::int64_t>(m) * lanes, 2048), kThreads, 0,
+                          ::saga::device_stream()>>>(m, lanes, o, bin.data(), ids.data(), counts.data());
+    SAGA_CUDA_LAUNCH("binned SpGEMM analysis");
+  });
 
   // Stable sort of the row ids by bin (4 key bits: one radix pass).
   Array<std::uint8_t> sorted_bin(m, Space::device, "binned SpGEMM sorted bins");
@@ -421,8 +479,10 @@ int team_size(const BinnedPlan& plan) {
   return t;
 }
 
-LaunchArgs args_for(const BinnedPlan& plan, int b, const Operands& op, int col_bits, const BinnedConfig& cfg) {
-  LaunchArgs a{};
+template <class Off>
+LaunchArgs<Off> args_for(const BinnedPlan& plan, int b, const Operands<Off>& op, int col_bits,
+                         const BinnedConfig& cfg) {
+  LaunchArgs<Off> a{};
   a.ids = plan.rows_of(b);
   a.count = plan.count(b);
   a.op = op;
@@ -437,7 +497,7 @@ LaunchArgs args_for(const BinnedPlan& plan, int b, const Operands& op, int col_b
 // from lr. Throws when C's row lengths do not match the product's.
 // `check`: read the structure flag back (a host synchronisation); a fresh
 // product's structure comes from its own count pass and needs no check.
-void fill_pass(const BinnedPlan& plan, const Operands& op, int col_bits, const LongRows& lr, CsrMatrix& C,
+void fill_pass(const BinnedPlan& plan, const ProductOperands& op, int col_bits, const LongRows& lr, CsrMatrix& C,
                const BinnedConfig& cfg, Pass pass, bool check, const char* what, DirectOut stored = {},
                StoredCols kept = {}) {
   Array<int> mismatch(1, Space::device, "binned SpGEMM structure check");
@@ -445,17 +505,33 @@ void fill_pass(const BinnedPlan& plan, const Operands& op, int col_bits, const L
   // C's arrays are written through raw pointers: the matrix keeps its analyses.
   index_t* ccol = const_cast<index_t*>(C.col().data());
   double* cval = const_cast<double*>(C.val().data());
-  for (int b = 0; b < kBins; ++b) {
-    if (plan.count(b) == 0) continue;
-    LaunchArgs a = args_for(plan, b, op, col_bits, cfg);
-    a.crp = C.row_ptr().data();
-    a.ccol = ccol;
-    a.cval = cval;
-    a.mismatch = mismatch.data();
-    a.direct = stored;  // rows the direct pass already wrote are skipped
-    a.stored = kept;    // hash rows whose columns the count pass kept
-    launch(b, a, pass);
+  auto fill_bins = [&](const auto& o, const auto* crp) {
+    for (int b = 0; b < kBins; ++b) {
+      if (plan.count(b) == 0) continue;
+      auto a = args_for(plan, b, o, col_bits, cfg);
+      a.crp = crp;
+      a.ccol = ccol;
+      a.cval = cval;
+      a.mismatch = mismatch.data();
+      a.direct = stored;  // rows the direct pass already wrote are skipped
+      a.stored = kept;    // hash rows whose columns the count pass kept
+      launch(b, a, pass);
+    }
+  };
+  // With A's and B's offsets in 32 bits, C's too where C fits them (else the
+  // fill reads all three in 64 bits).
+  Array<std::int32_t> crp;
+  if (op.has_narrow && fits_narrow_offsets(C.nnz())) {
+    try {
+      crp = narrow_copy(C, "binned SpGEMM 32-bit offsets of C");
+    } catch (const DeviceOutOfMemory&) {
+      crp = Array<std::int32_t>();
+    }
   }
+  if (crp.size())
+    fill_bins(op.narrow, crp.data());
+  else
+    fill_bins(op.wide, C.row_ptr().data());
   const index_t nl = plan.count(kLongBin);
   if (nl) {
     SAGA_REQUIRE(lr.done, "binned SpGEMM: long rows were not computed");
@@ -468,7 +544,7 @@ void fill_pass(const BinnedPlan& plan, const Operands& op, int col_bits, const L
                what);
 }
 
-CsrMatrix binned_product(const CsrMatrix& A, const CsrMatrix& B, const Operands& op, BinnedPlan plan,
+CsrMatrix binned_product(const CsrMatrix& A, const CsrMatrix& B, const ProductOperands& op, BinnedPlan plan,
                          const BinnedConfig& cfg, SpgemmStats* stats) {
   const SpgemmOptions& opt = cfg.opt;
   const index_t m = A.rows(), n = B.cols();
@@ -524,15 +600,17 @@ CsrMatrix binned_product(const CsrMatrix& A, const CsrMatrix& B, const Operands&
                               ::saga::device_stream()));
     kept = StoredCols{kept_cursors.data(), keep_items / kStoreRegions, kept_col.data(), kept_start.data()};
   }
-  for (int b = 0; b < kBins; ++b) {
-    if (plan.count(b) == 0) continue;
-    LaunchArgs a = args_for(plan, b, op, col_bits, cfg);
-    a.nnz_out = nnz_row.data();
-    a.nnz_total = total.data();
-    a.direct = out;
-    a.stored = kept;
-    launch(b, a, direct && b < kThreadBins ? Pass::direct : Pass::count);
-  }
+  with_operands(op, [&](const auto& o) {
+    for (int b = 0; b < kBins; ++b) {
+      if (plan.count(b) == 0) continue;
+      auto a = args_for(plan, b, o, col_bits, cfg);
+      a.nnz_out = nnz_row.data();
+      a.nnz_total = total.data();
+      a.direct = out;
+      a.stored = kept;
+      launch(b, a, direct && b < kThreadBins ? Pass::direct : Pass::count);
+    }
+  });
   if (lr.done) {
     scatter_lengths_kernel<<<grid_for(plan.count(kLongBin)), kThreads, 0, ::saga::device_stream()>>>(
         plan.rows_of(kLongBin), plan.count(kLongBin), lr.C.row_ptr().data(), nnz_row.data(), total.data());
@@ -565,7 +643,9 @@ CsrMatrix binned_product(const CsrMatrix& A, const CsrMatrix& B, const Operands&
     stats->workspace_bytes = plan.workspace_bytes + static_cast<std::int64_t>(m) * sizeof(int) +
                              (direct ? direct_items * 12 + static_cast<std::int64_t>(m) * 8 : 0) +
                              (kept.col ? keep_items * 4 + static_cast<std::int64_t>(m) * 8 : 0) +
-                             (lr.done ? esc_stats.workspace_bytes + static_cast<std::int64_t>(lr.C.nnz()) * 12 : 0);
+                             (lr.done ? esc_stats.workspace_bytes + static_cast<std::int64_t>(lr.C.nnz()) * 12 : 0) +
+                             op.copy_bytes;
+    stats->offset_bits = op.has_narrow ? 32 : 8 * static_cast<int>(sizeof(offset_t));
   }
   // Kept with C for a numeric-only recomputation (dropped when C changes).
   C.structural_analysis<BinnedPlan>("spgemm.binned.plan", [&](const CsrMatrix&) { return std::move(plan); });
@@ -589,7 +669,7 @@ class BinnedSpgemm : public SpgemmAlgorithm {
   explicit BinnedSpgemm(BinnedConfig cfg) : cfg_(cfg) {}
 
   CsrMatrix multiply(const CsrMatrix& A, const CsrMatrix& B, SpgemmStats* stats) const override {
-    const Operands op = operands(A, B, nullptr, nullptr, nullptr);
+    const ProductOperands op = operands(A, B, nullptr, nullptr, nullptr, cfg_.opt);
     return binned_product(A, B, op, make_plan(A, B, op), cfg_, stats);
   }
 
@@ -610,10 +690,11 @@ class BinnedSpgemm : public SpgemmAlgorithm {
     }
     // Fused only where E has at most one entry per row and no row is a long
     // row (formed apart); otherwise the unfused default (same values).
-    const Operands op = operands(A, B, s.data(), e_col.data(), e_val.data());
+    ProductOperands op = operands(A, B, s.data(), e_col.data(), e_val.data(), cfg_.opt);
     BinnedPlan plan = make_plan(A, B, op, multiple.data());
     if (!plan.extra_multiple && plan.count(kLongBin) == 0)
       return binned_product(A, B, op, std::move(plan), cfg_, stats);
+    op = ProductOperands();  // the unfused product makes its own
     return SpgemmAlgorithm::multiply_scaled_add(A, B, s, E, stats);
   }
 
@@ -622,7 +703,7 @@ class BinnedSpgemm : public SpgemmAlgorithm {
   void multiply_numeric(const CsrMatrix& A, const CsrMatrix& B, CsrMatrix& C, SpgemmStats* stats) const override {
     SAGA_REQUIRE(C.rows() == A.rows() && C.cols() == B.cols(),
                  "SpGEMM numeric phase: C is {}x{}, the product is {}x{}", C.rows(), C.cols(), A.rows(), B.cols());
-    const Operands op = operands(A, B, nullptr, nullptr, nullptr);
+    const ProductOperands op = operands(A, B, nullptr, nullptr, nullptr, cfg_.opt);
     auto make = [&](const CsrMatrix&) { return make_plan(A, B, op); };
     BinnedPlan* plan = &C.structural_analysis<BinnedPlan>("spgemm.binned.plan", make);
     if (plan->a_nnz != A.nnz() || plan->b_nnz != B.nnz() || plan->b_rows != B.rows() || plan->b_cols != B.cols() ||
@@ -638,7 +719,8 @@ class BinnedSpgemm : public SpgemmAlgorithm {
       stats->slices = esc_stats.slices;
       stats->budget_bytes = esc_stats.budget_bytes;
       stats->long_rows = plan->count(kLongBin);
-      stats->workspace_bytes = lr.done ? esc_stats.workspace_bytes : 0;
+      stats->workspace_bytes = (lr.done ? esc_stats.workspace_bytes : 0) + op.copy_bytes;
+      stats->offset_bits = op.has_narrow ? 32 : 8 * static_cast<int>(sizeof(offset_t));
     }
   }
 

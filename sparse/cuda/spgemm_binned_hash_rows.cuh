@@ -26,7 +26,7 @@ namespace {
 // within one warp) walks its entries of A's row in order, its lanes over the
 // row of B, whose columns are distinct, so no two lanes add to one sum in a
 // step; the teams' partial rows are then added in team order.
-template <int THREADS, int ITEMS, Pass PASS>
+template <int THREADS, int ITEMS, Pass PASS, class Off>
 struct RowHash {
   static constexpr int kCap = THREADS * ITEMS;  // products (plus extra entry) per row
   static constexpr int kTable = 2 * kCap;       // hash slots: load factor <= 1/2
@@ -48,7 +48,7 @@ struct RowHash {
     int cols[kCap];                   // C's row, sorted
     unsigned long long base;          // where the count pass keeps the row's columns
     int off[kStaged + 1];             // product offset of each entry of A's row (exclusive scan)
-    offset_t kb0[kStaged];            // where each entry's row of B starts
+    Off kb0[kStaged];            // where each entry's row of B starts
     typename Scan::TempStorage scan;
   };
 
@@ -147,16 +147,16 @@ struct RowHash {
     return n;
   }
 
-  __device__ static void run(Storage& sm, index_t row, int lane, unsigned mask, const Operands& op, HashShape shape,
-                             StoredCols stored, int* nnz_out, unsigned long long* nnz_total, const offset_t* crp,
+  __device__ static void run(Storage& sm, index_t row, int lane, unsigned mask, const Operands<Off>& op, HashShape shape,
+                             StoredCols stored, int* nnz_out, unsigned long long* nnz_total, const Off* crp,
                              index_t* ccol, double* cval, int* mismatch) {
-    const offset_t a0 = op.arp[row];
+    const Off a0 = op.arp[row];
     const int m = static_cast<int>(op.arp[row + 1] - a0);
     const int tb = shape.team < THREADS ? shape.team : THREADS;
     const int teams = THREADS / tb, team = lane / tb, tl = lane % tb;
     const bool extra = has_extra(op, row);
     int n = 0;
-    offset_t c0 = 0;
+    Off c0 = 0;
 
     // Staged rows: the bounds of the rows of B and the product offsets, all
     // entries of A's row at once (an exclusive scan in chunks of THREADS).
@@ -168,7 +168,7 @@ struct RowHash {
         int len = 0;
         if (j < m) {
           const index_t k = op.aci[a0 + j];
-          const offset_t b0 = op.brp[k];
+          const Off b0 = op.brp[k];
           len = static_cast<int>(op.brp[k + 1] - b0);
           sm.kb0[j] = b0;
         }
@@ -202,7 +202,7 @@ struct RowHash {
               const int mid = (j + hi) / 2;
               if (sm.off[mid] <= p) j = mid; else hi = mid;
             }
-            offset_t kb = sm.kb0[j] + (p - sm.off[j]);
+            Off kb = sm.kb0[j] + (p - sm.off[j]);
             for (; p < pend; p += 4) {
               int c[4];
 #pragma unroll
@@ -221,7 +221,7 @@ struct RowHash {
         } else {
           for (int j = team; j < m; j += teams) {
             const index_t k = op.aci[a0 + j];
-            for (offset_t kb = op.brp[k] + tl; kb < op.brp[k + 1]; kb += tb) fresh += insert(sm.u.table, op.bci[kb]);
+            for (Off kb = op.brp[k] + tl; kb < op.brp[k + 1]; kb += tb) fresh += insert(sm.u.table, op.bci[kb]);
           }
         }
         if (extra && lane == 0) fresh += insert(sm.u.table, op.e_col[row]);
@@ -307,7 +307,7 @@ struct RowHash {
         bool lost = false;
         for (int j = team; j < m; j += used) {
           const double a = op.av[a0 + j];
-          offset_t b0, b1;
+          Off b0, b1;
           if (staged) {
             b0 = sm.kb0[j];
             b1 = b0 + (sm.off[j + 1] - sm.off[j]);
@@ -316,7 +316,7 @@ struct RowHash {
             b0 = op.brp[k];
             b1 = op.brp[k + 1];
           }
-          for (offset_t kb = b0 + tl; kb < b1; kb += tb) {
+          for (Off kb = b0 + tl; kb < b1; kb += tb) {
             const int c = op.bci[kb];
             const int r = ranked ? rank_of(ranks, slots, sm.cols, c) : find(sm.cols, n, c);
             if (r >= 0) acc[r] += a * op.bv[kb]; else lost = true;
@@ -338,11 +338,11 @@ struct RowHash {
   }
 };
 
-template <int THREADS, int ITEMS, Pass PASS>
-__global__ void __launch_bounds__(RowHash<THREADS, ITEMS, PASS>::kBlock)
-    row_hash_kernel(const index_t* ids, index_t count, Operands op, HashShape shape, StoredCols stored, int* nnz_out,
-                    unsigned long long* nnz_total, const offset_t* crp, index_t* ccol, double* cval, int* mismatch) {
-  using Agent = RowHash<THREADS, ITEMS, PASS>;
+template <int THREADS, int ITEMS, Pass PASS, class Off>
+__global__ void __launch_bounds__(RowHash<THREADS, ITEMS, PASS, Off>::kBlock)
+    row_hash_kernel(const index_t* ids, index_t count, Operands<Off> op, HashShape shape, StoredCols stored, int* nnz_out,
+                    unsigned long long* nnz_total, const Off* crp, index_t* ccol, double* cval, int* mismatch) {
+  using Agent = RowHash<THREADS, ITEMS, PASS, Off>;
   // Dynamic: the largest bins need more than the 48 KB of static shared memory.
   extern __shared__ __align__(16) unsigned char dynamic_smem[];
   auto* storage = reinterpret_cast<typename Agent::Storage*>(dynamic_smem);

@@ -37,12 +37,15 @@ constexpr int kWarpBlock = 128;       // threads per block for logical-warp bins
 
 // The operands of one product C = diag(s) (A B) + E as raw device pointers.
 // scale and e_col/e_val are optional (null): E has at most one entry per row,
-// e_col[i] < 0 when row i has none.
+// e_col[i] < 0 when row i has none. Off: the row offsets' type the kernels
+// read and count positions in (offset_t, or in a 64-bit build 32-bit copies
+// where the product fits them: spgemm_binned.cu, "Offsets").
+template <class Off>
 struct Operands {
-  const offset_t* arp;
+  const Off* arp;
   const index_t* aci;
   const double* av;
-  const offset_t* brp;
+  const Off* brp;
   const index_t* bci;
   const double* bv;
   const double* scale;
@@ -50,7 +53,8 @@ struct Operands {
   const double* e_val;
 };
 
-__device__ inline bool has_extra(const Operands& op, index_t row) { return op.e_col && op.e_col[row] >= 0; }
+template <class Off>
+__device__ inline bool has_extra(const Operands<Off>& op, index_t row) { return op.e_col && op.e_col[row] >= 0; }
 
 
 // The passes of a product: count (nnz of each row of C), fill (C's columns and

@@ -58,10 +58,11 @@ struct RowEsc {
 
   // count: nnz_out[row] = nnz(C_row), *nnz_total += it.
   // fill: writes C's row at crp[row]; flags a mismatch with C's row length.
-  __device__ static void run(Storage& sm, index_t row, int lane, unsigned mask, const Operands& op, int end_bit,
-                             int* nnz_out, unsigned long long* nnz_total, const offset_t* crp, index_t* ccol,
+  template <class Off>
+  __device__ static void run(Storage& sm, index_t row, int lane, unsigned mask, const Operands<Off>& op, int end_bit,
+                             int* nnz_out, unsigned long long* nnz_total, const Off* crp, index_t* ccol,
                              double* cval, int* mismatch) {
-    const offset_t a0 = op.arp[row];
+    const Off a0 = op.arp[row];
     const int m = static_cast<int>(op.arp[row + 1] - a0);
 
     // Product offsets of the row's entries (exclusive scan in chunks).
@@ -96,8 +97,8 @@ struct RowEsc {
           const int mid = (lo + hi) / 2;
           if (sm.u.off[mid] <= p) lo = mid; else hi = mid;
         }
-        const offset_t ka = a0 + lo;
-        const offset_t kb = op.brp[op.aci[ka]] + (p - sm.u.off[lo]);
+        const Off ka = a0 + lo;
+        const Off kb = op.brp[op.aci[ka]] + (p - sm.u.off[lo]);
         const index_t c = op.bci[kb];
         if constexpr (FILL) {
           sm.vals[p] = op.av[ka] * op.bv[kb];
@@ -143,7 +144,7 @@ struct RowEsc {
         if (total) atomicAdd(nnz_total, static_cast<unsigned long long>(total));  // a block counter
       }
     } else {
-      const offset_t c0 = crp[row];
+      const Off c0 = crp[row];
       const int len = static_cast<int>(crp[row + 1] - c0);
       if (lane == 0 && len != total) atomicExch(mismatch, 1);
       constexpr Key kMask = (Key(1) << kPBits) - 1;
@@ -172,10 +173,10 @@ struct RowEsc {
   }
 };
 
-template <int THREADS, int ITEMS, class Key, bool FILL>
+template <int THREADS, int ITEMS, class Key, bool FILL, class Off>
 __global__ void __launch_bounds__(RowEsc<THREADS, ITEMS, Key, FILL>::kBlock)
-    row_esc_kernel(const index_t* ids, index_t count, Operands op, int end_bit, int* nnz_out,
-                   unsigned long long* nnz_total, const offset_t* crp, index_t* ccol, double* cval, int* mismatch) {
+    row_esc_kernel(const index_t* ids, index_t count, Operands<Off> op, int end_bit, int* nnz_out,
+                   unsigned long long* nnz_total, const Off* crp, index_t* ccol, double* cval, int* mismatch) {
   using Agent = RowEsc<THREADS, ITEMS, Key, FILL>;
   __shared__ typename Agent::Storage storage[Agent::kGroups];
   __shared__ unsigned long long block_nnz;  // count: nnz of the block's rows

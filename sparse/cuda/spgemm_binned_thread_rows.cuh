@@ -25,10 +25,10 @@ namespace {
 // At least 4 (32 items), 6 (16 items) or 8 (8 items) blocks per SM: the
 // register budget that keeps the fill's occupancy where it was before the
 // look-ahead loads.
-template <int ITEMS, Pass PASS>
+template <int ITEMS, Pass PASS, class Off>
 __global__ void __launch_bounds__(kWarpBlock, ITEMS > 16 ? 4 : (ITEMS > 8 ? 6 : 8))
-    row_thread_kernel(const index_t* ids, index_t count, Operands op, int* nnz_out, unsigned long long* nnz_total,
-                      const offset_t* crp, index_t* ccol, double* cval, int* mismatch, DirectOut direct) {
+    row_thread_kernel(const index_t* ids, index_t count, Operands<Off> op, int* nnz_out, unsigned long long* nnz_total,
+                      const Off* crp, index_t* ccol, double* cval, int* mismatch, DirectOut direct) {
   constexpr bool kValues = PASS != Pass::count;
   constexpr index_t kNone = std::numeric_limits<index_t>::max();
   using BlockScan = cub::BlockScan<int, kWarpBlock>;
@@ -44,14 +44,14 @@ __global__ void __launch_bounds__(kWarpBlock, ITEMS > 16 ? 4 : (ITEMS > 8 ? 6 : 
   index_t key[ITEMS];
   double val[kValues ? ITEMS : 1];
   {
-    offset_t ka = valid ? op.arp[row] : 0;
-    const offset_t a1 = valid ? op.arp[row + 1] : 0;
-    offset_t kb = 0, kend = 0;
+    Off ka = valid ? op.arp[row] : 0;
+    const Off a1 = valid ? op.arp[row + 1] : 0;
+    Off kb = 0, kend = 0;
     double a = 0.0;
     // The next entry of A's row and its row of B's bounds are loaded one
     // entry ahead, so that their load chain (A's column -> B's row bounds)
     // overlaps the expansion of the current row of B instead of stalling it.
-    offset_t nb = 0, nend = 0;
+    Off nb = 0, nend = 0;
     double na = 0.0;
     auto load_next = [&] {
       if (ka < a1) {

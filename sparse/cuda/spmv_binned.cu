@@ -67,9 +67,6 @@ constexpr int kBlock = 256;               // threads per CTA
 constexpr int kUnits = SpmvRowBlocks::default_units;
 constexpr int kMinUnits = SpmvRowBlocks::min_units;
 constexpr int kMaxUnits = SpmvRowBlocks::max_units;  // the staging's shared memory: 64.3 KB
-// Whether this build's row offsets are 64-bit (SAGA_OFFSET_BITS=64): then the
-// products may read a 32-bit copy of a matrix's offsets (NarrowOffsets).
-constexpr bool kWideOffsets = SAGA_WIDE_OFFSETS != 0;
 
 // ---- output functors: what happens to s = (A x)_r ------------------------------------------
 // Each returns the row's share of a fused dot product (0 when there is none).
@@ -356,21 +353,16 @@ struct NarrowOffsets {
   Array<std::int32_t> rp;
 };
 bool takes_narrow_offsets(const CsrMatrix& A) {
-  return kWideOffsets && A.rows() > 0 && static_cast<std::int64_t>(A.nnz()) <= std::numeric_limits<std::int32_t>::max();
+  return kWideOffsets && A.rows() > 0 && fits_narrow_offsets(A.nnz());
 }
 std::int64_t narrow_offsets_bytes(const CsrMatrix& A) {
   return (static_cast<std::int64_t>(A.rows()) + 1) * static_cast<std::int64_t>(sizeof(std::int32_t));
-}
-__global__ void narrow_offsets_kernel(std::int64_t n, const offset_t* __restrict__ wide, std::int32_t* __restrict__ narrow) {
-  const std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i < n) narrow[i] = static_cast<std::int32_t>(wide[i]);
 }
 NarrowOffsets make_narrow_offsets(const CsrMatrix& A) {
   NarrowOffsets N;
   const std::int64_t n = static_cast<std::int64_t>(A.rows()) + 1;
   N.rp = Array<std::int32_t>(static_cast<std::size_t>(n), Space::device, "SpMV 32-bit row offsets");
-  narrow_offsets_kernel<<<grid_for(n), kThreads, 0, ::saga::device_stream()>>>(n, A.row_ptr().data(), N.rp.data());
-  SAGA_CUDA_LAUNCH("narrow_offsets_kernel");
+  prim::narrow_offsets(A.row_ptr().data(), N.rp.data(), static_cast<std::size_t>(n));
   return N;
 }
 // A's 32-bit offsets where the SpMV keeps them, else null (a 32-bit build:

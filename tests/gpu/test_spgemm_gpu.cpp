@@ -320,6 +320,54 @@ TEST_CASE("GPU binned SpGEMM equals host on the AMG products of the seed stencil
   }
 }
 
+TEST_CASE("GPU binned SpGEMM: a 64-bit build reads 32-bit copies of the offsets that fit them, to the same bits") {
+  // A budget below the copies' 4 B a row keeps the build's own offsets: the
+  // products then must not differ by a bit. A 32-bit build has nothing to copy.
+  const int build_bits = 8 * static_cast<int>(sizeof(offset_t));
+  std::mt19937_64 rng(fresh_seed());
+  for (Stencil s : {Stencil::fd2d_5pt, Stencil::fd3d_7pt, Stencil::fe3d_27pt}) {
+    CAPTURE(stencil_name(s));
+    AmgParams doubles;
+    doubles.exact_single = false;  // every level's A in double
+    const Hierarchy h(poisson(s, stencil_dim(s) == 2 ? sized(160, 48) : sized(28, 12), Space::host), doubles);
+    const Level& L = h.levels().front();
+    const CsrMatrix A = L.A.to(Space::device), P = L.P.to(Space::device), R = L.R.to(Space::device);
+    const Vector sc = random_vector(A.rows(), rng(), Space::device);
+    HostCsr t{A.rows(), L.P.cols(), {0}, {}, {}};
+    const std::vector<index_t> agg = L.aggregates.to_vector();
+    for (index_t i = 0; i < A.rows(); ++i) {
+      t.col.push_back(agg[i]);
+      t.val.push_back(0.5 + 0.25 * static_cast<double>(i % 3));
+      t.row_ptr.push_back(i + 1);
+    }
+    const CsrMatrix T = from_host_csr(t, Space::device);
+    for (const char* rows : {"auto", "sort", "hash"}) {
+      CAPTURE(rows);
+      const Component narrow("binned", Options().set("rows", rows));
+      const Component wide("binned", Options().set("rows", rows).set("memory_budget_mib", 1e-4));
+      const auto n = spgemm_registry().create(narrow, Space::device);
+      const auto w = spgemm_registry().create(wide, Space::device);
+      SpgemmStats ns, ws;
+      const CsrMatrix APn = n->multiply(A, P, &ns), APw = w->multiply(A, P, &ws);
+      CHECK(ns.offset_bits == 32);
+      CHECK(ws.offset_bits == build_bits);
+      check_bitwise(APn, APw);
+      check_bitwise(n->multiply(R, APn, nullptr), w->multiply(R, APw, nullptr));
+      // The fused smoothed prolongator and the numeric phase.
+      const CsrMatrix Pn = n->multiply_scaled_add(A, T, sc, T, &ns), Pw = w->multiply_scaled_add(A, T, sc, T, &ws);
+      CHECK(ns.offset_bits == 32);
+      check_bitwise(Pn, Pw);
+      CsrMatrix Cn = APn.clone(), Cw = APw.clone();
+      n->multiply_numeric(A, P, Cn, &ns);
+      w->multiply_numeric(A, P, Cw, &ws);
+      CHECK(ns.offset_bits == 32);
+      CHECK(ws.offset_bits == build_bits);
+      check_bitwise(Cn, APn);
+      check_bitwise(Cw, APn);
+    }
+  }
+}
+
 TEST_CASE("GPU binned SpGEMM: hash rows whose kept columns do not fit their room are recounted") {
   // A·A of the 2D 9-point stencil in hash rows: 81 products, ~25 columns a row.
   // The 1 MiB budget (the least) keeps the columns of part of the rows; the
