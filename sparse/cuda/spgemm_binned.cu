@@ -300,17 +300,19 @@ namespace {
 // offsets in 8 bytes, also those of the many products that never pass 2^31
 // nonzeros, and its kernels then count positions in 64 bits (the setup's A·P
 // and Pᵀ(AP) at 3D 7-pt N=512 were 9-11% slower than in the default build).
-// There a product whose A and B fit 32-bit offsets reads 32-bit copies of
-// theirs, and its fill a copy of C's where C fits too: 4 B a row of each,
-// made per product within the budget (SpgemmOptions::budget_now), so the
-// kernels run as in the default build. The same entries in the same order:
-// the same bits. A 32-bit build copies nothing (Off is offset_t there).
+// There a product whose A and B fit 32-bit offsets counts positions in 32
+// bits: it reads a 32-bit copy of A's offsets, B's as they are (taken as 32-bit
+// positions, Operands), and in its fill a copy of C's where C fits too: 4 B a
+// row of A and of C, made per product within the budget
+// (SpgemmOptions::budget_now), so the kernels run as in the default build.
+// The same entries in the same order: the same bits. A 32-bit build copies
+// nothing (Off is offset_t there).
 struct ProductOperands {
   Operands<offset_t> wide;
   Operands<std::int32_t> narrow{};  // valid when has_narrow
-  Array<std::int32_t> arp, brp;     // a 64-bit build's copies of A's and B's offsets
+  Array<std::int32_t> arp;          // a 64-bit build's copy of A's offsets
   bool has_narrow = false;
-  std::int64_t copy_bytes = 0;      // the copies', with C's to come
+  std::int64_t copy_bytes = 0;      // A's copy and C's to come
 };
 
 std::int64_t offsets_bytes(index_t rows) { return (static_cast<std::int64_t>(rows) + 1) * 4; }
@@ -327,16 +329,15 @@ ProductOperands operands(const CsrMatrix& A, const CsrMatrix& B, const double* s
   po.wide = {A.row_ptr().data(), A.col().data(), A.val().data(), B.row_ptr().data(), B.col().data(), B.val().data(),
              scale, e_col, e_val};
   if constexpr (kWideOffsets) {
-    const std::int64_t bytes = 2 * offsets_bytes(A.rows()) + offsets_bytes(B.rows());  // A's, B's, C's
+    const std::int64_t bytes = 2 * offsets_bytes(A.rows());  // A's and C's
     if (A.rows() > 0 && fits_narrow_offsets(A.nnz()) && fits_narrow_offsets(B.nnz()) &&
         bytes <= static_cast<std::int64_t>(opt.budget_now())) {
       try {
         po.arp = narrow_copy(A, "binned SpGEMM 32-bit offsets of A");
-        po.brp = narrow_copy(B, "binned SpGEMM 32-bit offsets of B");
       } catch (const DeviceOutOfMemory&) {
         return po;  // the 64-bit offsets, as they are
       }
-      po.narrow = {po.arp.data(), po.wide.aci, po.wide.av, po.brp.data(), po.wide.bci, po.wide.bv, scale, e_col, e_val};
+      po.narrow = {po.arp.data(), po.wide.aci, po.wide.av, po.wide.brp, po.wide.bci, po.wide.bv, scale, e_col, e_val};
       po.has_narrow = true;
       po.copy_bytes = bytes;
     }

@@ -168,8 +168,8 @@ struct RowHash {
         int len = 0;
         if (j < m) {
           const index_t k = op.aci[a0 + j];
-          const Off b0 = op.brp[k];
-          len = static_cast<int>(op.brp[k + 1] - b0);
+          const Off b0 = b_begin(op, k);
+          len = static_cast<int>(b_end(op, k) - b0);
           sm.kb0[j] = b0;
         }
         int excl, chunk;
@@ -221,7 +221,8 @@ struct RowHash {
         } else {
           for (int j = team; j < m; j += teams) {
             const index_t k = op.aci[a0 + j];
-            for (Off kb = op.brp[k] + tl; kb < op.brp[k + 1]; kb += tb) fresh += insert(sm.u.table, op.bci[kb]);
+            for (Off kb = b_begin(op, k) + tl, kend = b_end(op, k); kb < kend; kb += tb)
+              fresh += insert(sm.u.table, op.bci[kb]);
           }
         }
         if (extra && lane == 0) fresh += insert(sm.u.table, op.e_col[row]);
@@ -313,8 +314,8 @@ struct RowHash {
             b1 = b0 + (sm.off[j + 1] - sm.off[j]);
           } else {
             const index_t k = op.aci[a0 + j];
-            b0 = op.brp[k];
-            b1 = op.brp[k + 1];
+            b0 = b_begin(op, k);
+            b1 = b_end(op, k);
           }
           for (Off kb = b0 + tl; kb < b1; kb += tb) {
             const int c = op.bci[kb];

@@ -37,21 +37,30 @@ constexpr int kWarpBlock = 128;       // threads per block for logical-warp bins
 
 // The operands of one product C = diag(s) (A B) + E as raw device pointers.
 // scale and e_col/e_val are optional (null): E has at most one entry per row,
-// e_col[i] < 0 when row i has none. Off: the row offsets' type the kernels
-// read and count positions in (offset_t, or in a 64-bit build 32-bit copies
-// where the product fits them: spgemm_binned.cu, "Offsets").
+// e_col[i] < 0 when row i has none. Off: the type the kernels count
+// positions in and read A's and C's row offsets as (offset_t, or in a 64-bit
+// build 32-bit copies where the product fits them: spgemm_binned.cu,
+// "offsets"). B's offsets are read where they are, in the build's width, and
+// taken as Off (b_row): B's rows are gathered, a sector per row of B whatever
+// the width, so a copy would save no traffic, only memory.
 template <class Off>
 struct Operands {
   const Off* arp;
   const index_t* aci;
   const double* av;
-  const Off* brp;
+  const offset_t* brp;
   const index_t* bci;
   const double* bv;
   const double* scale;
   const index_t* e_col;
   const double* e_val;
 };
+
+// Where row k of B starts and ends, as positions of type Off.
+template <class Off>
+__device__ inline Off b_begin(const Operands<Off>& op, index_t k) { return static_cast<Off>(op.brp[k]); }
+template <class Off>
+__device__ inline Off b_end(const Operands<Off>& op, index_t k) { return static_cast<Off>(op.brp[k + 1]); }
 
 template <class Off>
 __device__ inline bool has_extra(const Operands<Off>& op, index_t row) { return op.e_col && op.e_col[row] >= 0; }

@@ -72,7 +72,7 @@ struct RowEsc {
       int len = 0;
       if (j < m) {
         const index_t k = op.aci[a0 + j];
-        len = static_cast<int>(op.brp[k + 1] - op.brp[k]);
+        len = static_cast<int>(b_end(op, k) - b_begin(op, k));
       }
       int excl, chunk;
       Scan(sm.scan).ExclusiveSum(len, excl, chunk);
@@ -98,7 +98,7 @@ struct RowEsc {
           if (sm.u.off[mid] <= p) lo = mid; else hi = mid;
         }
         const Off ka = a0 + lo;
-        const Off kb = op.brp[op.aci[ka]] + (p - sm.u.off[lo]);
+        const Off kb = b_begin(op, op.aci[ka]) + (p - sm.u.off[lo]);
         const index_t c = op.bci[kb];
         if constexpr (FILL) {
           sm.vals[p] = op.av[ka] * op.bv[kb];

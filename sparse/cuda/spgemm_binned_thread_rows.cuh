@@ -57,8 +57,8 @@ __global__ void __launch_bounds__(kWarpBlock, ITEMS > 16 ? 4 : (ITEMS > 8 ? 6 : 
       if (ka < a1) {
         const index_t k = op.aci[ka];
         if constexpr (kValues) na = op.av[ka];
-        nb = op.brp[k];
-        nend = op.brp[k + 1];
+        nb = b_begin(op, k);
+        nend = b_end(op, k);
       }
     };
     load_next();
