@@ -25,9 +25,10 @@ using offset_t = std::int32_t;
 // Whether this build's row offsets are 64-bit: then the SpMV and the SpGEMM
 // read 32-bit copies of the offsets of the matrices that fit them.
 constexpr bool kWideOffsets = SAGA_WIDE_OFFSETS != 0;
-// Whether offsets up to `nnz` fit 32 bits (every offset of a matrix of nnz
-// nonzeros, and nnz itself).
-constexpr bool fits_narrow_offsets(std::int64_t nnz) { return nnz <= INT32_MAX; }
+// Whether a matrix of nnz nonzeros may be read with 32-bit positions: its
+// offsets fit, with room for a loop that steps a position past the end by up
+// to a CTA's threads before it stops.
+constexpr bool fits_narrow_offsets(std::int64_t nnz) { return nnz <= INT32_MAX - 4096; }
 
 // Where data lives and work runs: the one backend notion of saga. The
 // executor (core/executor.hpp) adds which GPU and which stream.

@@ -312,7 +312,7 @@ struct ProductOperands {
   Operands<std::int32_t> narrow{};  // valid when has_narrow
   Array<std::int32_t> arp;          // a 64-bit build's copy of A's offsets
   bool has_narrow = false;
-  std::int64_t copy_bytes = 0;      // A's copy and C's to come
+  std::int64_t copy_bytes = 0;      // A's copy and C's (counted whether or not C fits)
 };
 
 std::int64_t offsets_bytes(index_t rows) { return (static_cast<std::int64_t>(rows) + 1) * 4; }

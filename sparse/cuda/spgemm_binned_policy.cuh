@@ -41,7 +41,7 @@ constexpr int kWarpBlock = 128;       // threads per block for logical-warp bins
 // positions in and read A's and C's row offsets as (offset_t, or in a 64-bit
 // build 32-bit copies where the product fits them: spgemm_binned.cu,
 // "offsets"). B's offsets are read where they are, in the build's width, and
-// taken as Off (b_row): B's rows are gathered, a sector per row of B whatever
+// taken as Off (b_begin, b_end): B's rows are gathered, a sector per row of B whatever
 // the width, so a copy would save no traffic, only memory.
 template <class Off>
 struct Operands {
