@@ -184,7 +184,9 @@ void galerkin_blocks(const Level& L, const SpgemmAlgorithm& product, int slices,
     total.nnz_c += s.nnz_c;
     total.workspace_bytes = std::max(total.workspace_bytes, s.workspace_bytes);
     total.slices += s.slices;
+    total.offset_bits = std::max(total.offset_bits, s.offset_bits);
   };
+  ap.offset_bits = ptap.offset_bits = 32;  // raised by the blocks that read wider offsets
   const index_t nc = L.P.cols();
   const bool have_R = L.R.rows() == nc && nc > 0;
   ap_rows = 0;
@@ -240,8 +242,9 @@ CsrMatrix galerkin_product(const Level& L, const SpgemmAlgorithm& product, int s
     });
     C = step("PtAP", [&] { return stack_rows(std::move(blocks)); });
   }
-  st.spgemm["AP"] = {ap.products, ap.nnz_c, st.seconds["AP"], ap.workspace_bytes, ap.slices};
-  st.spgemm["PtAP"] = {ptap.products, ptap.nnz_c, st.seconds["PtAP"], ptap.workspace_bytes, ptap.slices};
+  st.spgemm["AP"] = {ap.products, ap.nnz_c, st.seconds["AP"], ap.workspace_bytes, ap.slices, ap.offset_bits};
+  st.spgemm["PtAP"] = {ptap.products,      ptap.nnz_c,  st.seconds["PtAP"], ptap.workspace_bytes,
+                       ptap.slices,        ptap.offset_bits};
   return C;
 }
 
@@ -579,7 +582,7 @@ Hierarchy::Hierarchy(CsrMatrix A, const SetupParams& params, NearNullspace ns,
     L.P = smoothed_prolongator(L, T.T, omega, *product, step, ss);
     const bool implicit = implicit_prolongator_fits(L, here, T);
     T.T = CsrMatrix();  // freed before the products (16 B per row of this level)
-    st.spgemm["AT"] = {ss.products, ss.nnz_c, sec["AT"], ss.workspace_bytes, ss.slices};
+    st.spgemm["AT"] = {ss.products, ss.nnz_c, sec["AT"], ss.workspace_bytes, ss.slices, ss.offset_bits};
     Level next;
     st.galerkin_slices = galerkin_slices(L, here);  // amg.levels[l] may set it per level
     // In blocks, R is formed after the product (each block makes its rows of R

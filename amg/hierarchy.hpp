@@ -45,6 +45,9 @@ struct SpgemmRecord {
   // free memory (SpgemmOptions::budget_now).
   std::int64_t workspace_bytes = 0;
   int slices = 0;
+  // The row offsets' width the product's kernels read (SpgemmStats::offset_bits;
+  // in blocks, the widest block's): 32 where a 64-bit build's product fit them.
+  int offset_bits = 8 * sizeof(offset_t);
 };
 
 struct LevelStats {

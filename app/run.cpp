@@ -445,6 +445,7 @@ nlohmann::json to_json(const RunResult& r) {
                            {"seconds", rec.seconds},
                            {"workspace_bytes", rec.workspace_bytes},
                            {"slices", rec.slices},
+                           {"offset_bits", rec.offset_bits},
                            {"gflops", rec.seconds > 0 ? 2.0 * rec.products / rec.seconds * 1e-9 : 0.0}};
     levels.push_back(l);
   }

@@ -650,6 +650,13 @@ TEST_CASE("GPU reports name the memory peak of every setup phase and validate ag
   CHECK(top >= r.setup_peak_bytes * 8 / 10);
   CHECK(format_summary(r).find("setup peak in level 0") != std::string::npos);
   CHECK(j["device_memory"]["spmv_copy_bytes"].get<std::size_t>() == r.spmv_copy_bytes);
+  // Every product of this problem fits 32-bit offsets: the binned SpGEMM reads them so in either build.
+  for (const auto& level : j["hierarchy"]["levels"])
+    if (level.contains("spgemm"))
+      for (const auto& [name, rec] : level["spgemm"].items()) {
+        CAPTURE(name);
+        CHECK(rec["offset_bits"].get<int>() == 32);
+      }
   {  // A fine level past the diagonal copy's 20 warps of rows an SM: its copy (7 floats a row) is reported.
     const index_t N =
         cube_side_for(std::int64_t{32} * SpmvDiagonals::min_warps_per_sm * device::info().multiprocessors, 40);
