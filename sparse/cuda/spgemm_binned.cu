@@ -307,15 +307,17 @@ namespace {
 // (SpgemmOptions::budget_now), so the kernels run as in the default build.
 // The same entries in the same order: the same bits. A 32-bit build copies
 // nothing (Off is offset_t there).
+std::int64_t offsets_bytes(index_t rows) { return (static_cast<std::int64_t>(rows) + 1) * 4; }
+
 struct ProductOperands {
   Operands<offset_t> wide;
-  Operands<std::int32_t> narrow{};  // valid when has_narrow
-  Array<std::int32_t> arp;          // a 64-bit build's copy of A's offsets
-  bool has_narrow = false;
-  std::int64_t copy_bytes = 0;      // A's copy and C's (counted whether or not C fits)
+  Operands<std::int32_t> narrow{};  // valid when has_narrow()
+  Array<std::int32_t> arp;          // a 64-bit build's copy of A's offsets, when made
+  bool has_narrow() const { return arp.size() > 0; }
+  // The copies' bytes: A's and C's (counted whether or not C fits).
+  std::int64_t copy_bytes() const { return has_narrow() ? 2 * static_cast<std::int64_t>(arp.size()) * 4 : 0; }
+  int offset_bits() const { return has_narrow() ? 32 : 8 * static_cast<int>(sizeof(offset_t)); }
 };
-
-std::int64_t offsets_bytes(index_t rows) { return (static_cast<std::int64_t>(rows) + 1) * 4; }
 
 Array<std::int32_t> narrow_copy(const CsrMatrix& M, const char* what) {
   Array<std::int32_t> rp(static_cast<std::size_t>(M.rows()) + 1, Space::device, what);
@@ -338,8 +340,6 @@ ProductOperands operands(const CsrMatrix& A, const CsrMatrix& B, const double* s
         return po;  // the 64-bit offsets, as they are
       }
       po.narrow = {po.arp.data(), po.wide.aci, po.wide.av, po.wide.brp, po.wide.bci, po.wide.bv, scale, e_col, e_val};
-      po.has_narrow = true;
-      po.copy_bytes = bytes;
     }
   }
   return po;
@@ -349,7 +349,7 @@ ProductOperands operands(const CsrMatrix& A, const CsrMatrix& B, const double* s
 template <class F>
 void with_operands(const ProductOperands& po, F&& f) {
   if constexpr (kWideOffsets) {
-    if (po.has_narrow) return f(po.narrow);
+    if (po.has_narrow()) return f(po.narrow);
   }
   f(po.wide);
 }
@@ -519,14 +519,14 @@ void fill_pass(const BinnedPlan& plan, const ProductOperands& op, int col_bits, 
       launch(b, a, pass);
     }
   };
-  // With A's and B's offsets in 32 bits, C's too where C fits them (else the
-  // fill reads all three in 64 bits).
+  // Where the product counts in 32 bits, C's offsets are copied too if C fits
+  // them; otherwise (or without room for the copy) the fill counts in 64 bits.
   Array<std::int32_t> crp;
-  if (op.has_narrow && fits_narrow_offsets(C.nnz())) {
+  if (op.has_narrow() && fits_narrow_offsets(C.nnz())) {
     try {
       crp = narrow_copy(C, "binned SpGEMM 32-bit offsets of C");
     } catch (const DeviceOutOfMemory&) {
-      crp = Array<std::int32_t>();
+      // no room for the copy: the fill below reads C's own offsets
     }
   }
   if (crp.size())
@@ -645,8 +645,8 @@ CsrMatrix binned_product(const CsrMatrix& A, const CsrMatrix& B, const ProductOp
                              (direct ? direct_items * 12 + static_cast<std::int64_t>(m) * 8 : 0) +
                              (kept.col ? keep_items * 4 + static_cast<std::int64_t>(m) * 8 : 0) +
                              (lr.done ? esc_stats.workspace_bytes + static_cast<std::int64_t>(lr.C.nnz()) * 12 : 0) +
-                             op.copy_bytes;
-    stats->offset_bits = op.has_narrow ? 32 : 8 * static_cast<int>(sizeof(offset_t));
+                             op.copy_bytes();
+    stats->offset_bits = op.offset_bits();
   }
   // Kept with C for a numeric-only recomputation (dropped when C changes).
   C.structural_analysis<BinnedPlan>("spgemm.binned.plan", [&](const CsrMatrix&) { return std::move(plan); });
@@ -720,8 +720,8 @@ class BinnedSpgemm : public SpgemmAlgorithm {
       stats->slices = esc_stats.slices;
       stats->budget_bytes = esc_stats.budget_bytes;
       stats->long_rows = plan->count(kLongBin);
-      stats->workspace_bytes = (lr.done ? esc_stats.workspace_bytes : 0) + op.copy_bytes;
-      stats->offset_bits = op.has_narrow ? 32 : 8 * static_cast<int>(sizeof(offset_t));
+      stats->workspace_bytes = (lr.done ? esc_stats.workspace_bytes : 0) + op.copy_bytes();
+      stats->offset_bits = op.offset_bits();
     }
   }
 

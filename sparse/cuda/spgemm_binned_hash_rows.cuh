@@ -48,7 +48,7 @@ struct RowHash {
     int cols[kCap];                   // C's row, sorted
     unsigned long long base;          // where the count pass keeps the row's columns
     int off[kStaged + 1];             // product offset of each entry of A's row (exclusive scan)
-    Off kb0[kStaged];            // where each entry's row of B starts
+    Off kb0[kStaged];                 // where each entry's row of B starts
     typename Scan::TempStorage scan;
   };
 
