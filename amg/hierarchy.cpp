@@ -273,6 +273,20 @@ void galerkin_values_in_blocks(const Level& L, const SpgemmAlgorithm& product, i
 // where that loses nothing: exact_single), and on the coarsest the coarse
 // solver's inverse. Called once each has no other reader left in the setup;
 // records the level's bytes as stored.
+// A's values rounded to float in a new array, with A's row offsets and columns
+// read in place (views): the cycle's fine matrix where
+// amg.fine_cycle_precision is float (Level::A_cycle; A outlives it, pattern
+// unchanged: a resetup drops it before A is replaced).
+CsrMatrix single_precision_values_of(const CsrMatrix& A) {
+  const Array<double>& v = A.val();
+  Array<float> f(v.size(), A.space(), "cycle's single-precision fine values");
+  parallel_for(A.space(), static_cast<std::int64_t>(v.size()), functors::ValuesToSingle{v.data(), f.data()});
+  return CsrMatrix(A.rows(), A.cols(),
+                   Array<offset_t>::view(const_cast<offset_t*>(A.row_ptr().data()), A.row_ptr().size(), A.space()),
+                   Array<index_t>::view(const_cast<index_t*>(A.col().data()), A.col().size(), A.space()),
+                   std::move(f));
+}
+
 void store_for_cycle(Level& L, int lvl, const SetupParams& here, amg::CoarseSolver* coarse, LevelStats& st) {
   const bool single = here.hierarchy_precision == "float";
   if (single) {
@@ -292,8 +306,23 @@ void store_for_cycle(Level& L, int lvl, const SetupParams& here, amg::CoarseSolv
                L.A.nnz());
     }
   }
+  // The cycle's float copy of the fine values, where A's are doubles: made
+  // again after every setup or resetup of A's values (a resetup drops it first).
+  L.A_cycle = CsrMatrix();
+  st.fine_cycle_single = false;
+  if (lvl == 0 && here.fine_cycle_precision == "float" && !L.A.single_precision()) {
+    try {
+      L.A_cycle = single_precision_values_of(L.A);
+      st.fine_cycle_single = true;
+    } catch (const DeviceOutOfMemory&) {  // the cycle reads the doubles, as without the option
+      log_info("the cycle reads the fine matrix in double: no device memory for its single-precision copy ({} "
+               "values)",
+               L.A.nnz());
+    }
+  }
   st.single_precision = single;
-  st.matrix_bytes = L.A.bytes() + L.P.bytes() + L.R.bytes() + (coarse ? coarse->inverse.bytes() : 0);
+  st.matrix_bytes = L.A.bytes() + L.P.bytes() + L.R.bytes() + (coarse ? coarse->inverse.bytes() : 0) +
+                    L.A_cycle.val_single().size() * sizeof(float);
 }
 
 // Whether level lvl + 1's matrix is made in single precision: its hierarchy is
@@ -699,10 +728,12 @@ ResetupStats Hierarchy::resetup(CsrMatrix A, const ResetupOptions& options) {
   // The solve phase's copies of the operators (the binned SpMV's sliced rows)
   // go first: the resetup's own products (the Lanczos steps) would otherwise
   // make their values again at its peak. The next cycle makes them again.
-  for (const Level& L : levels_) {
+  for (Level& L : levels_) {
     spmv_release(L.A);
     spmv_release(L.P);
     spmv_release(L.R);
+    if (L.A_cycle.rows() > 0) spmv_release(L.A_cycle);
+    L.A_cycle = CsrMatrix();  // views of the old matrix's pattern: made again from the new one (store_for_cycle)
   }
   A.share_structural_analyses(old);  // the same pattern (checked above): its SpMV plan holds
   levels_.front().A = std::move(A);

@@ -80,6 +80,10 @@ struct LevelStats {
   // The fine level: A's values are all exactly floats and stored so (lossless,
   // SetupParams::exact_single); counted in matrix_bytes.
   bool exact_single = false;
+  // The fine level: the cycle reads a single-precision copy of A's values
+  // (SetupParams::fine_cycle_precision; Level::A_cycle, its values' bytes in
+  // matrix_bytes).
+  bool fine_cycle_single = false;
   bool implicit_prolongator = false;  // P applied as (I - ωD⁻¹A) T, not stored (Level::aggregate_scale)
 };
 
@@ -142,6 +146,13 @@ struct HierarchyStats {
 
 struct Level {
   CsrMatrix A;
+  // The fine level with amg.fine_cycle_precision float: A's values rounded to
+  // float, its row offsets and columns A's own (views), for the cycle's passes
+  // (empty otherwise; the Krylov method reads A). Made by the setup and every
+  // resetup after A's values (store_for_cycle).
+  CsrMatrix A_cycle;
+  // The matrix the cycle applies on this level: A_cycle where it was made, A.
+  const CsrMatrix& cycle_matrix() const { return A_cycle.rows() > 0 ? A_cycle : A; }
   Vector dinv;      // 1 / diag(A)
   double rho = 0;   // rho(D^-1 A) (0 on the coarsest level)
   CsrMatrix P, R;   // to / from the next coarser level (empty on the coarsest)

@@ -59,6 +59,17 @@ struct SetupParams {
   // for bit — and a third fewer bytes for each pass over the fine matrix (12 to
   // 8 per entry with 32-bit columns). docs/memory.md, "Exact single values".
   bool exact_single = true;
+  // Precision of the fine matrix's values as the cycle reads them: "float"
+  // gives the cycle (its sweeps, residuals and an implicit prolongation) a
+  // single-precision copy of A's values, with A's row offsets and columns read
+  // in place, where A's values are not floats already (exact_single): 4 bytes
+  // more per fine nonzero, a third fewer bytes for each of the cycle's passes
+  // over the fine matrix. The Krylov method's products and residual read the
+  // doubles, so the answer reaches the same tolerance; the preconditioner is
+  // that of A rounded to float on the fine level (iterations may change).
+  // With hierarchy_precision float: every matrix the cycle reads in single
+  // precision (issue 17's mixed precision). docs/memory.md.
+  std::string fine_cycle_precision = "double";
   // Per-level settings: levels[l] overrides keys of level l (setup keys such as
   // theta, and cycle keys: pre_sweeps, post_sweeps, smoother and the smoother's
   // options as "smoother.NAME").
@@ -92,6 +103,10 @@ struct SetupParams {
     v("exact_single", exact_single,
       "store the fine matrix's values in single precision where every one is exactly a float (lossless: the same "
       "results bit for bit, a third fewer bytes per pass over the fine matrix)");
+    v("fine_cycle_precision", fine_cycle_precision,
+      "precision of the fine matrix's values as the cycle reads them: double, or float (a single-precision copy of "
+      "the values for the cycle, 4 B per fine nonzero more; the Krylov method keeps the doubles)",
+      one_of({"double", "float"}));
   }
   // The parameters on level l (levels[l] applied; keys of the cycle ignored).
   SetupParams at_level(int l) const;

@@ -364,6 +364,9 @@ std::string format_summary(const RunResult& r) {
   if (!h.memory_fit.empty()) s += fmt::format("          to fit the device memory: {}\n", h.memory_fit);
   if (!h.levels.empty() && h.levels.front().exact_single)
     s += "          fine matrix values stored in float: every one is exactly a float (lossless, amg.exact_single)\n";
+  if (!h.levels.empty() && h.levels.front().fine_cycle_single)
+    s += "          the cycle reads a float copy of the fine matrix's values; the Krylov method the doubles "
+         "(amg.fine_cycle_precision)\n";
   for (std::size_t l = 0; l < h.levels.size(); ++l)
     if (h.levels[l].implicit_prolongator)
       s += fmt::format("          level {}: P applied as (I - ωD⁻¹A) T, not stored (amg.implicit_prolongator)\n", l);
@@ -438,7 +441,8 @@ nlohmann::json to_json(const RunResult& r) {
               {"mis2_rounds", L.mis2_rounds}, {"block_colours", L.block_colours}, {"galerkin_slices", L.galerkin_slices}, {"galerkin_retries", L.galerkin_retries}, {"rho", L.rho}, {"theta", L.theta}, {"phase_seconds", L.seconds},
               {"nodes", L.nodes}, {"dropped_columns", L.dropped_columns},
               {"matrix_bytes", L.matrix_bytes}, {"single_precision", L.single_precision},
-              {"exact_single", L.exact_single}, {"implicit_prolongator", L.implicit_prolongator}};
+              {"exact_single", L.exact_single}, {"fine_cycle_single", L.fine_cycle_single},
+              {"implicit_prolongator", L.implicit_prolongator}};
     for (const auto& [name, rec] : L.spgemm)
       l["spgemm"][name] = {{"products", rec.products},
                            {"nnz", rec.nnz_c},

@@ -254,6 +254,7 @@ class PySolver {
       d["matrix_bytes"] = L.matrix_bytes;          // A, P and R as stored after the setup
       d["single_precision"] = L.single_precision;  // amg.hierarchy_precision: float
       d["exact_single"] = L.exact_single;          // the fine matrix's values, all exact floats, stored as float
+      d["fine_cycle_single"] = L.fine_cycle_single;  // the cycle reads a float copy of the fine values
       d["implicit_prolongator"] = L.implicit_prolongator;  // P applied as (I - wD^-1 A) T, not stored
       out.append(d);
     }

@@ -68,7 +68,8 @@ MultigridCycle::MultigridCycle(const Hierarchy& h, const CycleParams& params, in
     post_.push_back(here.post_sweeps);
     r_.emplace_back(L[l].A.rows(), s, "cycle residual");
     if (l + 1 < L.size()) {
-      smoothers_.push_back(smoothers().create(here.smoother, s, SmootherLevel{L[l].A, L[l].dinv, L[l].rho}));
+      smoothers_.push_back(
+          smoothers().create(here.smoother, s, SmootherLevel{L[l].cycle_matrix(), L[l].dinv, L[l].rho}));
       smoother_names_.push_back(smoothers().resolve(here.smoother, s));
       bc_.emplace_back(L[l + 1].A.rows(), s, "cycle coarse right-hand side");
       xc_.emplace_back(L[l + 1].A.rows(), s, "cycle coarse correction");
@@ -99,6 +100,7 @@ MultigridCycle::MultigridCycle(const Hierarchy& h, const CycleParams& params, in
 void MultigridCycle::for_each_operator(const std::function<void(const CsrMatrix&)>& fn) const {
   const auto& L = h_->levels();
   for (std::size_t l = 0; l < L.size(); ++l) {
+    if (L[l].A_cycle.rows() > 0) fn(L[l].A_cycle);  // first: the cycle reads it twice per cycle, A once per iteration
     fn(L[l].A);
     if (l + 1 < L.size()) {
       fn(L[l].R);
@@ -133,7 +135,7 @@ void MultigridCycle::apply_dot(const Vector& r, Vector& z, Scalars& s, int slot)
 // out = x + P e: P stored, or (I - ωD⁻¹A) T e in one pass over the level's A.
 void MultigridCycle::prolong(const Level& L, const Vector& e, const Vector& x, Vector& out) {
   if (L.implicit_prolongator())
-    spmv_smoothed_prolongation(L.A, L.dinv, L.prolongator_omega, L.aggregates, L.aggregate_scale, e, x, out);
+    spmv_smoothed_prolongation(L.cycle_matrix(), L.dinv, L.prolongator_omega, L.aggregates, L.aggregate_scale, e, x, out);
   else if (&out == &x)
     spmv(1.0, L.P, e, 1.0, out);
   else
@@ -148,7 +150,7 @@ void MultigridCycle::cycle(const CycleShape& shape, std::size_t l, const Vector&
       spmv(h_->coarse().inverse, b, x);
     } else {  // x += A_c^-1 (b - A_c x)
       Vector& r = r_[l];
-      spmv_residual(levels[l].A, x, b, r);
+      spmv_residual(levels[l].cycle_matrix(), x, b, r);
       spmv(1.0, h_->coarse().inverse, r, 1.0, x);
     }
     return;
@@ -169,7 +171,7 @@ void MultigridCycle::cycle(const CycleShape& shape, std::size_t l, const Vector&
     if (g == 0 && have_residual) {
       // r made with the pre-sweep
     } else if (!x_zero || g > 0) {
-      spmv_residual(L.A, x, b, r);  // one pass: r = b - A x
+      spmv_residual(L.cycle_matrix(), x, b, r);  // one pass: r = b - A x
     } else {
       copy(b, r);
     }

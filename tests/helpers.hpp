@@ -163,6 +163,28 @@ inline CsrMatrix rounded_to_float(const CsrMatrix& A) {
   return from_host_csr(h, Space::host);
 }
 
+// A with every value multiplied by `factor` (the same pattern, in A's space).
+inline CsrMatrix scaled(const CsrMatrix& A, double factor) {
+  HostCsr h = to_host_csr(A);
+  for (double& v : h.val) v *= factor;
+  return from_host_csr(h, A.space());
+}
+
+// A with each value scaled by 1 + `relative` u, u uniform in [-1, 1) drawn
+// from (seed, min(i, j), max(i, j)): values off the float grid, symmetric
+// where A is (a_ij and a_ji get the same factor). In A's space.
+inline CsrMatrix perturbed_symmetric(const CsrMatrix& A, std::uint64_t seed, double relative = 1e-3) {
+  HostCsr h = to_host_csr(A);
+  for (index_t i = 0; i < h.rows; ++i)
+    for (offset_t k = h.row_ptr[i]; k < h.row_ptr[i + 1]; ++k) {
+      const index_t j = h.col[k];
+      std::mt19937_64 rng(seed ^ (static_cast<std::uint64_t>(std::min(i, j)) * 0x9E3779B97F4A7C15ull +
+                                  static_cast<std::uint64_t>(std::max(i, j))));
+      h.val[k] *= 1.0 + relative * std::uniform_real_distribution<double>(-1, 1)(rng);
+    }
+  return from_host_csr(h, A.space());
+}
+
 inline HostCsr from_eigen(EigenCsr m) {
   m.makeCompressed();
   HostCsr h{static_cast<index_t>(m.rows()), static_cast<index_t>(m.cols()), {}, {}, {}};

@@ -37,6 +37,10 @@ VARIANTS = {
     "cuda-float-implicit": ("cuda", ["amg.hierarchy_precision=float", "amg.implicit_prolongator=true"]),
     # the fine matrix kept in double even where its values are exact floats (the behaviour before amg.exact_single)
     "cuda-double-fine": ("cuda", ["amg.exact_single=false"]),
+    # mixed precision (docs/memory.md): every matrix the cycle reads in float (the fine one as a copy where its
+    # values are not floats already), the Krylov method in double; against cuda-double-fine, all in double
+    "cuda-mixed": ("cuda", ["amg.hierarchy_precision=float", "amg.fine_cycle_precision=float"]),
+    "cuda-fine-cycle-float": ("cuda", ["amg.fine_cycle_precision=float"]),
     "host": ("host", []),
 }
 PHASES = ["strength", "aggregation", "tentative", "spectral_radius", "AT", "smooth_update", "transpose", "AP",

@@ -20,12 +20,6 @@ using namespace saga;
 using namespace saga::test;
 
 namespace {
-// A with every value multiplied by `factor` (the same pattern).
-CsrMatrix scaled(const CsrMatrix& A, double factor) {
-  HostCsr h = to_host_csr(A);
-  for (double& v : h.val) v *= factor;
-  return from_host_csr(h, A.space());
-}
 SolveResult solve_with(const Solver& s, const Vector& b, Vector& x) {
   x = Vector::zeros(b.size(), b.space());
   return s.solve(b, x);
