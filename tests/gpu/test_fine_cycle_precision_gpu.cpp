@@ -15,7 +15,7 @@ using namespace saga;
 using namespace saga::test;
 
 namespace {
-SolverParams pcg_with_graph(const char* graph) {
+SolverParams pcg_with_graph(const std::string& graph) {
   SolverParams sp;
   sp.type = Component("pcg", Options().set("graph", graph));
   return sp;
@@ -33,10 +33,11 @@ TEST_CASE("GPU fine_cycle_precision float: the cycle reads float(A) in place, th
     on.fine_cycle_precision = "float";
     const Vector bh = random_vector(Ah.rows(), seed + 1, Space::host);
     const Vector b = bh.to(Space::device);
+    const auto exec = Executor::cuda();  // a stream of its own: the graph's capture needs one
     SolveResult plain;
-    for (const char* graph : {"off", "auto"}) {
+    for (const std::string graph : {"off", "auto"}) {
       CAPTURE(graph);
-      const Solver s_on(Ad, on, pcg_with_graph(graph)), s_off(Ad, off, pcg_with_graph(graph));
+      const Solver s_on(Ad, on, pcg_with_graph(graph), exec), s_off(Ad, off, pcg_with_graph(graph), exec);
       const Level& L0 = s_on.preconditioner().hierarchy().levels()[0];
       REQUIRE(L0.A_cycle.rows() == Ah.rows());
       CHECK(L0.A_cycle.space() == Space::device);
@@ -54,7 +55,7 @@ TEST_CASE("GPU fine_cycle_precision float: the cycle reads float(A) in place, th
       CHECK(true_relative_residual(Ah, bh, x_on) <= 1.05e-8);
       CHECK(std::abs(r_on.iterations - r_off.iterations) <= 1);
       CHECK(r_on.residual_history != r_off.residual_history);  // the copy is what the cycle read
-      if (std::string(graph) == "off") {
+      if (graph == "off") {
         plain = r_on;
         // The host's cycle on the same copy: the same iterations, give or take one.
         const Solver s_host(Ah, on);
@@ -63,6 +64,7 @@ TEST_CASE("GPU fine_cycle_precision float: the cycle reads float(A) in place, th
         CHECK(rh.converged);
         CHECK(std::abs(rh.iterations - r_on.iterations) <= 1);
       } else {
+        CAPTURE(r_on.launch_note);
         CHECK(r_on.launch == "graph");
         CHECK(r_on.residual_history == plain.residual_history);  // the graph replays the plain launches
       }
