@@ -8,7 +8,7 @@
 namespace saga {
 
 ElasticSystem assemble_elasticity(const Mesh& m, const ElasticityMaterial& material, Space space,
-                                  bool allow_floating) {
+                                  bool allow_floating, std::int64_t chunk_triplets) {
   validate_mesh(m);
   SAGA_REQUIRE(m.dirichlet.size() == static_cast<std::size_t>(m.vertices()), "{}: clamped vertices not marked",
                m.source);
@@ -43,7 +43,8 @@ ElasticSystem assemble_elasticity(const Mesh& m, const ElasticityMaterial& mater
   s.A = assemble_cell_triplets(
       space, m.cell_count(), n, fe_functors::CountFreeBlockPairs{cells.data(), node.data(), dim, nullptr},
       fe_functors::WriteElasticityTriplets{coords.data(), cells.data(), node.data(), material.lambda(), material.mu(),
-                                           dim, nullptr, nullptr, nullptr, nullptr});
+                                           dim, nullptr, nullptr, nullptr, nullptr},
+      chunk_triplets);
   return s;
 }
 

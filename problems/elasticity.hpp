@@ -8,6 +8,7 @@
 // (amg/nullspace.hpp).
 #include <vector>
 
+#include "problems/cell_assembly.hpp"
 #include "problems/mesh.hpp"
 #include "sparse/csr.hpp"
 
@@ -29,7 +30,9 @@ struct ElasticSystem {
 // The stiffness matrix in `space`. Without a clamped vertex the matrix is
 // singular (the rigid motions are its kernel): an InputError, unless
 // `allow_floating` (tests check that kernel).
+// The triplets are summed in chunks of rows of about chunk_triplets each
+// (problems/cell_assembly.hpp).
 ElasticSystem assemble_elasticity(const Mesh& m, const ElasticityMaterial& material, Space space,
-                                  bool allow_floating = false);
+                                  bool allow_floating = false, std::int64_t chunk_triplets = kAssemblyChunkTriplets);
 
 }  // namespace saga

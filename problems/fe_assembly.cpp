@@ -4,7 +4,6 @@
 #include <array>
 #include <cmath>
 
-#include "problems/cell_assembly.hpp"
 #include "problems/fe_functors.hpp"
 
 namespace saga {
@@ -45,7 +44,7 @@ std::vector<double> cell_coefficients(const Mesh& m, const FeCoefficients& c) {
   return kappa;
 }
 
-FeSystem assemble_p1(const Mesh& m, const FeCoefficients& c, Space space) {
+FeSystem assemble_p1(const Mesh& m, const FeCoefficients& c, Space space, std::int64_t chunk_triplets) {
   validate_mesh(m);
   SAGA_REQUIRE(m.dirichlet.size() == static_cast<std::size_t>(m.vertices()), "{}: Dirichlet vertices not marked",
                m.source);
@@ -80,7 +79,8 @@ FeSystem assemble_p1(const Mesh& m, const FeCoefficients& c, Space space) {
                                       nullptr,       nullptr};
   c.anisotropy.tensor(w.K);
   s.A = assemble_cell_triplets(space, m.cell_count(), n,
-                               fe_functors::CountFreePairs{cells.data(), dof.data(), m.dim, nullptr}, w);
+                               fe_functors::CountFreePairs{cells.data(), dof.data(), m.dim, nullptr}, w,
+                               chunk_triplets);
   return s;
 }
 

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "problems/cell_assembly.hpp"
 #include "problems/coefficient_field.hpp"
 #include "problems/mesh.hpp"
 #include "sparse/csr.hpp"
@@ -30,9 +31,11 @@ struct FeSystem {
 };
 
 // The matrix in `space` (the mesh is moved there; the triplets are computed and
-// summed there). Requires m.dirichlet to be set and at least one Dirichlet vertex
-// (without one the Neumann matrix is singular: an InputError).
-FeSystem assemble_p1(const Mesh& m, const FeCoefficients& c, Space space);
+// summed there, in chunks of rows of about chunk_triplets triplets each:
+// problems/cell_assembly.hpp). Requires m.dirichlet to be set and at least one
+// Dirichlet vertex (without one the Neumann matrix is singular: an InputError).
+FeSystem assemble_p1(const Mesh& m, const FeCoefficients& c, Space space,
+                     std::int64_t chunk_triplets = kAssemblyChunkTriplets);
 
 // Host tools for discretisation tests (f and u take a point of dim coordinates).
 // Load vector b_i = integral of f phi_i (degree-2 quadrature), over the unknowns.

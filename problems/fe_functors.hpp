@@ -1,6 +1,7 @@
 #pragma once
 // The P1 assembly as parallel_for functors (one cell per call), run by either
 // backend: count the triplets of each cell (free vertex pairs), then write them.
+// A cell's stiffness is computed again for each chunk of rows it touches.
 // Duplicates are summed afterwards by coo_to_csr (sort by (row, col), stable, so
 // the sums are deterministic).
 #include <cstdint>
@@ -23,15 +24,23 @@ SAGA_HD inline void gather_cell(const double* coords, const index_t* cells, cons
   }
 }
 
+// The functors below count and write only the triplets of rows in
+// [row_lo, row_hi) (problems/cell_assembly.hpp assembles in chunks of rows),
+// each written as row - row_lo.
 struct CountFreePairs {
   const index_t* cells;
   const index_t* dof;  // unknown of each vertex, -1 for Dirichlet
   int dim;
   std::int64_t* count;
+  index_t row_lo = 0, row_hi = 0;
   SAGA_HD void operator()(std::int64_t e) const {
-    int k = 0;
-    for (int a = 0; a <= dim; ++a) k += dof[cells[e * (dim + 1) + a]] >= 0;
-    count[e] = k * k;
+    int k = 0, rows = 0;
+    for (int a = 0; a <= dim; ++a) {
+      const index_t d = dof[cells[e * (dim + 1) + a]];
+      k += d >= 0;
+      rows += d >= row_lo && d < row_hi;
+    }
+    count[e] = rows * k;
   }
 };
 
@@ -46,6 +55,7 @@ struct WriteElementTriplets {
   index_t* row;
   index_t* col;
   double* val;
+  index_t row_lo = 0, row_hi = 0;
   SAGA_HD void operator()(std::int64_t e) const {
     const int n = dim + 1;
     double p[4][3] = {};
@@ -55,10 +65,10 @@ struct WriteElementTriplets {
     p1_stiffness(dim, p, K, kappa ? kappa[e] : 1.0, S);
     std::int64_t out = offset[e];
     for (int a = 0; a < n; ++a) {
-      if (d[a] < 0) continue;
+      if (d[a] < row_lo || d[a] >= row_hi) continue;  // a Dirichlet vertex (-1) too
       for (int b = 0; b < n; ++b) {
         if (d[b] < 0) continue;
-        row[out] = d[a];
+        row[out] = d[a] - row_lo;
         col[out] = d[b];
         val[out] = S[a * n + b];
         ++out;

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "app/run.hpp"
+#include "problems/elasticity.hpp"
 #include "problems/fe_assembly.hpp"
 #include "problems/gmsh_reader.hpp"
 #include "problems/mesh_generate.hpp"
@@ -62,6 +63,39 @@ TEST_CASE("GPU P1 assembly equals host") {
   Mesh b = read_gmsh(SAGA_SOURCE_DIR "/tests/data/box_v41.msh");
   mark_boundary_dirichlet(b);
   check_equal(to_host_csr(assemble_p1(b, {}, Space::device).A), to_host_csr(assemble_p1(b, {}, Space::host).A), 1e-13);
+}
+
+TEST_CASE("GPU P1 and elasticity assembly in chunks of rows: the whole assembly's matrix, run after run") {
+  const std::uint64_t seed = fresh_seed();
+  FeCoefficients k;
+  k.field.kind = CoefficientField::Kind::random;
+  k.field.contrast = 1e3;
+  k.field.blocks = 4;
+  k.field.seed = seed;
+  for (int dim : {2, 3}) {
+    CAPTURE(dim);
+    const Mesh m = unit_simplex_mesh(dim, dim == 2 ? sized(400, 80) : sized(48, 14), 0.15, seed);
+    const HostCsr whole = to_host_csr(assemble_p1(m, k, Space::device).A);
+    const HostCsr host = to_host_csr(assemble_p1(m, k, Space::host, 20000).A);
+    for (std::int64_t chunk : {static_cast<std::int64_t>(whole.val.size()), std::int64_t(20000)}) {
+      CAPTURE(chunk);
+      const HostCsr c = to_host_csr(assemble_p1(m, k, Space::device, chunk).A);
+      CHECK(c.row_ptr == whole.row_ptr);
+      CHECK(c.col == whole.col);
+      check_equal(c, whole, 1e-14);  // the device's sums may associate by position
+      check_equal(c, host, 1e-13);
+      CHECK(to_host_csr(assemble_p1(m, k, Space::device, chunk).A).val == c.val);  // run after run
+    }
+    // Elasticity: a node's dim rows may fall in two chunks.
+    Mesh e = unit_simplex_mesh(dim, dim == 2 ? sized(200, 40) : sized(24, 8), 0.15, seed);
+    const ElasticityMaterial mat{2.0, 0.3};
+    const HostCsr ew = to_host_csr(assemble_elasticity(e, mat, Space::device).A);
+    const HostCsr ec = to_host_csr(assemble_elasticity(e, mat, Space::device, false, 7777).A);
+    CHECK(ec.row_ptr == ew.row_ptr);
+    CHECK(ec.col == ew.col);
+    check_equal(ec, ew, 1e-14);
+    check_equal(ec, to_host_csr(assemble_elasticity(e, mat, Space::host, false, 7777).A), 1e-13);
+  }
 }
 
 TEST_CASE("GPU AMG-PCG on FE and variant problems takes the host's iterations") {
