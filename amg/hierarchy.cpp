@@ -267,12 +267,6 @@ void galerkin_values_in_blocks(const Level& L, const SpgemmAlgorithm& product, i
   });
 }
 
-// Level lvl's matrices that only the solve phase reads, stored in single
-// precision where its hierarchy_precision says so: P and R, A below the fine
-// level (the fine matrix is also the Krylov method's operator, rounded only
-// where that loses nothing: exact_single), and on the coarsest the coarse
-// solver's inverse. Called once each has no other reader left in the setup;
-// records the level's bytes as stored.
 // A's values rounded to float in a new array, with A's row offsets and columns
 // read in place (views): the cycle's fine matrix where
 // amg.fine_cycle_precision is float (Level::A_cycle; A outlives it, pattern
@@ -287,6 +281,13 @@ CsrMatrix single_precision_values_of(const CsrMatrix& A) {
                    std::move(f));
 }
 
+// Level lvl's matrices that only the solve phase reads, stored in single
+// precision where its hierarchy_precision says so: P and R, A below the fine
+// level (the fine matrix is also the Krylov method's operator, rounded only
+// where that loses nothing: exact_single), and on the coarsest the coarse
+// solver's inverse. Called once each has no other reader left in the setup;
+// on the fine level, also makes the cycle's float copy of A's values
+// (fine_cycle_precision). Records the level's bytes as stored.
 void store_for_cycle(Level& L, int lvl, const SetupParams& here, amg::CoarseSolver* coarse, LevelStats& st) {
   const bool single = here.hierarchy_precision == "float";
   if (single) {

@@ -60,8 +60,8 @@ struct SetupParams {
   // 8 per entry with 32-bit columns). docs/memory.md, "Exact single values".
   bool exact_single = true;
   // Precision of the fine matrix's values as the cycle reads them: "float"
-  // gives the cycle (its sweeps, residuals and an implicit prolongation) a
-  // single-precision copy of A's values, with A's row offsets and columns read
+  // gives the cycle's sweeps and residuals a single-precision copy of A's
+  // values (an implicit prolongation reads A, so that it stays R's transpose), with A's row offsets and columns read
   // in place, where A's values are not floats already (exact_single): 4 bytes
   // more per fine nonzero, a third fewer bytes for each of the cycle's passes
   // over the fine matrix. The Krylov method's products and residual read the
