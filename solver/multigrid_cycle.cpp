@@ -135,7 +135,9 @@ void MultigridCycle::apply_dot(const Vector& r, Vector& z, Scalars& s, int slot)
 // out = x + P e: P stored, or (I - ωD⁻¹A) T e in one pass over the level's A.
 void MultigridCycle::prolong(const Level& L, const Vector& e, const Vector& x, Vector& out) {
   if (L.implicit_prolongator())
-    spmv_smoothed_prolongation(L.cycle_matrix(), L.dinv, L.prolongator_omega, L.aggregates, L.aggregate_scale, e, x, out);
+    // A itself, not the cycle's float copy: the prolongation must stay R's
+    // transpose for the cycle to be symmetric.
+    spmv_smoothed_prolongation(L.A, L.dinv, L.prolongator_omega, L.aggregates, L.aggregate_scale, e, x, out);
   else if (&out == &x)
     spmv(1.0, L.P, e, 1.0, out);
   else
