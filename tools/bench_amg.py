@@ -145,6 +145,8 @@ def main():
     ap.add_argument("--ladder", default="", help="3D 7-pt N values, e.g. 128,256,384,512")
     ap.add_argument("--ladder-variants", default="", help="variants the ladder runs (default: the first of --variants)")
     ap.add_argument("--commit", default="", help="the commit measured (the GPU machine's git metadata may be stale)")
+    ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                    help="a config override for every run, e.g. problem.cells=160 (repeatable)")
     args = ap.parse_args()
     variants = [v for v in args.variants.split(",") if v]
     ladder_variants = [v for v in args.ladder_variants.split(",") if v] or variants[:1]
@@ -158,13 +160,13 @@ def main():
     out.mkdir(parents=True, exist_ok=True)
     commit = args.commit or subprocess.run(["git", "rev-parse", "--short", "HEAD"], stdout=subprocess.PIPE,
                                            stderr=subprocess.DEVNULL, text=True).stdout.strip()
-    result = {"build": build_line(args.saga), "commit": commit, "date": datetime.date.today().isoformat(),
+    result = {"build": build_line(args.saga), "commit": commit, "date": datetime.date.today().isoformat(), "sets": args.set,
               "repeat": args.repeat, "in_process": args.in_process, "suite": {}, "ladder": []}
     for c in configs:
         result["suite"][name_of(c)] = {}
         for v in variants:
             backend, sets = VARIANTS[v]
-            result["suite"][name_of(c)][v] = best_of(args.saga, c, backend, sets, args.repeat,
+            result["suite"][name_of(c)][v] = best_of(args.saga, c, backend, sets + args.set, args.repeat,
                                                      args.in_process if backend == "cuda" else 1)
             print("  %s %s" % (name_of(c), v), file=sys.stderr)
     device = next((x["device"] for per in result["suite"].values() for x in per.values() if x.get("device")), "")
@@ -173,7 +175,7 @@ def main():
         for n in [int(x) for x in args.ladder.split(",")]:
             for v in ladder_variants:
                 backend, sets = VARIANTS[v]
-                row = best_of(args.saga, "configs/poisson_3d7_N128.yaml", backend, sets + ["problem.N=%d" % n],
+                row = best_of(args.saga, "configs/poisson_3d7_N128.yaml", backend, sets + args.set + ["problem.N=%d" % n],
                               max(1, min(args.repeat, 2)), args.in_process if n <= 256 else 2)
                 row["N"] = n
                 row["variant"] = v
