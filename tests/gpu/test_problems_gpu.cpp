@@ -9,6 +9,7 @@
 #include "problems/gmsh_reader.hpp"
 #include "problems/mesh_generate.hpp"
 #include "problems/structured.hpp"
+#include "tests/fe_helpers.hpp"
 #include "tests/helpers.hpp"
 
 using namespace saga;
@@ -38,12 +39,8 @@ TEST_CASE("GPU structured variants equal host") {
 
 TEST_CASE("GPU P1 assembly equals host") {
   const std::uint64_t seed = fresh_seed();
-  FeCoefficients k;
+  FeCoefficients k = random_fe_coefficients(seed, 1e3, 4);
   k.anisotropy = {0.01, 20};
-  k.field.kind = CoefficientField::Kind::random;
-  k.field.contrast = 1e3;
-  k.field.blocks = 4;
-  k.field.seed = seed;
   for (int dim : {2, 3}) {
     CAPTURE(dim);
     const Mesh m = unit_simplex_mesh(dim, dim == 2 ? 300 : 40, dim == 2 ? 0.24 : 0.15, seed);
@@ -67,11 +64,7 @@ TEST_CASE("GPU P1 assembly equals host") {
 
 TEST_CASE("GPU P1 and elasticity assembly in chunks of rows: the whole assembly's matrix, run after run") {
   const std::uint64_t seed = fresh_seed();
-  FeCoefficients k;
-  k.field.kind = CoefficientField::Kind::random;
-  k.field.contrast = 1e3;
-  k.field.blocks = 4;
-  k.field.seed = seed;
+  FeCoefficients k = random_fe_coefficients(seed, 1e3, 4);
   for (int dim : {2, 3}) {
     CAPTURE(dim);
     const Mesh m = unit_simplex_mesh(dim, dim == 2 ? sized(400, 80) : sized(48, 14), 0.15, seed);

@@ -10,6 +10,7 @@
 #include "problems/p1_element.hpp"
 #include "problems/structured.hpp"
 #include "sparse/transpose.hpp"
+#include "tests/fe_helpers.hpp"
 #include "tests/helpers.hpp"
 
 using namespace saga;
@@ -206,11 +207,7 @@ TEST_CASE("AMG-PCG on P1 problems: iterations stay bounded under refinement") {
 
 TEST_CASE("P1 assembly in chunks of rows: the whole assembly's matrix, bit for bit") {
   const std::uint64_t seed = fresh_seed();
-  FeCoefficients k;
-  k.field.kind = CoefficientField::Kind::random;
-  k.field.contrast = 1e3;
-  k.field.blocks = 3;
-  k.field.seed = seed;
+  FeCoefficients k = random_fe_coefficients(seed, 1e3, 3);
   for (int dim : {2, 3}) {
     CAPTURE(dim);
     const Mesh m = unit_simplex_mesh(dim, dim == 2 ? 70 : 13, 0.2, seed);
