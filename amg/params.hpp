@@ -61,10 +61,10 @@ struct SetupParams {
   bool exact_single = true;
   // Precision of the fine matrix's values as the cycle reads them: "float"
   // gives the cycle's sweeps and residuals a single-precision copy of A's
-  // values (an implicit prolongation reads A, so that it stays R's transpose), with A's row offsets and columns read
-  // in place, where A's values are not floats already (exact_single): 4 bytes
-  // more per fine nonzero, a third fewer bytes for each of the cycle's passes
-  // over the fine matrix. The Krylov method's products and residual read the
+  // values, with A's row offsets and columns read in place, where A's values
+  // are not floats already (exact_single): 4 bytes more per fine nonzero, a
+  // third fewer bytes for each of the cycle's passes over the fine matrix (an
+  // implicit prolongation reads A, so that it stays R's transpose). The Krylov method's products and residual read the
   // doubles, so the answer reaches the same tolerance; the preconditioner is
   // that of A rounded to float on the fine level (iterations may change).
   // With hierarchy_precision float: every matrix the cycle reads in single
