@@ -42,6 +42,7 @@ struct WriteElasticityTriplets {
   double* val;
   index_t row_lo = 0, row_hi = 0;  // rows written: [row_lo, row_hi), as row - row_lo
   SAGA_HD void operator()(std::int64_t e) const {
+    if (offset[e + 1] == offset[e]) return;  // no row of this chunk: skip the stiffness
     const int n = dim + 1, m = n * dim;
     double p[4][3] = {};
     index_t d[4];

@@ -1,7 +1,8 @@
 #pragma once
 // The P1 assembly as parallel_for functors (one cell per call), run by either
 // backend: count the triplets of each cell (free vertex pairs), then write them.
-// A cell's stiffness is computed again for each chunk of rows it touches.
+// A cell's stiffness is computed again for each chunk of rows it touches (and
+// not at all in the chunks it does not).
 // Duplicates are summed afterwards by coo_to_csr (sort by (row, col), stable, so
 // the sums are deterministic).
 #include <cstdint>
@@ -57,6 +58,7 @@ struct WriteElementTriplets {
   double* val;
   index_t row_lo = 0, row_hi = 0;
   SAGA_HD void operator()(std::int64_t e) const {
+    if (offset[e + 1] == offset[e]) return;  // no row of this chunk: skip the stiffness
     const int n = dim + 1;
     double p[4][3] = {};
     index_t d[4];
