@@ -356,11 +356,15 @@ std::string format_summary(const RunResult& r) {
     s += fmt::format("          hierarchy matrices {:.3f} GiB ({:.0f} B per unknown; P, R and coarse values in {})\n",
                    h.matrix_bytes() / 1073741824.0, static_cast<double>(h.matrix_bytes()) / r.rows,
                    !h.levels.empty() && h.levels.front().single_precision ? "float" : "double");
-  if (r.peak_bytes > 0 && r.has_hierarchy())
-    s += fmt::format("          SpMV copies {:.3f} GiB ({:.0f} B per unknown) on {} of the cycle's operators, "
-                     "within the setup's peak\n",
+  if (r.peak_bytes > 0 && r.has_hierarchy()) {
+    const std::string& room = r.config.amg.spmv_copies;
+    s += fmt::format("          SpMV copies {:.3f} GiB ({:.0f} B per unknown) on {} of the cycle's operators, {}\n",
                      r.spmv_copy_bytes / 1073741824.0, static_cast<double>(r.spmv_copy_bytes) / r.rows,
-                     r.spmv_copy_operators);
+                     r.spmv_copy_operators,
+                     room == "free"   ? "in the device's free memory (amg.spmv_copies: free)"
+                     : room == "none" ? "none allowed (amg.spmv_copies: none)"
+                                      : "within the setup's peak");
+  }
   if (!h.memory_fit.empty()) s += fmt::format("          to fit the device memory: {}\n", h.memory_fit);
   if (!h.levels.empty() && h.levels.front().exact_single)
     s += "          fine matrix values stored in float: every one is exactly a float (lossless, amg.exact_single)\n";

@@ -57,7 +57,8 @@ struct RunResult {
   // through the setup (problem included) and through the whole run.
   std::size_t setup_peak_bytes = 0, peak_bytes = 0;
   // The cycle's SpMV copies after the setup (MultigridCycle::spmv_copies):
-  // made within the room under the setup's peak, held through the solve.
+  // made within the room amg.spmv_copies gives them (by default under the
+  // setup's peak), held through the solve.
   std::size_t spmv_copy_bytes = 0;
   int spmv_copy_operators = 0;
   index_t rows = 0;

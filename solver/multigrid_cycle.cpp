@@ -34,6 +34,29 @@ CycleParams CycleParams::at_level(const std::vector<Options>& levels, int l) con
   return p;
 }
 
+namespace {
+// The device memory the cycle's SpMV copies may take (CycleParams::spmv_copies).
+// within_peak: what the process already held at its peak (the setup's, on the
+// seed problems) less what is in use now and the Krylov method's vectors, so
+// that the copies do not raise the peak. free: at least that, and up to the
+// device's free memory (its pool's cached blocks included) less the Krylov
+// vectors and a margin of 1/32 of the device (at least 256 MiB) left to the
+// caller and the solve's scratch.
+std::size_t copy_room(const std::string& policy, index_t rows, int krylov_vectors) {
+  if (policy == "none") return 0;
+  const std::size_t krylov =
+      static_cast<std::size_t>(std::max(krylov_vectors, 0)) * sizeof(double) * static_cast<std::size_t>(rows);
+  const device::PoolUsage u = device::pool_usage();
+  std::size_t room = u.peak > u.current + krylov ? u.peak - u.current - krylov : 0;
+  if (policy == "free") {
+    const std::size_t margin = std::max<std::size_t>(std::size_t(256) << 20, device::info().memory_bytes / 32);
+    const std::size_t available = device::available_memory();
+    if (available > krylov + margin) room = std::max(room, available - krylov - margin);
+  }
+  return room;
+}
+}  // namespace
+
 void validate(const CycleParams& p, const std::vector<Options>& levels, std::optional<Space> space) {
   CycleParams copy = p;
   read_params(copy, Options(), "amg");
@@ -82,16 +105,9 @@ MultigridCycle::MultigridCycle(const Hierarchy& h, const CycleParams& params, in
   }
   // The SpMV analyses of every operator the cycle applies, made now rather
   // than inside the first solve, with the room the binned SpMV may keep for its
-  // sliced copies (sparse/cuda/spmv_sliced.cuh): what the process already held
-  // at its peak (the setup's, on the seed problems) less what is in use now and
-  // the Krylov method's vectors, so that the copies do not raise the peak.
-  std::size_t room = 0;
-  if (s == Space::device && !L.empty()) {
-    const device::PoolUsage u = device::pool_usage();
-    const std::size_t krylov = static_cast<std::size_t>(std::max(krylov_vectors, 0)) * sizeof(double) *
-                               static_cast<std::size_t>(L[0].A.rows());
-    if (u.peak > u.current + krylov) room = u.peak - u.current - krylov;
-  }
+  // copies (amg.spmv_copies).
+  std::size_t room =
+      s == Space::device && !L.empty() ? copy_room(params_.spmv_copies, L[0].A.rows(), krylov_vectors) : 0;
   for_each_operator([&room](const CsrMatrix& A) { room -= std::min(room, spmv_prepare(A, room)); });
   // Then the small copies (a 64-bit build's 32-bit row offsets) in what is left.
   for_each_operator([&room](const CsrMatrix& A) { room -= std::min(room, spmv_prepare_offsets(A, room)); });

@@ -41,6 +41,10 @@ VARIANTS = {
     # values are not floats already), the Krylov method in double; against cuda-double-fine, all in double
     "cuda-mixed": ("cuda", ["amg.hierarchy_precision=float", "amg.fine_cycle_precision=float"]),
     "cuda-fine-cycle-float": ("cuda", ["amg.fine_cycle_precision=float"]),
+    # the room of the cycle's SpMV copies (amg.spmv_copies; the default is within_peak): the device's free
+    # memory (past the setup's peak), or no copy at all
+    "cuda-copies-free": ("cuda", ["amg.spmv_copies=free"]),
+    "cuda-copies-none": ("cuda", ["amg.spmv_copies=none"]),
     "host": ("host", []),
 }
 PHASES = ["strength", "aggregation", "tentative", "spectral_radius", "AT", "smooth_update", "transpose", "AP",
