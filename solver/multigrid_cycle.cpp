@@ -40,7 +40,7 @@ namespace {
 // seed problems) less what is in use now and the Krylov method's vectors, so
 // that the copies do not raise the peak. free: at least that, and up to the
 // device's free memory (its pool's cached blocks included) less the Krylov
-// vectors and a margin of 1/32 of the device (at least 256 MiB) left to the
+// vectors and a margin of 1/16 of that memory (at least 256 MiB) left to the
 // caller and the solve's scratch.
 std::size_t copy_room(const std::string& policy, index_t rows, int krylov_vectors) {
   if (policy == "none") return 0;
@@ -49,8 +49,8 @@ std::size_t copy_room(const std::string& policy, index_t rows, int krylov_vector
   const device::PoolUsage u = device::pool_usage();
   std::size_t room = u.peak > u.current + krylov ? u.peak - u.current - krylov : 0;
   if (policy == "free") {
-    const std::size_t margin = std::max<std::size_t>(std::size_t(256) << 20, device::info().memory_bytes / 32);
     const std::size_t available = device::available_memory();
+    const std::size_t margin = std::max<std::size_t>(std::size_t(256) << 20, available / 16);
     if (available > krylov + margin) room = std::max(room, available - krylov - margin);
   }
   return room;

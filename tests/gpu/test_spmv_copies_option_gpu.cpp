@@ -55,14 +55,16 @@ TEST_CASE("GPU amg.spmv_copies: none makes no copy, free makes them past the set
     const MultigridCycle peak(h, with_copies("within_peak"));
     CHECK(cuda::spmv_binned_info(A0).diagonals == 0);  // no room under the peak for the fine copy
     CHECK(spmv_kept_bytes(A0) == 0);
-    CHECK(device::pool_usage().peak == u.peak);
   }
+  // (The cycles' own vectors may have passed the setup's peak by a little.)
+  const std::size_t before = device::pool_usage().peak;
   const MultigridCycle generous(h, with_copies("free"));
   CHECK(cuda::spmv_binned_info(A0).diagonals == 7);
   CHECK(spmv_kept_bytes(A0) == copy);
   CHECK(generous.spmv_copies().bytes >= copy);
   CHECK(generous.spmv_copies().operators >= 1);
-  CHECK(device::pool_usage().peak > u.peak);  // past the setup's peak, as asked
+  CHECK(device::pool_usage().peak > before);  // past the peak, as asked
+  CHECK(device::pool_usage().peak > u.peak);
 }
 
 TEST_CASE("GPU amg.spmv_copies: the solves agree whatever room the copies had") {
