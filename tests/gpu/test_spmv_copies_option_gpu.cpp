@@ -16,6 +16,7 @@
 #include "sparse/spmv_diagonals.hpp"
 #include "sparse/vector_ops.hpp"
 #include "tests/attainable_accuracy.hpp"
+#include "tests/gpu/fine_copy_hierarchy.hpp"
 #include "tests/helpers.hpp"
 
 using namespace saga;
@@ -30,17 +31,10 @@ CycleParams with_copies(const std::string& room) {
 }  // namespace
 
 TEST_CASE("GPU amg.spmv_copies: none makes no copy, free makes them past the setup's peak, within_peak under it") {
-  const int sms = device::info().multiprocessors;
-  // 3D 7-pt with its fine level past the diagonal copy's 20 warps of rows an SM
-  const index_t N = cube_side_for(std::int64_t{32} * SpmvDiagonals::min_warps_per_sm * sms, 20);
-  CAPTURE(N);
-  device::release_cached_memory();
-  device::reset_peak_memory();  // the peak of this setup, not of the tests before
-  const Hierarchy h(poisson(Stencil::fd3d_7pt, N, Space::device), SetupParams{});
-  const CsrMatrix& A0 = h.levels().front().A;
-  const std::size_t vec = sizeof(double) * static_cast<std::size_t>(A0.rows());
-  const std::size_t copy =
-      static_cast<std::size_t>(spmv_diagonals_bytes(A0.rows(), 7, A0.single_precision() ? 4 : 8));
+  const FineCopyHierarchy f = fine_copy_hierarchy();
+  const Hierarchy& h = *f.h;
+  const CsrMatrix& A0 = f.A0();
+  const std::size_t vec = f.vec, copy = f.copy;
   // Ballast up to where the Krylov vectors the cycle reserves leave no room under the peak.
   const device::PoolUsage u = device::pool_usage();
   REQUIRE(u.peak > u.current + 2 * vec);

@@ -21,6 +21,7 @@
 #include "sparse/spmv_diagonals.hpp"
 #include "sparse/spmv_row_blocks.hpp"
 #include "sparse/vector_ops.hpp"
+#include "tests/gpu/fine_copy_hierarchy.hpp"
 #include "tests/helpers.hpp"
 
 using namespace saga;
@@ -798,18 +799,11 @@ TEST_CASE("GPU SpMV copies: made by the cycle, freed by a resetup, made again by
 // allocates; the copies and the method's vectors stay under the setup's peak.
 TEST_CASE("GPU SpMV copies: the cycle leaves room for the Krylov method's own vectors, as many as it allocates") {
   std::mt19937_64 rng(fresh_seed());
-  const int sms = device::info().multiprocessors;
-  // 3D 7-pt with its fine level past the diagonal copy's 20 warps of rows an SM
-  const index_t N = cube_side_for(std::int64_t{32} * SpmvDiagonals::min_warps_per_sm * sms, 20);
-  CAPTURE(N);
   {
-    device::release_cached_memory();
-    device::reset_peak_memory();  // the peak of this setup, not of the tests before
-    const Hierarchy h(poisson(Stencil::fd3d_7pt, N, Space::device), SetupParams{});
-    const CsrMatrix& A0 = h.levels().front().A;
-    const std::size_t vec = sizeof(double) * static_cast<std::size_t>(A0.rows());
-    const std::size_t copy =
-        static_cast<std::size_t>(spmv_diagonals_bytes(A0.rows(), 7, A0.single_precision() ? 4 : 8));
+    const FineCopyHierarchy f = fine_copy_hierarchy();
+    const Hierarchy& h = *f.h;
+    const CsrMatrix& A0 = f.A0();
+    const std::size_t vec = f.vec, copy = f.copy;
     // Ballast up to where the cycle's own vectors (~1.2 of the fine level's) and 3 reserved ones leave
     // room for the copy (3.5 vectors: 7 floats a row) and ~1.8 vectors more, and 8 reserved ones do not.
     const device::PoolUsage u = device::pool_usage();
