@@ -236,6 +236,17 @@ def test_single_precision_hierarchy_same_iterations_fewer_bytes():
         saga.smoothed_aggregation_solver(A, hierarchy_precision="half", backend="host")
 
 
+def test_spmv_copies_room_is_a_cycle_key():
+    # amg.spmv_copies (docs/memory.md): the room of the GPU SpMV's copies; on the host it changes nothing.
+    A = saga.gallery.poisson("2d5", 48)
+    b = np.ones(A.shape[0])
+    xs = [saga.smoothed_aggregation_solver(A, spmv_copies=room, backend="host").solve(b)
+          for room in ("within_peak", "free", "none")]
+    assert np.array_equal(xs[0], xs[1]) and np.array_equal(xs[0], xs[2])
+    with pytest.raises(ValueError, match="spmv_copies"):
+        saga.smoothed_aggregation_solver(A, spmv_copies="all", backend="host")
+
+
 def test_statistics_and_repr():
     A = saga.gallery.poisson("3d7", 20)
     ml = saga.smoothed_aggregation_solver(A, backend="host")
