@@ -88,7 +88,7 @@ void spmv_cusparse(double alpha, const CsrMatrix& A, const Vector& x, double bet
 namespace {
 struct CsrVector {
   static constexpr const char* name = "csr_vector";
-  static constexpr const char* summary = "V threads per row, V from the mean row length (device default)";
+  static constexpr const char* summary = "V threads per row, V from the mean row length (the default before binned)";
   static constexpr bool runs_on_host = false, runs_on_device = true;
   using Params = NoParams;
   static std::unique_ptr<SpmvAlgorithm> make(const Params&) {
