@@ -18,7 +18,8 @@ struct CycleParams {
   // within_peak, what the process held at its peak (the setup's) less what it
   // holds now, so the solve phase never raises the peak; free, the device's
   // free memory less a margin (copy_room in solver/multigrid_cycle.cpp), for
-  // a faster solve where memory is plentiful; none, no copy (the solve holds only the hierarchy).
+  // a faster solve where memory is plentiful; none, no copy (the solve holds
+  // only the hierarchy and its vectors).
   // A stencil's diagonal copy gives the CSR kernel's bits; the other copies
   // may add a row's entries in another order (the same iterations, give or
   // take one).
