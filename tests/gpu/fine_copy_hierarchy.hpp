@@ -17,7 +17,6 @@
 namespace saga::test {
 
 struct FineCopyHierarchy {
-  index_t N = 0;
   std::unique_ptr<Hierarchy> h;
   std::size_t vec = 0;   // a fine-level vector of doubles, bytes
   std::size_t copy = 0;  // the fine matrix's diagonal copy, bytes
@@ -27,11 +26,11 @@ struct FineCopyHierarchy {
 inline FineCopyHierarchy fine_copy_hierarchy() {
   FineCopyHierarchy f;
   const int sms = device::info().multiprocessors;
-  f.N = cube_side_for(std::int64_t{32} * SpmvDiagonals::min_warps_per_sm * sms, 20);
-  MESSAGE("3D 7-pt N=" << f.N);
+  const index_t N = cube_side_for(std::int64_t{32} * SpmvDiagonals::min_warps_per_sm * sms, 20);
+  MESSAGE("3D 7-pt N=" << N);
   device::release_cached_memory();
   device::reset_peak_memory();  // the peak of this setup, not of the tests before
-  f.h = std::make_unique<Hierarchy>(poisson(Stencil::fd3d_7pt, f.N, Space::device), SetupParams{});
+  f.h = std::make_unique<Hierarchy>(poisson(Stencil::fd3d_7pt, N, Space::device), SetupParams{});
   const CsrMatrix& A0 = f.A0();
   f.vec = sizeof(double) * static_cast<std::size_t>(A0.rows());
   f.copy = static_cast<std::size_t>(spmv_diagonals_bytes(A0.rows(), 7, A0.single_precision() ? 4 : 8));

@@ -4,7 +4,7 @@
 // same, past the setup's peak; the solves agree (the fine level's diagonal
 // copy gives the CSR kernel's bits, the coarse levels' copies the same
 // iterations give or take one).
-#include <random>
+#include <cstdlib>
 #include <string>
 
 #include "amg/hierarchy.hpp"
